@@ -1,0 +1,83 @@
+"""The validated inputs every other module works on, and the schemas of their frames.
+
+Loading produces these; measuring, attributing and comparing read them and never
+touch files. Ids are always strings, whatever the file looked like.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Literal
+
+import polars as pl
+
+UNLABELLED_KIND = "unlabelled"
+
+QUESTIONS_SCHEMA = pl.Schema(
+    {
+        "qid": pl.String,
+        "question": pl.String,
+        "kind": pl.String,
+        "unanswerable": pl.Boolean,
+        "index_version": pl.String,
+    }
+)
+"""One row per question of the gold set. ``kind`` is never null (UNLABELLED_KIND)."""
+
+JUDGMENTS_SCHEMA = pl.Schema({"qid": pl.String, "chunk_id": pl.String, "grade": pl.Int64})
+"""One row per (question, judged chunk). Grades below 1 are judged non-relevant."""
+
+RESULTS_SCHEMA = pl.Schema(
+    {"qid": pl.String, "chunk_id": pl.String, "rank": pl.Int64, "score": pl.Float64}
+)
+"""One row per (question, retrieved chunk): ``rank`` is the 1-based position the model
+sees, unique per question; ``score`` may be null when the run has none."""
+
+
+@dataclass(frozen=True)
+class GoldSet:
+    """Questions and the chunks that answer them, with the set's provenance."""
+
+    questions: pl.DataFrame
+    judgments: pl.DataFrame
+    source: str
+    version: str | None = None
+    index_version: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """Hash of the content (ids, text, kinds, flags, grades), not of the file's layout.
+
+        Reordering or reformatting the file keeps it; changing any question, gold
+        chunk or grade changes it.
+        """
+        questions = self.questions.select(
+            "qid", "question", "kind", "unanswerable"
+        ).sort("qid")
+        judgments = self.judgments.sort("qid", "chunk_id")
+        digest = hashlib.sha256()
+        for frame in (questions, judgments):
+            digest.update(frame.write_csv(null_value="\x00").encode())
+            digest.update(b"\x1e")
+        return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One retrieval method's ranked lists, already in the order the model sees."""
+
+    name: str
+    results: pl.DataFrame
+    source: str
+    order: Literal["rank", "score", "list"]
+    """Where the ranking came from: an explicit rank field, scores (ties broken by
+    chunk id descending, as trec_eval does), or the order of a list."""
+    repeated_chunks: int = 0
+    """Rows dropped because the chunk already stood higher in the same list."""
+    index_version: str | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def has_scores(self) -> bool:
+        return self.results.height > 0 and self.results["score"].null_count() == 0
