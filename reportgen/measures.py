@@ -1,0 +1,311 @@
+"""Per-question retrieval measures as Polars expressions, and their means.
+
+Every measure follows SPEC.md and, where the conventions agree, trec_eval:
+ranks are the 1-based positions the model saw; a chunk is relevant when its grade is
+at least the threshold; nDCG takes every positive grade as gain whatever the
+threshold. Results are one row per gold question (wide, a column per measure), so
+that attribution, comparison and rendering can join on ``qid``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import polars as pl
+
+from reportgen.model import GoldSet, Run
+
+Status = Literal["scored", "missing", "no_relevant", "unanswerable"]
+"""Why a question is or is not in the means:
+scored (the run answered it), missing (the run did not: every measure is 0),
+no_relevant (no chunk at or above the threshold; left out unless trec_eval's
+convention is asked for), unanswerable (declared so; always left out)."""
+
+IN_MEANS: tuple[Status, ...] = ("scored", "missing")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure's definition: its canonical key is ``name@k`` or ``name``."""
+
+    name: str
+    title: str
+    formula: str
+    description: str
+    cutoff: bool
+    binary: bool = False
+    trec_eval: str | None = None
+    """trec_eval's name, with ``{k}`` where the cutoff goes."""
+
+    def key(self, k: int | None = None) -> str:
+        return f"{self.name}@{k}" if self.cutoff else self.name
+
+
+MEASURES: tuple[Measure, ...] = (
+    Measure(
+        "hit",
+        "hit@k",
+        "1 if any gold chunk is in the top k, else 0",
+        "Did at least one piece of evidence arrive? Some texts call this "
+        '"recall at k"; reportgen calls it hit@k.',
+        cutoff=True,
+        binary=True,
+        trec_eval="success_{k}",
+    ),
+    Measure(
+        "recall",
+        "recall@k",
+        "|gold in top k| / |gold|",
+        "How much of the evidence reached the model?",
+        cutoff=True,
+        trec_eval="recall_{k}",
+    ),
+    Measure(
+        "precision",
+        "precision@k",
+        "|gold in top k| / k (k even when fewer results came back)",
+        "How much of the context is noise?",
+        cutoff=True,
+        trec_eval="P_{k}",
+    ),
+    Measure(
+        "mrr",
+        "MRR@k",
+        "mean of 1 / rank of the first gold chunk within the top k (0 if none)",
+        "How near the top is the first piece of evidence?",
+        cutoff=True,
+    ),
+    Measure(
+        "ndcg",
+        "nDCG@k",
+        "DCG@k / ideal DCG@k; gain = grade, discount = log2(rank + 1)",
+        "Graded relevance, with depth. Every positive grade is a gain, whatever the "
+        "relevance threshold.",
+        cutoff=True,
+        trec_eval="ndcg_cut_{k}",
+    ),
+    Measure(
+        "ap",
+        "AP@k",
+        "sum of precision@r over gold ranks r <= k, divided by |gold|",
+        "Ranking quality across all the gold chunks.",
+        cutoff=True,
+        trec_eval="map_cut_{k}",
+    ),
+    Measure(
+        "mrr",
+        "MRR",
+        "mean of 1 / rank of the first gold chunk anywhere in the list",
+        "Reciprocal rank with no cutoff.",
+        cutoff=False,
+        trec_eval="recip_rank",
+    ),
+    Measure(
+        "ap",
+        "AP",
+        "sum of precision@r over every gold rank r, divided by |gold|",
+        "Average precision with no cutoff (trec_eval's map).",
+        cutoff=False,
+        trec_eval="map",
+    ),
+    Measure(
+        "r-precision",
+        "R-precision",
+        "|gold in top R| / R, where R = |gold|",
+        "Precision at the depth where a perfect ranking would have found everything.",
+        cutoff=False,
+        trec_eval="Rprec",
+    ),
+)
+
+CUTOFF_MEASURES = tuple(m for m in MEASURES if m.cutoff)
+WHOLE_LIST_MEASURES = tuple(m for m in MEASURES if not m.cutoff)
+
+
+def measure_keys(ks: Sequence[int]) -> list[str]:
+    """Canonical column names, measure by measure, each at every k, then the rest."""
+    keys = [m.key(k) for m in CUTOFF_MEASURES for k in ks]
+    return keys + [m.key() for m in WHOLE_LIST_MEASURES]
+
+
+def _ideal_dcg(judgments: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
+    """Ideal DCG@k per question: every positive grade, best first."""
+    ideal = (
+        judgments.filter(pl.col("grade") > 0)
+        .sort(["qid", "grade"], descending=[False, True])
+        .with_columns(ideal_rank=pl.int_range(1, pl.len() + 1).over("qid"))
+        .with_columns(
+            ideal_gain=pl.col("grade").cast(pl.Float64) / (pl.col("ideal_rank") + 1).log(2)
+        )
+    )
+    return ideal.group_by("qid").agg(
+        pl.col("ideal_gain").filter(pl.col("ideal_rank") <= k).sum().alias(f"_idcg@{k}")
+        for k in ks
+    )
+
+
+def per_question(
+    gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1
+) -> pl.DataFrame:
+    """Every measure for every gold question, with its status and evidence counts.
+
+    Columns: qid, kind, status, n_relevant, n_retrieved, n_relevant_retrieved,
+    first_relevant_rank (null when none), then :func:`measure_keys`.
+    """
+    judgments = gold.judgments
+    relevant = judgments.group_by("qid").agg(
+        n_relevant=(pl.col("grade") >= threshold).sum().cast(pl.Int64)
+    )
+    ranked = (
+        run.results.join(gold.questions.select("qid"), on="qid", how="semi")
+        .join(judgments, on=["qid", "chunk_id"], how="left")
+        .join(relevant, on="qid", how="left")
+        .with_columns(
+            pl.col("grade").fill_null(0),
+            pl.col("n_relevant").fill_null(0),
+        )
+        .sort("qid", "rank")
+        .with_columns(is_rel=pl.col("grade") >= threshold)
+        .with_columns(
+            precision_here=pl.col("is_rel").cum_sum().over("qid") / pl.col("rank"),
+            gain=pl.when(pl.col("grade") > 0)
+            .then(pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2))
+            .otherwise(0.0),
+        )
+    )
+    rel = pl.col("is_rel")
+    rank = pl.col("rank")
+    per_run = ranked.group_by("qid").agg(
+        n_retrieved=pl.len().cast(pl.Int64),
+        n_relevant_retrieved=rel.sum().cast(pl.Int64),
+        first_relevant_rank=rank.filter(rel).min(),
+        _ap_sum=pl.col("precision_here").filter(rel).sum(),
+        _rel_in_r=(rel & (rank <= pl.col("n_relevant"))).sum(),
+        *[(rel & (rank <= k)).sum().alias(f"_rel@{k}") for k in ks],
+        *[pl.col("gain").filter(rank <= k).sum().alias(f"_dcg@{k}") for k in ks],
+        *[pl.col("precision_here").filter(rel & (rank <= k)).sum().alias(f"_ap@{k}") for k in ks],
+    )
+
+    status = (
+        pl.when(pl.col("unanswerable"))
+        .then(pl.lit("unanswerable"))
+        .when(pl.col("n_relevant") == 0)
+        .then(pl.lit("no_relevant"))
+        .when(pl.col("n_retrieved") == 0)
+        .then(pl.lit("missing"))
+        .otherwise(pl.lit("scored"))
+    )
+    base = (
+        gold.questions.select("qid", "kind", "unanswerable")
+        .join(relevant, on="qid", how="left")
+        .join(per_run, on="qid", how="left")
+        .join(_ideal_dcg(judgments, ks), on="qid", how="left")
+        .with_columns(
+            pl.col("^(n_.*|_.*)$").fill_null(0),
+        )
+        .with_columns(status=status)
+    )
+
+    n_rel = pl.col("n_relevant")
+    first = pl.col("first_relevant_rank")
+
+    def over_relevant(numerator: pl.Expr) -> pl.Expr:
+        return pl.when(n_rel > 0).then(numerator / n_rel).otherwise(0.0)
+
+    def reciprocal(within: int | None) -> pl.Expr:
+        found = first.is_not_null() if within is None else first <= within
+        return pl.when(found).then(1.0 / first).otherwise(0.0)
+
+    columns: dict[str, pl.Expr] = {}
+    for k in ks:
+        columns[f"hit@{k}"] = (pl.col(f"_rel@{k}") > 0).cast(pl.Float64)
+        columns[f"recall@{k}"] = over_relevant(pl.col(f"_rel@{k}"))
+        columns[f"precision@{k}"] = pl.col(f"_rel@{k}") / k
+        columns[f"mrr@{k}"] = reciprocal(k)
+        columns[f"ndcg@{k}"] = (
+            pl.when(pl.col(f"_idcg@{k}") > 0)
+            .then(pl.col(f"_dcg@{k}") / pl.col(f"_idcg@{k}"))
+            .otherwise(0.0)
+        )
+        columns[f"ap@{k}"] = over_relevant(pl.col(f"_ap@{k}"))
+    columns["mrr"] = reciprocal(None)
+    columns["ap"] = over_relevant(pl.col("_ap_sum"))
+    columns["r-precision"] = over_relevant(pl.col("_rel_in_r"))
+
+    return (
+        base.with_columns(**columns)
+        .select(
+            "qid",
+            "kind",
+            "status",
+            "n_relevant",
+            "n_retrieved",
+            "n_relevant_retrieved",
+            "first_relevant_rank",
+            *measure_keys(ks),
+        )
+        .sort("qid")
+    )
+
+
+def in_means(keep_no_relevant: bool = False) -> pl.Expr:
+    """Which questions count in a mean (trec_eval keeps those with nothing relevant)."""
+    statuses = [*IN_MEANS, "no_relevant"] if keep_no_relevant else list(IN_MEANS)
+    return pl.col("status").is_in(statuses)
+
+
+def means(
+    scores: pl.DataFrame,
+    keys: Sequence[str],
+    *,
+    keep_no_relevant: bool = False,
+    by: str | None = None,
+) -> pl.DataFrame:
+    """Mean of each measure over the questions that count, overall or per group.
+
+    The ``n`` column says over how many questions each mean was taken.
+    """
+    counted = scores.filter(in_means(keep_no_relevant))
+    aggregations = [pl.len().cast(pl.Int64).alias("n"), *[pl.col(key).mean() for key in keys]]
+    if by is None:
+        if counted.height == 0:
+            return pl.DataFrame(
+                {"n": [0], **{key: [None] for key in keys}},
+                schema={"n": pl.Int64, **dict.fromkeys(keys, pl.Float64)},
+            )
+        return counted.select(aggregations)
+    return counted.group_by(by).agg(aggregations).sort(by)
+
+
+def to_long(scores: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """(qid, measure, value) rows, as ir_measures and trec_eval -q print them."""
+    return scores.unpivot(
+        index=["qid"], on=list(keys), variable_name="measure", value_name="value"
+    )
+
+
+def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
+    """Questions whose score at rank k equals the score at rank k + 1.
+
+    Only meaningful when the order came from scores: the measure at k then depends
+    on an arbitrary tie-break (chunk id descending).
+    """
+    if run.order != "score" or not run.has_scores:
+        return {}
+    ordered = run.results.sort("qid", "rank").with_columns(
+        next_score=pl.col("score").shift(-1).over("qid"),
+        position=pl.int_range(1, pl.len() + 1).over("qid"),
+    )
+    ties: dict[int, list[str]] = {}
+    for k in ks:
+        qids = (
+            ordered.filter((pl.col("position") == k) & (pl.col("score") == pl.col("next_score")))
+            .get_column("qid")
+            .sort()
+            .to_list()
+        )
+        if qids:
+            ties[k] = qids
+    return ties
