@@ -141,14 +141,11 @@ def _ideal_dcg(judgments: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
         )
     )
     return ideal.group_by("qid").agg(
-        pl.col("ideal_gain").filter(pl.col("ideal_rank") <= k).sum().alias(f"_idcg@{k}")
-        for k in ks
+        pl.col("ideal_gain").filter(pl.col("ideal_rank") <= k).sum().alias(f"_idcg@{k}") for k in ks
     )
 
 
-def per_question(
-    gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1
-) -> pl.DataFrame:
+def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1) -> pl.DataFrame:
     """Every measure for every gold question, with its status and evidence counts.
 
     Columns: qid, kind, status, n_relevant, n_retrieved, n_relevant_retrieved,
@@ -178,11 +175,11 @@ def per_question(
     rel = pl.col("is_rel")
     rank = pl.col("rank")
     per_run = ranked.group_by("qid").agg(
-        n_retrieved=pl.len().cast(pl.Int64),
-        n_relevant_retrieved=rel.sum().cast(pl.Int64),
-        first_relevant_rank=rank.filter(rel).min(),
-        _ap_sum=pl.col("precision_here").filter(rel).sum(),
-        _rel_in_r=(rel & (rank <= pl.col("n_relevant"))).sum(),
+        pl.len().cast(pl.Int64).alias("n_retrieved"),
+        rel.sum().cast(pl.Int64).alias("n_relevant_retrieved"),
+        rank.filter(rel).min().alias("first_relevant_rank"),
+        pl.col("precision_here").filter(rel).sum().alias("_ap_sum"),
+        (rel & (rank <= pl.col("n_relevant"))).sum().alias("_rel_in_r"),
         *[(rel & (rank <= k)).sum().alias(f"_rel@{k}") for k in ks],
         *[pl.col("gain").filter(rank <= k).sum().alias(f"_dcg@{k}") for k in ks],
         *[pl.col("precision_here").filter(rel & (rank <= k)).sum().alias(f"_ap@{k}") for k in ks],
@@ -281,9 +278,7 @@ def means(
 
 def to_long(scores: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
     """(qid, measure, value) rows, as ir_measures and trec_eval -q print them."""
-    return scores.unpivot(
-        index=["qid"], on=list(keys), variable_name="measure", value_name="value"
-    )
+    return scores.unpivot(index=["qid"], on=list(keys), variable_name="measure", value_name="value")
 
 
 def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
