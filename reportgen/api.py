@@ -1,0 +1,123 @@
+"""The Python API: everything the CLI does, callable without it.
+
+>>> from reportgen.api import make_report
+>>> result = make_report("gold.jsonl", ["bm25=runs/bm25.trec"], "report/")  # doctest: +SKIP
+>>> result.report["runs"]["bm25"]["means"]["recall@5"]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from reportgen.errors import UsageError
+from reportgen.evaluate import Evaluation, Settings, evaluate
+from reportgen.load import load_gold, load_run, parse_run_spec
+from reportgen.model import Run
+from reportgen.output import (
+    FORMATS,
+    PER_QUESTION_FORMATS,
+    per_question_bytes,
+    report_json,
+    write_files,
+)
+from reportgen.render import render_html, render_markdown
+from reportgen.report import Report, build_report, created_at, per_question_long
+
+RunSpec = str | tuple[str | None, str | Path]
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    report: Report
+    evaluation: Evaluation
+    files: list[Path]
+
+
+def example_dir() -> Path:
+    """The bundled, synthetic help-centre example that `reportgen demo` uses."""
+    return Path(str(resources.files("reportgen"))) / "examples" / "helpcentre"
+
+
+def load_runs(specs: Sequence[RunSpec], fmt: str | None = None) -> list[Run]:
+    runs = []
+    for spec in specs:
+        name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
+        runs.append(load_run(path, name=name, fmt=fmt))
+    return runs
+
+
+def render_files(
+    report: Report,
+    evaluation: Evaluation,
+    formats: Sequence[str] = FORMATS,
+    per_question_format: str = "csv",
+) -> dict[str, bytes]:
+    """Every output file's bytes, rendered in memory before anything is written."""
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown:
+        raise UsageError(
+            f"unknown output format {unknown[0]!r}",
+            f"choose from {', '.join(FORMATS)} (report.json is always written)",
+        )
+    if per_question_format not in PER_QUESTION_FORMATS:
+        raise UsageError(
+            f"unknown per-question format {per_question_format!r}",
+            f"choose from {', '.join(PER_QUESTION_FORMATS)}",
+        )
+    files = {
+        "report.json": report_json(report).encode(),
+        f"per_question.{per_question_format}": per_question_bytes(
+            per_question_long(evaluation), per_question_format
+        ),
+    }
+    if "html" in formats:
+        files["index.html"] = render_html(report, evaluation).encode()
+    if "md" in formats:
+        files["report.md"] = render_markdown(report, evaluation).encode()
+    return files
+
+
+def make_report(
+    gold: str | Path,
+    runs: Sequence[RunSpec],
+    out_dir: str | Path,
+    *,
+    settings: Settings | None = None,
+    version: str | None = None,
+    formats: Sequence[str] = FORMATS,
+    per_question_format: str = "csv",
+    gold_format: str | None = None,
+    run_format: str | None = None,
+    gold_version: str | None = None,
+    index_version: str | None = None,
+) -> ReportResult:
+    """Load, measure, render and write a report; nothing is written if any step fails."""
+    gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
+    evaluation = evaluate(gold_set, load_runs(runs, run_format), settings or Settings())
+    report = build_report(evaluation, version=version, created=created_at())
+    files = render_files(report, evaluation, formats, per_question_format)
+    written = write_files(Path(out_dir), files)
+    return ReportResult(report=report, evaluation=evaluation, files=written)
+
+
+def make_demo(
+    out_dir: str | Path,
+    *,
+    settings: Settings | None = None,
+    version: str | None = None,
+    formats: Sequence[str] = FORMATS,
+) -> ReportResult:
+    """The bundled example's report, the same as `reportgen demo`."""
+    example = example_dir()
+    runs = [
+        ("keyword", example / "runs" / "keyword.trec"),
+        ("dense", example / "runs" / "dense.jsonl"),
+        ("hybrid", example / "runs" / "hybrid.csv"),
+        ("rerank", example / "runs" / "rerank.jsonl"),
+    ]
+    return make_report(
+        example / "gold.jsonl", runs, out_dir, settings=settings, version=version, formats=formats
+    )

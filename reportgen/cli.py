@@ -1,0 +1,266 @@
+"""The command line: parse options, call the API, print what a person reads first.
+
+Errors the user can fix become a message and an exit code (2 bad input or usage,
+1 a failed quality gate), never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reportgen import __version__
+from reportgen.api import ReportResult, make_demo, make_report
+from reportgen.errors import ReportgenError
+from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
+from reportgen.load import GOLD_FORMATS, RUN_FORMATS
+from reportgen.output import FORMATS, PER_QUESTION_FORMATS
+from reportgen.render import fmt
+
+
+class ToolError(click.ClickException):
+    """A ReportgenError on its way out: message on stderr, the error's exit code."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class ReportgenGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ReportgenError as error:
+            raise ToolError(str(error), error.exit_code) from None
+
+
+def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(int(part) for part in value.split(",") if part.strip())
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a comma-separated list of whole numbers. Fix: e.g. --k 1,3,5,10"
+        ) from None
+    if not ks or min(ks) < 1:
+        raise click.BadParameter(f"{value!r}: every k must be at least 1. Fix: e.g. --k 1,3,5,10")
+    return ks
+
+
+def _formats(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    chosen = tuple(part.strip() for part in value.split(",") if part.strip())
+    unknown = [f for f in chosen if f not in FORMATS]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown format {unknown[0]!r}. Fix: choose from {', '.join(FORMATS)}"
+        )
+    return chosen
+
+
+def measure_options(command: Any) -> Any:
+    """Options shared by `report` and `demo`: how to measure and what to write."""
+    options = [
+        click.option(
+            "--out",
+            "out_dir",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=Path("report"),
+            show_default=True,
+            help="Folder to write the report into (created if missing; other files kept).",
+        ),
+        click.option(
+            "--k",
+            "ks",
+            default=",".join(map(str, DEFAULT_KS)),
+            show_default=True,
+            callback=_int_list,
+            help="Cutoffs k, comma-separated.",
+        ),
+        click.option(
+            "--context-k",
+            type=click.IntRange(min=1),
+            default=DEFAULT_CONTEXT_K,
+            show_default=True,
+            help="Chunks sent to the model: the k of the headline (added to --k).",
+        ),
+        click.option(
+            "--relevance-threshold",
+            type=int,
+            default=1,
+            show_default=True,
+            help="Lowest grade that counts as relevant (TREC Deep Learning uses 2).",
+        ),
+        click.option(
+            "--trec-eval",
+            is_flag=True,
+            help="trec_eval's conventions: questions with no relevant chunk count as 0.",
+        ),
+        click.option(
+            "--version",
+            "version",
+            default=None,
+            help="Label of this report (default: the creation time, YYYYMMDD-HHMMSS).",
+        ),
+        click.option(
+            "--format",
+            "formats",
+            default=",".join(FORMATS),
+            show_default=True,
+            callback=_formats,
+            help="Outputs to write, comma-separated; report.json is always written.",
+        ),
+        click.option(
+            "--per-question-format",
+            type=click.Choice(PER_QUESTION_FORMATS),
+            default="csv",
+            show_default=True,
+            help="File format of the per-question values (run, question, measure, value).",
+        ),
+        click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@click.group(cls=ReportgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="reportgen")
+def cli() -> None:
+    """Tell retrieval failures from generation failures in a RAG system.
+
+    \b
+    Quick start, on the bundled synthetic example:
+      reportgen demo --out demo-report
+    """
+
+
+@cli.command()
+@click.argument("gold", type=click.Path(path_type=Path))
+@click.argument("runs", nargs=-1, required=True)
+@measure_options
+@click.option(
+    "--gold-format",
+    type=click.Choice(GOLD_FORMATS),
+    default=None,
+    help="Force the gold set's format instead of detecting it.",
+)
+@click.option(
+    "--run-format",
+    type=click.Choice(RUN_FORMATS),
+    default=None,
+    help="Force every run's format instead of detecting it.",
+)
+@click.option("--gold-version", default=None, help="Version of the gold set (overrides the file).")
+@click.option(
+    "--index-version",
+    default=None,
+    help="Index version the gold ids were read from (overrides the file).",
+)
+def report(
+    gold: Path,
+    runs: Sequence[str],
+    out_dir: Path,
+    ks: tuple[int, ...],
+    context_k: int,
+    relevance_threshold: int,
+    trec_eval: bool,
+    version: str | None,
+    formats: tuple[str, ...],
+    per_question_format: str,
+    quiet: bool,
+    gold_format: str | None,
+    run_format: str | None,
+    gold_version: str | None,
+    index_version: str | None,
+) -> None:
+    """Measure RUNS against the GOLD set and write the report.
+
+    Each RUN is NAME=PATH or PATH (the name is then the file's stem).
+
+    \b
+    Example:
+      reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl --out report/
+    """
+    result = make_report(
+        gold,
+        list(runs),
+        out_dir,
+        settings=Settings(ks, context_k, relevance_threshold, trec_eval),
+        version=version,
+        formats=formats,
+        per_question_format=per_question_format,
+        gold_format=gold_format,
+        run_format=run_format,
+        gold_version=gold_version,
+        index_version=index_version,
+    )
+    if not quiet:
+        print_summary(result)
+
+
+@cli.command()
+@measure_options
+def demo(
+    out_dir: Path,
+    ks: tuple[int, ...],
+    context_k: int,
+    relevance_threshold: int,
+    trec_eval: bool,
+    version: str | None,
+    formats: tuple[str, ...],
+    per_question_format: str,
+    quiet: bool,
+) -> None:
+    """Write the report of the bundled, synthetic help-centre example (offline).
+
+    \b
+    Example:
+      reportgen demo --out demo-report && open demo-report/index.html
+    """
+    result = make_demo(
+        out_dir,
+        settings=Settings(ks, context_k, relevance_threshold, trec_eval),
+        version=version,
+        formats=formats,
+    )
+    if not quiet:
+        print_summary(result)
+
+
+def print_summary(result: ReportResult) -> None:
+    """Per run: the headline, a small table by kind; then where the files went."""
+    from reportgen.render import headline
+
+    report = result.report
+    k = report["context_k"]
+    for name, run in report["runs"].items():
+        click.echo(headline(name, run, k))
+        rows = [("kind", "n", f"hit@{k}", f"recall@{k}", f"MRR@{k}")]
+        rows += [
+            (
+                kind,
+                str(values["n"]),
+                fmt(values[f"hit@{k}"]),
+                fmt(values[f"recall@{k}"]),
+                fmt(values[f"mrr@{k}"]),
+            )
+            for kind, values in run["by_kind"].items()
+        ]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            cells = [row[0].ljust(widths[0])] + [
+                cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
+            ]
+            click.echo("  " + "  ".join(cells))
+        click.echo()
+    for warning in report["warnings"]:
+        click.echo(f"warning: {warning['message']}")
+    if report["warnings"]:
+        click.echo()
+    click.echo("Wrote " + ", ".join(str(path) for path in result.files))
+
+
+def main() -> None:
+    cli(prog_name="reportgen")

@@ -1,0 +1,199 @@
+"""Score every run against the gold set: the one place measures are computed.
+
+Pure: frames in, frames and plain values out. Loading happens before, formatting
+after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from reportgen.errors import UsageError
+from reportgen.measures import measure_keys, per_question, ties_at_cutoffs
+from reportgen.model import GoldSet, Run
+
+DEFAULT_KS = (1, 3, 5, 10)
+DEFAULT_CONTEXT_K = 5
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to measure. ``context_k`` is always one of the cutoffs."""
+
+    ks: tuple[int, ...] = DEFAULT_KS
+    context_k: int = DEFAULT_CONTEXT_K
+    threshold: int = 1
+    trec_eval: bool = False
+    """trec_eval's conventions: questions with nothing relevant stay in the means at 0."""
+
+    def __post_init__(self) -> None:
+        if not self.ks or any(k < 1 for k in self.ks):
+            raise UsageError(
+                f"cutoffs must be whole numbers of at least 1, got {list(self.ks)}",
+                "pass them as --k 1,3,5,10",
+            )
+        if self.context_k < 1:
+            raise UsageError(
+                f"--context-k must be at least 1, got {self.context_k}",
+                "pass the number of chunks sent to the model, e.g. --context-k 5",
+            )
+        object.__setattr__(self, "ks", tuple(sorted({*self.ks, self.context_k})))
+
+    @property
+    def measure_keys(self) -> list[str]:
+        return measure_keys(self.ks)
+
+
+@dataclass(frozen=True)
+class ReportWarning:
+    """Something the reader must know before trusting a number."""
+
+    code: str
+    message: str
+    count: int
+    examples: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "count": self.count,
+            "examples": list(self.examples),
+        }
+
+
+@dataclass(frozen=True)
+class RunScores:
+    """One run's per-question measures and the facts about its input."""
+
+    run: Run
+    scores: pl.DataFrame
+    extra_questions: tuple[str, ...]
+    ties: dict[int, list[str]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.run.name
+
+    def count(self, status: str) -> int:
+        return self.scores.filter(pl.col("status") == status).height
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    gold: GoldSet
+    settings: Settings
+    runs: tuple[RunScores, ...]
+    warnings: tuple[ReportWarning, ...]
+
+
+EXAMPLES_SHOWN = 5
+
+
+def _examples(ids: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(ids)[:EXAMPLES_SHOWN])
+
+
+def score_run(gold: GoldSet, run: Run, settings: Settings) -> RunScores:
+    """Measures for one run, and the ids it returned that the gold set lacks."""
+    gold_ids = gold.questions.get_column("qid")
+    extra = (
+        run.results.select(pl.col("qid").unique())
+        .filter(~pl.col("qid").is_in(gold_ids.implode()))
+        .get_column("qid")
+        .sort()
+        .to_list()
+    )
+    return RunScores(
+        run=run,
+        scores=per_question(gold, run, settings.ks, settings.threshold),
+        extra_questions=tuple(extra),
+        ties=ties_at_cutoffs(run, settings.ks),
+    )
+
+
+def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
+    name = scored.name
+    missing = scored.scores.filter(pl.col("status") == "missing").get_column("qid").to_list()
+    found: list[ReportWarning] = []
+    if missing:
+        found.append(
+            ReportWarning(
+                "missing_questions",
+                f"run {name!r} has no results for {len(missing)} gold question(s); "
+                "they count as 0 on every measure",
+                len(missing),
+                _examples(missing),
+            )
+        )
+    if scored.extra_questions:
+        found.append(
+            ReportWarning(
+                "extra_questions",
+                f"run {name!r} answers {len(scored.extra_questions)} question(s) that are "
+                "not in the gold set; they are ignored",
+                len(scored.extra_questions),
+                _examples(scored.extra_questions),
+            )
+        )
+    if scored.run.repeated_chunks:
+        found.append(
+            ReportWarning(
+                "repeated_chunks",
+                f"run {name!r} lists {scored.run.repeated_chunks} chunk(s) more than once in "
+                "one ranked list; each counts once, at its first rank",
+                scored.run.repeated_chunks,
+            )
+        )
+    for k, qids in sorted(scored.ties.items()):
+        found.append(
+            ReportWarning(
+                "ties_at_cutoff",
+                f"run {name!r}: {len(qids)} question(s) have tied scores across rank {k}; "
+                f"measures at k={k} depend on the tie-break (chunk id descending)",
+                len(qids),
+                _examples(qids),
+            )
+        )
+    return found
+
+
+def evaluate(gold: GoldSet, runs: Sequence[Run], settings: Settings | None = None) -> Evaluation:
+    """Measure every run against the gold set; refuse runs that cannot be compared."""
+    settings = settings or Settings()
+    if not runs:
+        raise UsageError("no run to evaluate", "pass at least one run file after the gold set")
+    names = [run.name for run in runs]
+    duplicated = sorted({n for n in names if names.count(n) > 1})
+    if duplicated:
+        raise UsageError(
+            f"two runs are named {duplicated[0]!r}",
+            "name them explicitly, e.g. bm25=runs/a.trec dense=runs/b.trec",
+        )
+    scored = tuple(score_run(gold, run, settings) for run in runs)
+    for result in scored:
+        if result.scores.get_column("n_retrieved").sum() == 0:
+            raise UsageError(
+                f"run {result.name!r} ({result.run.source}) shares no question with the gold "
+                f"set ({gold.source})",
+                "check that both use the same question ids (e.g. q001 vs 1)",
+            )
+    warnings: list[ReportWarning] = []
+    no_relevant = scored[0].scores.filter(pl.col("status") == "no_relevant")
+    if no_relevant.height:
+        ids = no_relevant.get_column("qid").to_list()
+        fate = "kept at 0 (trec_eval)" if settings.trec_eval else "left out of the means"
+        warnings.append(
+            ReportWarning(
+                "no_relevant",
+                f"{len(ids)} question(s) have no chunk graded {settings.threshold} or more; {fate}",
+                len(ids),
+                _examples(ids),
+            )
+        )
+    for result in scored:
+        warnings.extend(_run_warnings(result, settings))
+    return Evaluation(gold=gold, settings=settings, runs=scored, warnings=tuple(warnings))

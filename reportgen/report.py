@@ -1,0 +1,155 @@
+"""The results object: one plain dict, written as report.json, read by every renderer.
+
+Rendering reads only this (plus the per-question frames), so the numbers in the
+JSON, the HTML and the Markdown are the same numbers.
+
+Format history (``format_version``):
+  1 - first release: gold, settings, runs (means, by_kind, counts), warnings.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from typing import Any
+
+import polars as pl
+
+from reportgen import __version__
+from reportgen.evaluate import Evaluation, RunScores
+from reportgen.measures import IN_MEANS, means
+
+FORMAT_VERSION = 1
+DIGITS = 10
+"""Means are rounded so that last-bit float noise cannot change the bytes written."""
+
+Report = dict[str, Any]
+
+
+def created_at() -> datetime:
+    """Now, or SOURCE_DATE_EPOCH when set, so that builds can be reproduced."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.strip().isdigit():
+        return datetime.fromtimestamp(int(epoch), tz=UTC)
+    return datetime.now(tz=UTC).replace(microsecond=0)
+
+
+def default_version_label(created: datetime) -> str:
+    return created.strftime("%Y%m%d-%H%M%S")
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(float(value), DIGITS)
+
+
+def _means_dict(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]:
+    return {key: _round(row[key]) for key in keys}
+
+
+def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
+    settings = evaluation.settings
+    keys = settings.measure_keys
+    keep = settings.trec_eval
+    overall = means(result.scores, keys, keep_no_relevant=keep).row(0, named=True)
+    by_kind = {
+        row["kind"]: {"n": row["n"], **_means_dict(row, keys)}
+        for row in means(result.scores, keys, keep_no_relevant=keep, by="kind").iter_rows(
+            named=True
+        )
+    }
+    run = result.run
+    return {
+        "source": run.source,
+        "order": run.order,
+        "has_scores": run.has_scores,
+        "index_version": run.index_version,
+        "n": overall["n"],
+        "means": _means_dict(overall, keys),
+        "by_kind": by_kind,
+        "counts": {
+            "questions_scored": result.count("scored"),
+            "questions_missing": result.count("missing"),
+            "extra_questions": len(result.extra_questions),
+            "repeated_chunks": run.repeated_chunks,
+            "unanswerable_left_out": result.count("unanswerable"),
+            "no_relevant": result.count("no_relevant"),
+            "results": run.results.height,
+        },
+        "ties_at_cutoff": {str(k): len(qids) for k, qids in sorted(result.ties.items())},
+    }
+
+
+def _gold_section(evaluation: Evaluation) -> dict[str, Any]:
+    gold = evaluation.gold
+    status = evaluation.runs[0].scores.select("qid", "kind", "status")
+    counted = pl.col("status").is_in(
+        [*IN_MEANS, "no_relevant"] if evaluation.settings.trec_eval else list(IN_MEANS)
+    )
+    by_kind = (
+        status.group_by("kind")
+        .agg(
+            questions=pl.len(),
+            answerable=counted.sum(),
+            unanswerable=(pl.col("status") == "unanswerable").sum(),
+        )
+        .sort("kind")
+    )
+    return {
+        "source": gold.source,
+        "version": gold.version,
+        "index_version": gold.index_version,
+        "fingerprint": gold.fingerprint,
+        "questions": status.height,
+        "answerable": status.filter(counted).height,
+        "unanswerable": status.filter(pl.col("status") == "unanswerable").height,
+        "no_relevant": status.filter(pl.col("status") == "no_relevant").height,
+        "judgments": gold.judgments.height,
+        "by_kind": {
+            row["kind"]: {
+                "questions": row["questions"],
+                "answerable": row["answerable"],
+                "unanswerable": row["unanswerable"],
+            }
+            for row in by_kind.iter_rows(named=True)
+        },
+    }
+
+
+def build_report(
+    evaluation: Evaluation, *, version: str | None = None, created: datetime | None = None
+) -> Report:
+    """Everything a reader or another tool needs, in report.json's shape."""
+    created = created or created_at()
+    settings = evaluation.settings
+    return {
+        "format_version": FORMAT_VERSION,
+        "tool_version": __version__,
+        "version": version or default_version_label(created),
+        "created": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "settings": {
+            "k": list(settings.ks),
+            "context_k": settings.context_k,
+            "relevance_threshold": settings.threshold,
+            "trec_eval": settings.trec_eval,
+        },
+        "k": list(settings.ks),
+        "context_k": settings.context_k,
+        "gold": _gold_section(evaluation),
+        "runs": {result.name: _run_section(result, evaluation) for result in evaluation.runs},
+        "warnings": [warning.as_dict() for warning in evaluation.warnings],
+    }
+
+
+def per_question_long(evaluation: Evaluation) -> pl.DataFrame:
+    """One row per run, question and measure: the full data behind every mean."""
+    keys = evaluation.settings.measure_keys
+    frames = [
+        result.scores.unpivot(
+            index=["qid", "kind", "status"],
+            on=keys,
+            variable_name="measure",
+            value_name="value",
+        ).select(pl.lit(result.name).alias("run"), pl.all())
+        for result in evaluation.runs
+    ]
+    return pl.concat(frames)
