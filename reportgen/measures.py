@@ -164,10 +164,13 @@ def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1)
             pl.col("n_relevant").fill_null(0),
         )
         .sort("qid", "rank")
-        .with_columns(is_rel=pl.col("grade") >= threshold)
+        # A chunk repeated in one list counts once, at its first rank (SPEC.md): a
+        # repeat keeps its position but is neither relevant nor a gain.
+        .with_columns(first=pl.col("rank") == pl.col("rank").min().over("qid", "chunk_id"))
+        .with_columns(is_rel=(pl.col("grade") >= threshold) & pl.col("first"))
         .with_columns(
             precision_here=pl.col("is_rel").cum_sum().over("qid") / pl.col("rank"),
-            gain=pl.when(pl.col("grade") > 0)
+            gain=pl.when(pl.col("first") & (pl.col("grade") > 0))
             .then(pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2))
             .otherwise(0.0),
         )
@@ -175,7 +178,7 @@ def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1)
     rel = pl.col("is_rel")
     rank = pl.col("rank")
     per_run = ranked.group_by("qid").agg(
-        pl.len().cast(pl.Int64).alias("n_retrieved"),
+        pl.col("first").sum().cast(pl.Int64).alias("n_retrieved"),
         rel.sum().cast(pl.Int64).alias("n_relevant_retrieved"),
         rank.filter(rel).min().alias("first_relevant_rank"),
         pl.col("precision_here").filter(rel).sum().alias("_ap_sum"),
