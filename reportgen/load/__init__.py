@@ -1,0 +1,30 @@
+"""Everything that reads an input file: gold sets and runs, in every supported format.
+
+Nothing outside this package opens an input file, so every reading error is an
+InputError that names the path, the line and the fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportgen.errors import UsageError
+from reportgen.load.gold import load_gold
+from reportgen.load.runs import load_run
+from reportgen.load.sniff import GOLD_FORMATS, RUN_FORMATS
+
+__all__ = ["GOLD_FORMATS", "RUN_FORMATS", "load_gold", "load_run", "parse_run_spec"]
+
+
+def parse_run_spec(spec: str) -> tuple[str | None, Path]:
+    """``name=path`` or a bare path; a file whose own name holds ``=`` is taken whole."""
+    whole = Path(spec)
+    if "=" not in spec or whole.is_file():
+        return None, whole
+    name, _, path = spec.partition("=")
+    if not name.strip() or not path:
+        raise UsageError(
+            f"run {spec!r} has an empty name or path",
+            "write it as NAME=PATH, e.g. bm25=runs/bm25.trec",
+        )
+    return name.strip(), Path(path)

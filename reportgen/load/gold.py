@@ -1,0 +1,340 @@
+"""Gold sets from TREC qrels, JSON Lines or CSV, validated into a GoldSet.
+
+Each reader checks what its format can get wrong and names the line; all of them
+end in the same two frames, so nothing downstream knows which format it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from reportgen.errors import InputError
+from reportgen.load.sniff import detect_format
+from reportgen.load.text import (
+    column,
+    csv_rows,
+    first_line,
+    json_id,
+    json_records,
+    meta,
+    optional_column,
+    pick,
+    read_lines,
+    split_fields,
+    text_id,
+)
+from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, UNLABELLED_KIND, GoldSet
+
+ID_KEYS = ("id", "qid", "question_id")
+GOLD_KEYS = ("gold", "gold_chunks", "chunks")
+CHUNK_COLUMNS = ("chunk_id", "docid", "doc_id")
+NO_GOLD_FIX = 'add its gold chunk ids or set "unanswerable": true'
+
+
+@dataclass
+class _Parsed:
+    """What a reader found, before the set-level provenance is decided."""
+
+    questions: dict[str, list[Any]] = field(
+        default_factory=lambda: {name: [] for name in QUESTIONS_SCHEMA}
+    )
+    judgments: dict[str, list[Any]] = field(
+        default_factory=lambda: {name: [] for name in JUDGMENTS_SCHEMA}
+    )
+    version: str | None = None
+    index_version: str | None = None
+
+    def question(
+        self, qid: str, text: str | None, kind: str | None, flag: bool, index_version: str | None
+    ) -> None:
+        row = (qid, text, kind or UNLABELLED_KIND, flag, index_version)
+        for name, value in zip(QUESTIONS_SCHEMA, row, strict=True):
+            self.questions[name].append(value)
+
+    def judge(self, qid: str, chunk_id: str, grade: int) -> None:
+        for name, value in zip(JUDGMENTS_SCHEMA, (qid, chunk_id, grade), strict=True):
+            self.judgments[name].append(value)
+
+
+def load_gold(
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    version: str | None = None,
+    index_version: str | None = None,
+) -> GoldSet:
+    """Read a gold set; ``version`` and ``index_version`` override what the file says."""
+    path = Path(path)
+    fmt = detect_format(path, fmt, "gold")
+    if fmt == "qrels":
+        questions, judgments = _qrels(path)
+        parsed = _Parsed()
+    else:
+        parsed = _jsonl(path) if fmt == "jsonl" else _csv(path)
+        questions = pl.DataFrame(parsed.questions, schema=QUESTIONS_SCHEMA)
+        judgments = pl.DataFrame(parsed.judgments, schema=JUDGMENTS_SCHEMA)
+    if questions.height == 0:
+        raise InputError(path, "no questions in the file", "add at least one question", 1)
+    if index_version is None:
+        index_version = parsed.index_version
+    if index_version is None:
+        distinct = questions["index_version"].drop_nulls().unique()
+        index_version = distinct.item() if distinct.len() == 1 else None
+    return GoldSet(
+        questions=questions,
+        judgments=judgments,
+        source=str(path),
+        version=version if version is not None else parsed.version,
+        index_version=index_version,
+    )
+
+
+def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``qid iter docid grade`` lines; the iter column means nothing to us."""
+    fields = split_fields(read_lines(path))
+    if fields.height == 0:
+        raise InputError(path, "no judgments in the file", "add lines: qid 0 docid grade", 1)
+    if (line := first_line(fields, pl.col("n") != 4)) is not None:
+        count = fields.filter(pl.col("line") == line)["n"].item()
+        raise InputError(
+            path,
+            f"{count} columns where a qrels line has 4",
+            "write each line as: qid iter docid grade",
+            line,
+        )
+    rows = fields.select(
+        "line",
+        pl.col("fields").list.get(0).alias("qid"),
+        pl.col("fields").list.get(2).alias("chunk_id"),
+        pl.col("fields").list.get(3).alias("raw"),
+    ).with_columns(pl.col("raw").cast(pl.Int64, strict=False).alias("grade"))
+    if (line := first_line(rows, pl.col("grade").is_null())) is not None:
+        raw = rows.filter(pl.col("line") == line)["raw"].item()
+        raise InputError(
+            path, f"grade {raw!r} is not an integer", "write grades as whole numbers", line
+        )
+    rows = rows.unique(["qid", "chunk_id", "grade"], keep="first", maintain_order=True)
+    _refuse_regraded(path, rows)
+    judgments = rows.select(JUDGMENTS_SCHEMA.names())
+    questions = judgments.select(pl.col("qid").unique(maintain_order=True)).with_columns(
+        pl.lit(None, pl.String).alias("question"),
+        pl.lit(UNLABELLED_KIND).alias("kind"),
+        pl.lit(False).alias("unanswerable"),
+        pl.lit(None, pl.String).alias("index_version"),
+    )
+    return questions.cast(QUESTIONS_SCHEMA), judgments.cast(JUDGMENTS_SCHEMA)
+
+
+def _refuse_regraded(path: Path, rows: pl.DataFrame) -> None:
+    """The same (qid, docid) judged twice with different grades has no right answer."""
+    clash = (
+        rows.filter(pl.struct("qid", "chunk_id").is_duplicated())
+        .group_by("qid", "chunk_id")
+        .agg(pl.col("line").sort().head(2))
+        .with_columns(pl.col("line").list.get(1).alias("second"))
+        .sort("second")
+        .head(1)
+    )
+    if clash.height:
+        first, second = clash["line"].item().to_list()
+        qid, chunk = clash["qid"].item(), clash["chunk_id"].item()
+        raise InputError(
+            path,
+            f"{qid} {chunk} is graded differently here and on line {first}",
+            "keep one grade per question and chunk",
+            second,
+        )
+
+
+def _jsonl(path: Path) -> _Parsed:
+    parsed = _Parsed()
+    seen: dict[str, int] = {}
+    meta_line: int | None = None
+    for line, record in json_records(path):
+        if "_meta" in record:
+            if meta_line is not None:
+                raise InputError(
+                    path,
+                    f"a second _meta line (first on line {meta_line})",
+                    "merge them into one _meta line",
+                    line,
+                )
+            meta_line = line
+            found = meta(record, path, line)
+            parsed.version, parsed.index_version = found["version"], found["index_version"]
+            continue
+        raw_id = pick(record, ID_KEYS, path, line)
+        if raw_id is None:
+            raise InputError(path, "a question without an id", 'add "id": "..."', line)
+        qid = json_id(raw_id, path, line, "question id")
+        if qid in seen:
+            raise InputError(
+                path,
+                f"question {qid} is also on line {seen[qid]}",
+                "give each question one line and a unique id",
+                line,
+            )
+        seen[qid] = line
+        unanswerable = record.get("unanswerable", False)
+        if unanswerable is None:
+            unanswerable = False
+        if not isinstance(unanswerable, bool):
+            raise InputError(path, "unanswerable is not true or false", "write true or false", line)
+        chunks = _gold_chunks(pick(record, GOLD_KEYS, path, line), path, line)
+        if unanswerable and chunks:
+            raise InputError(
+                path,
+                f"question {qid} is unanswerable but has gold chunks",
+                'remove its gold chunks or set "unanswerable": false',
+                line,
+            )
+        if not unanswerable and not chunks:
+            raise InputError(path, f"question {qid} has no gold chunks", NO_GOLD_FIX, line)
+        texts = [_text(record, key, path, line) for key in ("question", "kind", "index_version")]
+        parsed.question(qid, texts[0], texts[1], unanswerable, texts[2])
+        for chunk_id, grade in chunks.items():
+            parsed.judge(qid, chunk_id, grade)
+    return parsed
+
+
+def _text(record: dict[str, Any], key: str, path: Path, line: int) -> str | None:
+    value = record.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(path, f"{key} is not a string", f"quote the {key}", line)
+    return value.strip() or None
+
+
+def _gold_chunks(gold: Any, path: Path, line: int) -> dict[str, int]:
+    """A list of ids (grade 1) or an object id -> integer grade."""
+    chunks: dict[str, int] = {}
+    if gold is None:
+        return chunks
+    if isinstance(gold, list):
+        for value in gold:
+            chunks.setdefault(json_id(value, path, line, "gold chunk id"), 1)
+        return chunks
+    if not isinstance(gold, dict):
+        raise InputError(
+            path,
+            f"gold is a JSON {type(gold).__name__}, not a list or an object",
+            'write "gold": ["c1", "c2"] or "gold": {"c1": 2, "c2": 1}',
+            line,
+        )
+    for key, grade in gold.items():
+        if isinstance(grade, bool) or not isinstance(grade, int):
+            raise InputError(
+                path,
+                f"grade of {key} is {grade!r}, not an integer",
+                "write grades as whole numbers",
+                line,
+            )
+        chunks.setdefault(json_id(key, path, line, "gold chunk id"), grade)
+    return chunks
+
+
+_TRUE = {"true", "1", "yes", "y", "t"}
+_FALSE = {"false", "0", "no", "n", "f", ""}
+
+
+@dataclass
+class _CsvQuestion:
+    line: int
+    values: dict[str, tuple[str, int]] = field(default_factory=dict)
+    unanswerable_line: int | None = None
+    chunk_line: int | None = None
+
+
+def _csv(path: Path) -> _Parsed:
+    """One row per (question, gold chunk); an empty chunk id declares an unanswerable one."""
+    header, rows = csv_rows(path)
+    cid = column(path, header, ID_KEYS)
+    cchunk = column(path, header, CHUNK_COLUMNS)
+    optional = {
+        name: optional_column(header, (name,))
+        for name in ("grade", "unanswerable", "question", "kind", "index_version")
+    }
+    parsed = _Parsed()
+    questions: dict[str, _CsvQuestion] = {}
+    graded: dict[tuple[str, str], tuple[int, int]] = {}
+    for line, row in rows:
+        qid = text_id(row[cid], path, line, "question id")
+        chunk = row[cchunk].strip()
+        get = {k: ("" if i is None else row[i].strip()) for k, i in optional.items()}
+        question = questions.setdefault(qid, _CsvQuestion(line))
+        for key in ("question", "kind", "index_version"):
+            _agree(path, qid, question, key, get[key], line)
+        flag = get["unanswerable"].lower()
+        if flag not in _TRUE | _FALSE:
+            raise InputError(
+                path, f"unanswerable is {get['unanswerable']!r}", "write true or false", line
+            )
+        if not chunk:
+            if flag not in _TRUE:
+                raise InputError(path, f"question {qid} has an empty chunk_id", NO_GOLD_FIX, line)
+            question.unanswerable_line = line
+        else:
+            if flag in _TRUE:
+                raise InputError(
+                    path,
+                    f"question {qid} is marked unanswerable on a row with a chunk_id",
+                    "leave chunk_id empty on the row that declares it unanswerable",
+                    line,
+                )
+            grade = _csv_grade(get["grade"], path, line)
+            earlier = graded.setdefault((qid, chunk), (grade, line))
+            if earlier[1] != line and earlier[0] != grade:
+                raise InputError(
+                    path,
+                    f"{qid} {chunk} is graded differently here and on line {earlier[1]}",
+                    "keep one grade per question and chunk",
+                    line,
+                )
+            if earlier[1] == line:
+                question.chunk_line = question.chunk_line or line
+                parsed.judge(qid, chunk, grade)
+        if question.unanswerable_line is not None and question.chunk_line is not None:
+            raise InputError(
+                path,
+                f"question {qid} is declared unanswerable on line "
+                f"{question.unanswerable_line} but has a gold chunk on line {question.chunk_line}",
+                "remove the gold chunks or the unanswerable row",
+                line,
+            )
+    for qid, q in questions.items():
+        text = {k: v[0] for k, v in q.values.items()}
+        unanswerable = q.unanswerable_line is not None
+        parsed.question(
+            qid, text.get("question"), text.get("kind"), unanswerable, text.get("index_version")
+        )
+    return parsed
+
+
+def _agree(path: Path, qid: str, question: _CsvQuestion, key: str, value: str, line: int) -> None:
+    """A question's text, kind and index version must not change between its rows."""
+    if not value:
+        return
+    earlier = question.values.setdefault(key, (value, line))
+    if earlier[0] != value:
+        raise InputError(
+            path,
+            f"question {qid} has a different {key} here than on line {earlier[1]}",
+            f"use the same {key} on every row of the question",
+            line,
+        )
+
+
+def _csv_grade(value: str, path: Path, line: int) -> int:
+    if not value:
+        return 1
+    try:
+        return int(value)
+    except ValueError:
+        raise InputError(
+            path, f"grade {value!r} is not an integer", "write grades as whole numbers", line
+        ) from None

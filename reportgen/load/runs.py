@@ -1,0 +1,392 @@
+"""Runs from TREC, JSON Lines, CSV, Parquet or ranx JSON, put in the order the model saw.
+
+Every reader yields long rows (qid, chunk_id, score, rank?, line); one function then
+validates scores, orders each list, numbers positions and drops repeated chunks, so
+ranking rules live in one place whatever the format.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import polars as pl
+
+from reportgen.errors import InputError
+from reportgen.load.sniff import detect_format
+from reportgen.load.text import (
+    column,
+    csv_rows,
+    first_line,
+    json_id,
+    json_records,
+    meta,
+    optional_column,
+    pick,
+    read_lines,
+    read_text,
+    split_fields,
+)
+from reportgen.model import RESULTS_SCHEMA, Run
+
+Order = Literal["rank", "score", "list"]
+ID_KEYS = ("id", "qid", "question_id")
+CHUNK_KEYS = ("chunk_id", "id", "doc_id", "docid")
+CHUNK_COLUMNS = ("chunk_id", "docid", "doc_id")
+_ROWS = pl.Schema({"qid": pl.String, "chunk_id": pl.String, "score": pl.Float64, "line": pl.Int64})
+
+
+@dataclass
+class _Rows:
+    """A reader's long rows, file order kept, with what decides the ranking."""
+
+    frame: pl.DataFrame
+    order: Order
+    index_version: str | None = None
+
+
+def load_run(path: str | Path, name: str | None = None, fmt: str | None = None) -> Run:
+    """Read one run; ``name`` defaults to the file name without its extension."""
+    path = Path(path)
+    fmt = detect_format(path, fmt, "run")
+    readers = {"trec": _trec, "jsonl": _jsonl, "csv": _csv, "parquet": _parquet, "json": _ranx}
+    rows = readers[fmt](path)
+    results, repeated = _rank(path, rows)
+    return Run(
+        name=name or path.stem,
+        results=results,
+        source=str(path),
+        order=rows.order,
+        repeated_chunks=repeated,
+        index_version=rows.index_version,
+    )
+
+
+def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
+    """Validate, order each question's list, number positions, drop repeats (unnumbered)."""
+    frame = rows.frame.with_columns(pl.col("qid", "chunk_id").str.strip_chars())
+    for col, what in (("qid", "question id"), ("chunk_id", "chunk id")):
+        if (line := first_line(frame, pl.col(col).is_null() | (pl.col(col) == ""))) is not None:
+            raise InputError(path, f"empty {what}", f"give every result its {what}", line)
+    score = pl.col("score")
+    if (line := first_line(frame, score.is_nan() | score.is_infinite())) is not None:
+        raise InputError(
+            path, "a score that is NaN or infinite", "write scores as finite numbers", line
+        )
+    missing = frame["score"].null_count()
+    if 0 < missing < frame.height:
+        raise InputError(
+            path,
+            "no score here while other results have one",
+            "give every result a score, or none of them",
+            first_line(frame, score.is_null()),
+        )
+    if rows.order == "rank":
+        _check_ranks(path, frame)
+        frame = frame.sort("qid", "rank")
+    elif rows.order == "score":
+        frame = frame.sort(["qid", "score", "chunk_id"], descending=[False, True, True])
+    else:
+        frame = frame.sort("qid", maintain_order=True)
+    frame = frame.with_columns(
+        pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("rank")
+    )
+    kept = frame.filter(pl.col("chunk_id").is_first_distinct().over("qid"))
+    results = kept.select(RESULTS_SCHEMA.names()).cast(RESULTS_SCHEMA)
+    return results, frame.height - kept.height
+
+
+def _check_ranks(path: Path, frame: pl.DataFrame) -> None:
+    if (line := first_line(frame, pl.col("rank") < 1)) is not None:
+        raise InputError(path, "a rank below 1", "number ranks from 1", line)
+    clash = (
+        frame.filter(pl.struct("qid", "rank").is_duplicated())
+        .group_by("qid", "rank")
+        .agg(pl.col("line").sort().head(2))
+        .with_columns(pl.col("line").list.get(1).alias("second"))
+        .sort("second")
+        .head(1)
+    )
+    if clash.height:
+        first, second = clash["line"].item().to_list()
+        raise InputError(
+            path,
+            f"question {clash['qid'].item()} has rank {clash['rank'].item()} here and on "
+            f"line {first}",
+            "give each result of a question its own rank",
+            second,
+        )
+
+
+def _no_records(path: Path) -> InputError:
+    return InputError(path, "no results in the file", "check that this is the right file", 1)
+
+
+def _trec(path: Path) -> _Rows:
+    """``qid Q0 docid rank score tag``: the rank column is ignored, as trec_eval does."""
+    fields = split_fields(read_lines(path))
+    if fields.height == 0:
+        raise _no_records(path)
+    if (line := first_line(fields, pl.col("n") < 6)) is not None:
+        count = fields.filter(pl.col("line") == line)["n"].item()
+        raise InputError(
+            path,
+            f"{count} columns where a TREC run line has 6",
+            "write each line as: qid Q0 docid rank score tag",
+            line,
+        )
+    frame = fields.select(
+        pl.col("fields").list.get(0).alias("qid"),
+        pl.col("fields").list.get(2).alias("chunk_id"),
+        pl.col("fields").list.get(4).alias("raw"),
+        "line",
+    ).with_columns(pl.col("raw").cast(pl.Float64, strict=False).alias("score"))
+    _refuse_unparsed(path, frame, "raw", "score", "a number")
+    return _Rows(frame.select(list(_ROWS)), "score")
+
+
+def _refuse_unparsed(path: Path, frame: pl.DataFrame, raw: str, col: str, kind: str) -> None:
+    """A value that is there but did not cast is an error, named by its line."""
+    if (line := first_line(frame, pl.col(col).is_null() & pl.col(raw).is_not_null())) is None:
+        return
+    value = frame.filter(pl.col("line") == line)[raw].item()
+    raise InputError(path, f"{col} {value!r} is not {kind}", f"write every {col} as {kind}", line)
+
+
+def _jsonl(path: Path) -> _Rows:
+    """One question per line: ``chunks`` (+ ``scores``) or ``results``; list order ranks."""
+    qids: list[str] = []
+    chunks: list[Any] = []
+    scores: list[Any] = []
+    lines: list[int] = []
+    seen: dict[str, int] = {}
+    meta_line: int | None = None
+    index_version: str | None = None
+    for line, record in json_records(path):
+        if "_meta" in record:
+            if meta_line is not None:
+                raise InputError(
+                    path, f"a second _meta line (first on line {meta_line})", "keep one", line
+                )
+            meta_line, index_version = line, meta(record, path, line)["index_version"]
+            continue
+        raw_id = pick(record, ID_KEYS, path, line)
+        if raw_id is None:
+            raise InputError(path, "a line without a question id", 'add "id": "..."', line)
+        qid = json_id(raw_id, path, line, "question id")
+        if qid in seen:
+            raise InputError(
+                path,
+                f"question {qid} is also on line {seen[qid]}",
+                "give each question one line",
+                line,
+            )
+        seen[qid] = line
+        ids, values = _listed(record, path, line)
+        qids.extend([qid] * len(ids))
+        chunks.extend(ids)
+        scores.extend(values)
+        lines.extend([line] * len(ids))
+    if not seen:
+        raise _no_records(path)
+    frame = pl.DataFrame(
+        {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=_ROWS
+    )
+    return _Rows(frame, "list", index_version)
+
+
+def _listed(record: dict[str, Any], path: Path, line: int) -> tuple[list[str], list[Any]]:
+    """Chunk ids and scores (None where absent) of one JSONL record, types checked."""
+    if "chunks" in record and "results" in record:
+        raise InputError(path, "both chunks and results", "keep one of them", line)
+    if "results" in record:
+        results = record["results"]
+        if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+            raise InputError(
+                path,
+                "results is not a list of objects",
+                'write "results": [{"chunk_id": "c1", "score": 0.9}]',
+                line,
+            )
+        raw = [pick(r, CHUNK_KEYS, path, line) for r in results]
+        return _ids(raw, path, line), _scores([r.get("score") for r in results], path, line)
+    ids = record.get("chunks")
+    if not isinstance(ids, list):
+        raise InputError(
+            path,
+            "no list of chunks",
+            'write "chunks": ["c1", "c2"] or "results": [{"chunk_id": "c1"}]',
+            line,
+        )
+    given = record.get("scores")
+    if given is None:
+        return _ids(ids, path, line), [None] * len(ids)
+    if not isinstance(given, list) or len(given) != len(ids):
+        raise InputError(
+            path, "scores is not a list as long as chunks", "give one score per chunk", line
+        )
+    return _ids(ids, path, line), _scores(given, path, line)
+
+
+def _ids(values: list[Any], path: Path, line: int) -> list[str]:
+    if all(type(v) is str for v in values):
+        return values
+    return [json_id(v, path, line, "chunk id") for v in values]
+
+
+def _scores(values: list[Any], path: Path, line: int) -> list[Any]:
+    for value in values:
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise InputError(
+                path, f"score {value!r} is not a number", "write scores as numbers", line
+            )
+    return values
+
+
+def _csv(path: Path) -> _Rows:
+    """Long rows ``id, chunk_id, rank, score``; rank and score are optional."""
+    header, rows = csv_rows(path)
+    if not rows:
+        raise _no_records(path)
+    picks = {
+        "qid": column(path, header, ID_KEYS),
+        "chunk_id": column(path, header, CHUNK_COLUMNS),
+        "rank": optional_column(header, ("rank",)),
+        "score": optional_column(header, ("score",)),
+    }
+    data: dict[str, list[Any]] = {"line": [line for line, _ in rows]}
+    for name, index in picks.items():
+        if index is not None:
+            data[name] = [fields[index].strip() or None for _, fields in rows]
+    frame = pl.DataFrame(data, schema={name: pl.String for name in data} | {"line": pl.Int64})
+    return _typed(path, frame)
+
+
+def _typed(path: Path, frame: pl.DataFrame) -> _Rows:
+    """Cast rank and score, and decide the order from the columns that have values."""
+    for col, dtype, kind in (
+        ("rank", pl.Int64, "a whole number"),
+        ("score", pl.Float64, "a number"),
+    ):
+        if col not in frame.columns or frame[col].null_count() == frame.height:
+            frame = frame.drop(col, strict=False).with_columns(pl.lit(None, dtype).alias(col))
+            continue
+        if frame[col].dtype == pl.String:
+            frame = frame.with_columns(pl.col(col).alias("raw"))
+            frame = frame.with_columns(pl.col(col).cast(dtype, strict=False))
+            _refuse_unparsed(path, frame, "raw", col, kind)
+        if col == "rank" and (line := first_line(frame, pl.col("rank").is_null())) is not None:
+            raise InputError(path, "no rank here while other rows have one", "rank every row", line)
+    has_rank = frame["rank"].null_count() == 0
+    order: Order = "rank" if has_rank else "score" if frame["score"].null_count() == 0 else "list"
+    typed = frame.select(*_ROWS, "rank").cast(_ROWS).with_columns(pl.col("rank").cast(pl.Int64))
+    return _Rows(typed, order)
+
+
+def _parquet(path: Path) -> _Rows:
+    """Long rows as in CSV; numeric ids become strings, row numbers stand for lines."""
+    try:
+        table = pl.read_parquet(path)
+    except (pl.exceptions.PolarsError, OSError) as err:
+        raise InputError(
+            path,
+            f"not a readable Parquet file ({str(err).splitlines()[0]})",
+            "write it again with a Parquet writer, or force another format with --run-format",
+        ) from None
+    if table.height == 0:
+        raise _no_records(path)
+    header = [c.lower() for c in table.columns]
+    names = {
+        "qid": column(path, header, ID_KEYS),
+        "chunk_id": column(path, header, CHUNK_COLUMNS),
+        "rank": optional_column(header, ("rank",)),
+        "score": optional_column(header, ("score",)),
+    }
+    picked = {new: table.columns[i] for new, i in names.items() if i is not None}
+    frame = table.select(**{new: pl.col(old) for new, old in picked.items()})
+    for col, ok in (
+        ("qid", _is_id), ("chunk_id", _is_id), ("rank", _is_integer), ("score", _is_numeric)
+    ):  # fmt: skip
+        if col in frame.columns and not ok(frame[col].dtype):
+            raise InputError(
+                path,
+                f"column {picked[col]!r} has type {frame[col].dtype}",
+                f"store {col} as {'a string' if ok is _is_id else 'a number'}",
+            )
+    frame = frame.with_columns(
+        pl.col("qid", "chunk_id").cast(pl.String),
+        pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias("line"),
+    )
+    return _typed(path, frame)
+
+
+def _is_id(dtype: pl.DataType) -> bool:
+    return dtype == pl.String or dtype.is_integer()
+
+
+def _is_integer(dtype: pl.DataType) -> bool:
+    return dtype.is_integer()
+
+
+def _is_numeric(dtype: pl.DataType) -> bool:
+    return dtype.is_numeric()
+
+
+def _ranx(path: Path) -> _Rows:
+    """``{"q1": {"c2": 0.91}}`` as ranx and pytrec_eval write it; scores decide the order."""
+    text = read_text(path)
+    try:
+        run = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(
+            path, f"not valid JSON ({err.msg})", "write one JSON object", err.lineno
+        ) from None
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply", "flatten it", 1) from None
+    if not isinstance(run, dict) or not all(isinstance(v, dict) for v in run.values()):
+        raise InputError(
+            path,
+            "not an object of objects",
+            'write {"q1": {"c2": 0.91, "c7": 0.4}}, or force --run-format jsonl',
+            1,
+        )
+    if not run:
+        raise _no_records(path)
+    qids: list[str] = []
+    chunks: list[str] = []
+    scores: list[float] = []
+    for qid, ranked in run.items():
+        for chunk, score in ranked.items():
+            if not qid.strip() or not chunk.strip():
+                where = _line_of(text, qid, chunk)
+                raise InputError(path, "an empty id", "give every question and chunk an id", where)
+            if isinstance(score, bool) or not isinstance(score, int | float):
+                where = _line_of(text, qid, chunk)
+                raise InputError(path, f"score {score!r} is not a number", "write numbers", where)
+            if not math.isfinite(score):
+                where = _line_of(text, qid, chunk)
+                raise InputError(
+                    path, "a score that is NaN or infinite", "write finite numbers", where
+                )
+        qids.extend([qid] * len(ranked))
+        chunks.extend(ranked)
+        scores.extend(ranked.values())
+    frame = pl.DataFrame(
+        {"qid": qids, "chunk_id": chunks, "score": scores, "line": [1] * len(qids)},
+        schema=_ROWS,
+    )
+    return _Rows(frame, "score")
+
+
+def _line_of(text: str, *keys: str) -> int:
+    """Best-effort line of nested keys in a JSON text, for an error message."""
+    position = 0
+    for key in keys:
+        found = text.find(json.dumps(key), position)
+        if found < 0:
+            break
+        position = found
+    return text.count("\n", 0, position) + 1

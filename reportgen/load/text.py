@@ -1,0 +1,243 @@
+"""Reading files as lines, JSON records or CSV rows, with every failure named by line.
+
+The format readers build on these so that a missing file, a directory, bad UTF-8 or
+a broken JSON line reads the same whatever the format, and always as an InputError.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from reportgen.errors import InputError
+
+BOM = "\ufeff"
+
+
+def check_file(path: Path) -> None:
+    """Fail early and plainly on a path that is not a readable file."""
+    if not path.exists():
+        raise InputError(path, "no such file", "check the path and the current directory")
+    if not path.is_file():
+        raise InputError(path, "this is a directory, not a file", "give the path of a file in it")
+
+
+def read_bytes(path: Path) -> bytes:
+    check_file(path)
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise InputError(
+            path, f"cannot read the file ({err.strerror})", "check its permissions"
+        ) from None
+
+
+def line_at(data: bytes, offset: int) -> int:
+    """1-based line of a byte offset, for errors found in raw bytes."""
+    return data.count(b"\n", 0, offset) + 1
+
+
+def decode(path: Path, data: bytes) -> str:
+    """UTF-8 text without a byte-order mark; bad bytes are reported with their line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(
+            path,
+            f"bytes that are not UTF-8 ({data[err.start : err.start + 4]!r})",
+            "save the file as UTF-8",
+            line_at(data, err.start),
+        ) from None
+    return text.removeprefix(BOM)
+
+
+def read_text(path: Path) -> str:
+    return decode(path, read_bytes(path))
+
+
+def read_lines(path: Path) -> pl.DataFrame:
+    """Lines as a frame (``line`` 1-based, ``text``), read by Polars for large files.
+
+    CRLF endings are accepted; a leading byte-order mark is dropped.
+    """
+    check_file(path)
+    try:
+        frame = pl.read_lines(
+            path, name="text", row_index_name="line", row_index_offset=1, glob=False
+        )
+    except pl.exceptions.PolarsError:
+        decode(path, read_bytes(path))  # raises with the line of the first bad byte
+        raise InputError(
+            path, "cannot read the file as text lines", "save it as UTF-8 text"
+        ) from None
+    except OSError as err:
+        raise InputError(
+            path, f"cannot read the file ({err.strerror})", "check its permissions"
+        ) from None
+    frame = frame.with_columns(pl.col("line").cast(pl.Int64))
+    if frame.height and frame["text"][0].startswith(BOM):
+        frame = frame.with_columns(pl.col("text").str.strip_prefix(BOM))
+    return frame
+
+
+def split_fields(lines: pl.DataFrame) -> pl.DataFrame:
+    """Whitespace-separated fields of each record line (blank and ``#`` lines dropped).
+
+    A ``#`` only starts a comment at the start of a line: ``doc#3`` is an id.
+    """
+    fields = pl.col("text").str.extract_all(r"\S+")
+    return (
+        lines.lazy()
+        .select("line", fields.alias("fields"))
+        .filter(
+            pl.col("fields").list.len() > 0,
+            ~pl.col("fields").list.first().str.starts_with("#"),
+        )
+        .with_columns(pl.col("fields").list.len().alias("n"))
+        .collect()
+    )
+
+
+def first_line(frame: pl.DataFrame, bad: pl.Expr) -> int | None:
+    """Line of the first row where ``bad`` holds, or None when every row is fine."""
+    hit = frame.lazy().filter(bad).select(pl.col("line").min()).collect().item()
+    return None if hit is None else int(hit)
+
+
+def json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each non-blank line of a JSON Lines file as (line, object)."""
+    for number, raw in enumerate(read_text(path).split("\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise InputError(
+                path,
+                f"not valid JSON ({err.msg} at column {err.colno})",
+                "write one complete JSON object per line",
+                number,
+            ) from None
+        except RecursionError:
+            raise InputError(path, "JSON nested too deeply", "flatten the record", number) from None
+        if not isinstance(record, dict):
+            raise InputError(
+                path,
+                f"a JSON {type(record).__name__} where an object was expected",
+                'write one object per line, like {"id": "q1", ...}',
+                number,
+            )
+        yield number, record
+
+
+def csv_rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """Header (stripped, lower-cased) and (first line, fields) of each non-blank row."""
+    reader = csv.reader(io.StringIO(read_text(path), newline="\n"), strict=True)
+    rows: list[tuple[int, list[str]]] = []
+    header: list[str] | None = None
+    start = 1
+    try:
+        for fields in reader:
+            line, start = start, reader.line_num + 1
+            if not any(f.strip() for f in fields):
+                continue
+            if header is None:
+                header = [f.strip().lower() for f in fields]
+                continue
+            if len(fields) != len(header):
+                raise InputError(
+                    path,
+                    f"{len(fields)} fields where the header has {len(header)}",
+                    "give every row the same columns as the header (quote values with commas)",
+                    line,
+                )
+            rows.append((line, fields))
+    except csv.Error as err:
+        raise InputError(
+            path, f"not valid CSV ({err})", "close every quoted value", reader.line_num
+        ) from None
+    if header is None:
+        raise InputError(path, "the file has no header and no rows", "write a CSV header", 1)
+    return header, rows
+
+
+def optional_column(header: list[str], names: tuple[str, ...]) -> int | None:
+    """Index of the first header column among ``names`` (aliases), first name preferred."""
+    return next((header.index(name) for name in names if name in header), None)
+
+
+def column(path: Path, header: list[str], names: tuple[str, ...]) -> int:
+    """Like :func:`optional_column`, for a column the file cannot do without."""
+    found = optional_column(header, names)
+    if found is None:
+        raise InputError(
+            path,
+            f"no {names[0]!r} column in the header ({', '.join(header)})",
+            f"add a column named {' or '.join(repr(n) for n in names)}",
+            1,
+        )
+    return found
+
+
+def text_id(value: str, path: Path, line: int, what: str) -> str:
+    """An id from a text field: stripped, and never empty."""
+    value = value.strip()
+    if not value:
+        raise InputError(path, f"empty {what}", f"give every row its {what}", line)
+    return value
+
+
+def json_id(value: Any, path: Path, line: int, what: str) -> str:
+    """An id from JSON: a string or a number, turned into a stripped string."""
+    text: str
+    if isinstance(value, str):
+        text = value.strip()
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        finite = not isinstance(value, float) or math.isfinite(value)
+        text = str(value) if finite else ""
+    else:
+        raise InputError(
+            path,
+            f"{what} is a JSON {type(value).__name__}, not a string",
+            f"write the {what} as a string",
+            line,
+        )
+    if not text:
+        raise InputError(path, f"empty {what}", f"give every record its {what}", line)
+    return text
+
+
+def pick(record: dict[str, Any], names: tuple[str, ...], path: Path, line: int) -> Any:
+    """The value under the first of ``names`` present; two aliases at once is ambiguous."""
+    present = [n for n in names if n in record]
+    if len(present) > 1:
+        raise InputError(
+            path,
+            f"both {present[0]!r} and {present[1]!r} are given",
+            f"keep only one of {', '.join(repr(n) for n in names)}",
+            line,
+        )
+    return record[present[0]] if present else None
+
+
+def meta(record: dict[str, Any], path: Path, line: int) -> dict[str, str | None]:
+    """The ``_meta`` line's version and index version, checked as strings."""
+    body = record["_meta"]
+    if not isinstance(body, dict):
+        raise InputError(
+            path, "_meta is not an object", 'write {"_meta": {"version": "..."}}', line
+        )
+    found: dict[str, str | None] = {}
+    for key in ("version", "index_version"):
+        value = body.get(key)
+        if value is not None and not isinstance(value, str | int | float):
+            raise InputError(path, f"_meta {key} is not a string", f"quote the {key}", line)
+        found[key] = None if value is None else str(value)
+    return found
