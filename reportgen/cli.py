@@ -24,9 +24,9 @@ from reportgen.render import fmt
 class ToolError(click.ClickException):
     """A ReportgenError on its way out: message on stderr, the error's exit code."""
 
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    def __init__(self, error: ReportgenError) -> None:
+        super().__init__(str(error))
+        self.exit_code = error.exit_code  # type: ignore[misc]  # click reads it per instance
 
 
 class ReportgenGroup(click.Group):
@@ -34,7 +34,7 @@ class ReportgenGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ReportgenError as error:
-            raise ToolError(str(error), error.exit_code) from None
+            raise ToolError(error) from None
 
 
 def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:

@@ -18,9 +18,7 @@ class ReportgenError(Exception):
 class InputError(ReportgenError):
     """A file the user gave cannot be read as what it should be."""
 
-    def __init__(
-        self, path: str | Path, problem: str, fix: str, line: int | None = None
-    ) -> None:
+    def __init__(self, path: str | Path, problem: str, fix: str, line: int | None = None) -> None:
         self.path = str(path)
         self.line = line
         self.problem = problem.rstrip(".")

@@ -36,11 +36,19 @@ def per_question_bytes(frame: pl.DataFrame, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
+def _umask() -> int:
+    """The process umask (only readable by setting it), so files get the usual mode."""
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Write to a temporary file in the same folder, then rename over the target."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
