@@ -17,6 +17,7 @@ from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
     column,
     csv_rows,
+    fields,
     first_line,
     json_id,
     json_records,
@@ -24,7 +25,6 @@ from reportgen.load.text import (
     optional_column,
     pick,
     read_lines,
-    split_fields,
     text_id,
 )
 from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, UNLABELLED_KIND, GoldSet
@@ -95,23 +95,11 @@ def load_gold(
 
 def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``qid iter docid grade`` lines; the iter column means nothing to us."""
-    fields = split_fields(read_lines(path))
-    if fields.height == 0:
+    picks = {0: "qid", 2: "chunk_id", 3: "raw"}
+    rows = fields(path, read_lines(path), picks, 4, True, "qid iter docid grade")
+    if rows.height == 0:
         raise InputError(path, "no judgments in the file", "add lines: qid 0 docid grade", 1)
-    if (line := first_line(fields, pl.col("n") != 4)) is not None:
-        count = fields.filter(pl.col("line") == line)["n"].item()
-        raise InputError(
-            path,
-            f"{count} columns where a qrels line has 4",
-            "write each line as: qid iter docid grade",
-            line,
-        )
-    rows = fields.select(
-        "line",
-        pl.col("fields").list.get(0).alias("qid"),
-        pl.col("fields").list.get(2).alias("chunk_id"),
-        pl.col("fields").list.get(3).alias("raw"),
-    ).with_columns(pl.col("raw").cast(pl.Int64, strict=False).alias("grade"))
+    rows = rows.with_columns(pl.col("raw").cast(pl.Int64, strict=False).alias("grade"))
     if (line := first_line(rows, pl.col("grade").is_null())) is not None:
         raw = rows.filter(pl.col("line") == line)["raw"].item()
         raise InputError(

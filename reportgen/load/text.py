@@ -87,22 +87,39 @@ def read_lines(path: Path) -> pl.DataFrame:
     return frame
 
 
-def split_fields(lines: pl.DataFrame) -> pl.DataFrame:
-    """Whitespace-separated fields of each record line (blank and ``#`` lines dropped).
+_FIELD = r"[^ \t\n\v\f\r]+"
+_GAP = r"[ \t\n\v\f\r]+"
+_SPACE = r"[ \t\n\v\f\r]*"
 
-    A ``#`` only starts a comment at the start of a line: ``doc#3`` is an id.
+
+def fields(
+    path: Path, lines: pl.DataFrame, names: dict[int, str], width: int, exact: bool, layout: str
+) -> pl.DataFrame:
+    """Pick whitespace-separated fields by position, one regex pass (no Python loop).
+
+    Blank lines and lines starting with ``#`` are skipped (``doc#3`` is still an id);
+    a line with fewer than ``width`` fields (or more, when ``exact``) is an error.
+    Field 0 is always picked: it tells comment lines apart.
     """
-    fields = pl.col("text").str.extract_all(r"\S+")
-    return (
-        lines.lazy()
-        .select("line", fields.alias("fields"))
-        .filter(
-            pl.col("fields").list.len() > 0,
-            ~pl.col("fields").list.first().str.starts_with("#"),
+    names = {0: "_first"} | names
+    groups = [f"({_FIELD})" if i in names else _FIELD for i in range(width)]
+    pattern = "^" + _SPACE + _GAP.join(groups) + (_SPACE + "$" if exact else "")
+    picked = [names[i] for i in sorted(names)]
+    frame = lines.with_columns(
+        pl.col("text").str.extract_groups(pattern).struct.rename_fields(picked).alias("_f")
+    ).unnest("_f")
+    first = pl.col(names[0])
+    odd = frame.filter(first.is_null() & ~pl.col("text").str.contains("^" + _SPACE + "(#|$)"))
+    if odd.height:
+        count = len(odd["text"][0].split())
+        raise InputError(
+            path,
+            f"{count} columns where {'exactly' if exact else 'at least'} {width} are needed",
+            f"write each line as: {layout}",
+            int(odd["line"][0]),
         )
-        .with_columns(pl.col("fields").list.len().alias("n"))
-        .collect()
-    )
+    keep = [n for n in picked if not n.startswith("_")]
+    return frame.filter(first.is_not_null() & ~first.str.starts_with("#")).select("line", *keep)
 
 
 def first_line(frame: pl.DataFrame, bad: pl.Expr) -> int | None:
