@@ -40,6 +40,11 @@ class Settings:
                 f"--context-k must be at least 1, got {self.context_k}",
                 "pass the number of chunks sent to the model, e.g. --context-k 5",
             )
+        if self.threshold < 1:
+            raise UsageError(
+                f"--relevance-threshold must be at least 1, got {self.threshold}",
+                "grades below 1 mean not relevant; pass 1 (the default) or 2 (TREC DL)",
+            )
         object.__setattr__(self, "ks", tuple(sorted({*self.ks, self.context_k})))
 
     @property

@@ -150,35 +150,34 @@ def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1)
 
     Columns: qid, kind, status, n_relevant, n_retrieved, n_relevant_retrieved,
     first_relevant_rank (null when none), then :func:`measure_keys`.
+    ``threshold`` is at least 1: an unjudged chunk is never relevant.
     """
     judgments = gold.judgments
     relevant = judgments.group_by("qid").agg(
         n_relevant=(pl.col("grade") >= threshold).sum().cast(pl.Int64)
     )
-    ranked = (
-        run.results.join(gold.questions.select("qid"), on="qid", how="semi")
-        .join(judgments, on=["qid", "chunk_id"], how="left")
-        .join(relevant, on="qid", how="left")
-        .with_columns(
-            pl.col("grade").fill_null(0),
-            pl.col("n_relevant").fill_null(0),
-        )
+    retrieved = run.results.group_by("qid").agg(
+        n_retrieved=pl.col("chunk_id").n_unique().cast(pl.Int64)
+    )
+    # Only a chunk judged with a positive grade can move a measure, so the rest of
+    # the work is on those few rows per question, never on the whole ranked list.
+    found = (
+        run.results.select("qid", "chunk_id", "rank")
+        .join(judgments.filter(pl.col("grade") > 0), on=["qid", "chunk_id"], how="inner")
         .sort("qid", "rank")
-        # A chunk repeated in one list counts once, at its first rank (SPEC.md): a
-        # repeat keeps its position but is neither relevant nor a gain.
-        .with_columns(first=pl.col("rank") == pl.col("rank").min().over("qid", "chunk_id"))
-        .with_columns(is_rel=(pl.col("grade") >= threshold) & pl.col("first"))
+        # A chunk repeated in one list counts once, at its first rank (SPEC.md).
+        .unique(["qid", "chunk_id"], keep="first", maintain_order=True)
+        .join(relevant, on="qid", how="left")
+        .with_columns(is_rel=pl.col("grade") >= threshold)
         .with_columns(
+            # relevant rows are in rank order, so their running count is |G ∩ T_rank|
             precision_here=pl.col("is_rel").cum_sum().over("qid") / pl.col("rank"),
-            gain=pl.when(pl.col("first") & (pl.col("grade") > 0))
-            .then(pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2))
-            .otherwise(0.0),
+            gain=pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2),
         )
     )
     rel = pl.col("is_rel")
     rank = pl.col("rank")
-    per_run = ranked.group_by("qid").agg(
-        pl.col("first").sum().cast(pl.Int64).alias("n_retrieved"),
+    per_run = found.group_by("qid").agg(
         rel.sum().cast(pl.Int64).alias("n_relevant_retrieved"),
         rank.filter(rel).min().alias("first_relevant_rank"),
         pl.col("precision_here").filter(rel).sum().alias("_ap_sum"),
@@ -200,6 +199,7 @@ def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1)
     base = (
         gold.questions.select("qid", "kind", "unanswerable")
         .join(relevant, on="qid", how="left")
+        .join(retrieved, on="qid", how="left")
         .join(per_run, on="qid", how="left")
         .join(_ideal_dcg(judgments, ks), on="qid", how="left")
         .with_columns(

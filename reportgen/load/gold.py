@@ -17,14 +17,13 @@ from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
     column,
     csv_rows,
-    fields,
     first_line,
     json_id,
     json_records,
     meta,
     optional_column,
     pick,
-    read_lines,
+    split_fields,
     text_id,
 )
 from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, UNLABELLED_KIND, GoldSet
@@ -96,7 +95,7 @@ def load_gold(
 def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``qid iter docid grade`` lines; the iter column means nothing to us."""
     picks = {0: "qid", 2: "chunk_id", 3: "raw"}
-    rows = fields(path, read_lines(path), picks, 4, True, "qid iter docid grade")
+    rows = split_fields(path, picks, 4, True, "qid iter docid grade")
     if rows.height == 0:
         raise InputError(path, "no judgments in the file", "add lines: qid 0 docid grade", 1)
     rows = rows.with_columns(pl.col("raw").cast(pl.Int64, strict=False).alias("grade"))
