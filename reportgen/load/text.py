@@ -129,20 +129,33 @@ def plain_fields(path: Path, names: dict[int, str], width: int) -> pl.DataFrame 
     trec_eval, Anserini and pytrec_eval write). Blank lines are skipped and keep their
     line numbers. Anything else (tabs, runs of spaces, comments, extra or missing
     columns, bad bytes) returns None, and the caller takes the general path, which
-    reports problems by line.
+    reads every layout it allows and reports problems by line.
     """
-    schema = pl.Schema({f"_{i}": pl.String for i in range(width)})
+    # One column more than the layout: it stays null unless a line has an extra field
+    # or an empty one (two spaces in a row), which the general path handles.
+    columns = [f"_{i}" for i in range(width)]
+    schema = pl.Schema({name: pl.String for name in [*columns, "_extra"]})
     try:
         frame = (
-            pl.scan_csv(path, separator=" ", has_header=False, quote_char=None, schema=schema)
+            pl.scan_csv(
+                path,
+                separator=" ",
+                has_header=False,
+                quote_char=None,
+                schema=schema,
+                missing_columns="insert",
+            )
             .with_row_index("line", offset=1)
-            .filter(pl.any_horizontal(pl.col(schema.names()).is_not_null()))
+            .filter(pl.any_horizontal(pl.all().exclude("line").is_not_null()))
             .collect()
         )
     except (pl.exceptions.PolarsError, OSError):
         return None
-    first = pl.col("_0")
-    irregular = pl.any_horizontal(pl.col(schema.names()).is_null()) | first.str.starts_with("#")
+    irregular = (
+        pl.any_horizontal(pl.col(columns).is_null())
+        | pl.col("_extra").is_not_null()
+        | pl.col("_0").str.starts_with("#")
+    )
     if frame.height == 0 or frame.select(irregular.any()).item():
         return None
     picked = {f"_{i}": name for i, name in names.items()}
