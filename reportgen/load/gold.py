@@ -21,6 +21,7 @@ from reportgen.load.text import (
     first_line,
     json_id,
     json_records,
+    json_type,
     meta,
     optional_column,
     pick,
@@ -210,7 +211,7 @@ def _gold_chunks(gold: Any, path: Path, line: int) -> dict[str, int]:
     if not isinstance(gold, dict):
         raise InputError(
             path,
-            f"gold is a JSON {type(gold).__name__}, not a list or an object",
+            f"gold is a JSON {json_type(gold)}, not a list or an object",
             'write "gold": ["c1", "c2"] or "gold": {"c1": 2, "c2": 1}',
             line,
         )

@@ -24,6 +24,7 @@ from reportgen.load.text import (
     first_line,
     json_id,
     json_records,
+    json_type,
     meta,
     optional_column,
     pick,
@@ -211,7 +212,7 @@ def _listed(record: dict[str, Any], path: Path, line: int) -> tuple[list[str], l
     if not isinstance(ids, list):
         raise InputError(
             path,
-            "no list of chunks",
+            "no chunks list" if ids is None else f"chunks is a JSON {json_type(ids)}, not an array",
             'write "chunks": ["c1", "c2"] or "results": [{"chunk_id": "c1"}]',
             line,
         )

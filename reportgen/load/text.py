@@ -147,7 +147,7 @@ def json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         if not isinstance(record, dict):
             raise InputError(
                 path,
-                f"a JSON {type(record).__name__} where an object was expected",
+                f"a JSON {json_type(record)} where an object was expected",
                 'write one object per line, like {"id": "q1", ...}',
                 number,
             )
@@ -211,6 +211,12 @@ def text_id(value: str, path: Path, line: int, what: str) -> str:
     return value
 
 
+def json_type(value: Any) -> str:
+    """JSON's own name for a parsed value's type, for messages."""
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
+
+
 def json_id(value: Any, path: Path, line: int, what: str) -> str:
     """An id from JSON: a string or a number, turned into a stripped string."""
     text: str
@@ -222,7 +228,7 @@ def json_id(value: Any, path: Path, line: int, what: str) -> str:
     else:
         raise InputError(
             path,
-            f"{what} is a JSON {type(value).__name__}, not a string",
+            f"{what} is a JSON {json_type(value)}, not a string",
             f"write the {what} as a string",
             line,
         )
