@@ -19,7 +19,7 @@ from reportgen.errors import InputError
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
     column,
-    csv_rows,
+    csv_frame,
     fields,
     first_line,
     json_id,
@@ -151,8 +151,15 @@ def _refuse_unparsed(path: Path, frame: pl.DataFrame, raw: str, col: str, kind: 
     raise InputError(path, f"{col} {value!r} is not {kind}", f"write every {col} as {kind}", line)
 
 
-def _jsonl(path: Path) -> _Rows:
-    """One question per line: ``chunks`` (+ ``scores``) or ``results``; list order ranks."""
+_NUMBER = {int, float, type(None)}
+
+
+def _jsonl(path: Path, check: bool = False) -> _Rows:
+    """One question per line: ``chunks`` (+ ``scores``) or ``results``; list order ranks.
+
+    Item types are first checked in bulk (a set of types, at C speed); only when that
+    finds a stray type is the file read again item by item, to name the line.
+    """
     qids: list[str] = []
     chunks: list[Any] = []
     scores: list[Any] = []
@@ -180,21 +187,25 @@ def _jsonl(path: Path) -> _Rows:
                 line,
             )
         seen[qid] = line
-        ids, values = _listed(record, path, line)
+        ids, values = _listed(record, path, line, check)
         qids.extend([qid] * len(ids))
         chunks.extend(ids)
         scores.extend(values)
         lines.extend([line] * len(ids))
     if not seen:
         raise _no_records(path)
+    if not check and not (set(map(type, chunks)) <= {str} and set(map(type, scores)) <= _NUMBER):
+        return _jsonl(path, check=True)
     frame = pl.DataFrame(
         {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=_ROWS
     )
     return _Rows(frame, "list", index_version)
 
 
-def _listed(record: dict[str, Any], path: Path, line: int) -> tuple[list[str], list[Any]]:
-    """Chunk ids and scores (None where absent) of one JSONL record, types checked."""
+def _listed(
+    record: dict[str, Any], path: Path, line: int, check: bool
+) -> tuple[list[Any], list[Any]]:
+    """Chunk ids and scores (None where absent) of one JSONL record; items checked if asked."""
     if "chunks" in record and "results" in record:
         raise InputError(path, "both chunks and results", "keep one of them", line)
     if "results" in record:
@@ -207,7 +218,9 @@ def _listed(record: dict[str, Any], path: Path, line: int) -> tuple[list[str], l
                 line,
             )
         raw = [pick(r, CHUNK_KEYS, path, line) for r in results]
-        return _ids(raw, path, line), _scores([r.get("score") for r in results], path, line)
+        return _ids(raw, path, line, check), _scores(
+            [r.get("score") for r in results], path, line, check
+        )
     ids = record.get("chunks")
     if not isinstance(ids, list):
         raise InputError(
@@ -218,21 +231,23 @@ def _listed(record: dict[str, Any], path: Path, line: int) -> tuple[list[str], l
         )
     given = record.get("scores")
     if given is None:
-        return _ids(ids, path, line), [None] * len(ids)
+        return _ids(ids, path, line, check), [None] * len(ids)
     if not isinstance(given, list) or len(given) != len(ids):
         raise InputError(
             path, "scores is not a list as long as chunks", "give one score per chunk", line
         )
-    return _ids(ids, path, line), _scores(given, path, line)
+    return _ids(ids, path, line, check), _scores(given, path, line, check)
 
 
-def _ids(values: list[Any], path: Path, line: int) -> list[str]:
-    if all(type(v) is str for v in values):
+def _ids(values: list[Any], path: Path, line: int, check: bool) -> list[Any]:
+    if not check:
         return values
     return [json_id(v, path, line, "chunk id") for v in values]
 
 
-def _scores(values: list[Any], path: Path, line: int) -> list[Any]:
+def _scores(values: list[Any], path: Path, line: int, check: bool) -> list[Any]:
+    if not check:
+        return values
     for value in values:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             raise InputError(
@@ -243,8 +258,8 @@ def _scores(values: list[Any], path: Path, line: int) -> list[Any]:
 
 def _csv(path: Path) -> _Rows:
     """Long rows ``id, chunk_id, rank, score``; rank and score are optional."""
-    header, rows = csv_rows(path)
-    if not rows:
+    header, rows = csv_frame(path)
+    if rows.height == 0:
         raise _no_records(path)
     picks = {
         "qid": column(path, header, ID_KEYS),
@@ -252,11 +267,14 @@ def _csv(path: Path) -> _Rows:
         "rank": optional_column(header, ("rank",)),
         "score": optional_column(header, ("score",)),
     }
-    data: dict[str, list[Any]] = {"line": [line for line, _ in rows]}
-    for name, index in picks.items():
-        if index is not None:
-            data[name] = [fields[index].strip() or None for _, fields in rows]
-    frame = pl.DataFrame(data, schema={name: pl.String for name in data} | {"line": pl.Int64})
+    frame = rows.select(
+        "line",
+        *[
+            pl.col(f"c{i}").str.strip_chars().replace("", None).alias(name)
+            for name, i in picks.items()
+            if i is not None
+        ],
+    )
     return _typed(path, frame)
 
 

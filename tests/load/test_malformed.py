@@ -167,6 +167,8 @@ CASES: list[tuple[str, str, bytes | str, str, int]] = [
     ("run csv rank float", "r.csv", "id,chunk_id,rank\nq1,a,1.5\n", RUN, 2),
     ("run csv missing rank", "r.csv", "id,chunk_id,rank\nq1,a,1\nq1,b,\n", RUN, 3),
     ("run csv score word", "r.csv", "id,chunk_id,score\nq1,a,0.5\nq1,b,x\n", RUN, 3),
+    ("run csv field count", "r.csv", "id,chunk_id\nq1,a\n\nq1,b,c\n", RUN, 4),
+    ("run csv quoted field count", "r.csv", 'id,chunk_id\n"q1",a\nq1,b,c\n', RUN, 3),
     ("run csv no id column", "r.csv", "query,chunk_id\nq1,a\n", RUN, 1),
     ("run csv empty chunk", "r.csv", "id,chunk_id\nq1,a\nq1, \n", RUN, 3),
     ("run json broken", "r.json", '{\n  "q1": {"a": 1,\n', RUN, 3),

@@ -108,6 +108,13 @@ def test_csv_without_rank_or_score_keeps_file_order(write: Write) -> None:
     assert ranked(run) == [("q2", "z", 1, None), ("q2", "a", 2, None), ("q1", "b", 1, None)]
 
 
+def test_csv_with_quotes_goes_through_the_csv_module(write: Write) -> None:
+    run = load_run(
+        write("r.csv", 'id,chunk_id,score\n"q,1","c ""x""",0.5\n"q,1","multi\nline",1\n')
+    )
+    assert ranked(run) == [("q,1", "multi\nline", 1, 1.0), ("q,1", 'c "x"', 2, 0.5)]
+
+
 def test_parquet_with_numeric_ids(tmp_path: Path) -> None:
     path = tmp_path / "r.parquet"
     pl.DataFrame(
