@@ -19,6 +19,7 @@ from reportgen.load.text import (
     csv_rows,
     fields,
     first_line,
+    fits_int64,
     json_id,
     json_records,
     json_type,
@@ -216,7 +217,7 @@ def _gold_chunks(gold: Any, path: Path, line: int) -> dict[str, int]:
             line,
         )
     for key, grade in gold.items():
-        if isinstance(grade, bool) or not isinstance(grade, int):
+        if isinstance(grade, bool) or not isinstance(grade, int) or not fits_int64(grade):
             raise InputError(
                 path,
                 f"grade of {key} is {grade!r}, not an integer",
@@ -322,7 +323,10 @@ def _csv_grade(value: str, path: Path, line: int) -> int:
     if not value:
         return 1
     try:
-        return int(value)
+        grade = int(value)
+        if not fits_int64(grade):
+            raise ValueError(value)
+        return grade
     except ValueError:
         raise InputError(
             path, f"grade {value!r} is not an integer", "write grades as whole numbers", line

@@ -8,7 +8,6 @@ ranking rules live in one place whatever the format.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -18,6 +17,7 @@ import polars as pl
 from reportgen.errors import InputError
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
+    as_number,
     column,
     csv_frame,
     fields,
@@ -196,9 +196,14 @@ def _jsonl(path: Path, check: bool = False) -> _Rows:
         raise _no_records(path)
     if not check and not (set(map(type, chunks)) <= {str} and set(map(type, scores)) <= _NUMBER):
         return _jsonl(path, check=True)
-    frame = pl.DataFrame(
-        {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=_ROWS
-    )
+    try:
+        frame = pl.DataFrame(
+            {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=_ROWS
+        )
+    except (OverflowError, TypeError):  # a number beyond float range: find it
+        if check:
+            raise
+        return _jsonl(path, check=True)
     return _Rows(frame, "list", index_version)
 
 
@@ -248,12 +253,13 @@ def _ids(values: list[Any], path: Path, line: int, check: bool) -> list[Any]:
 def _scores(values: list[Any], path: Path, line: int, check: bool) -> list[Any]:
     if not check:
         return values
-    for value in values:
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+    numbers = [None if value is None else as_number(value) for value in values]
+    for value, number in zip(values, numbers, strict=True):
+        if value is not None and number is None:
             raise InputError(
-                path, f"score {value!r} is not a number", "write scores as numbers", line
+                path, f"score {value!r} is not a finite number", "write scores as numbers", line
             )
-    return values
+    return numbers
 
 
 def _csv(path: Path) -> _Rows:
@@ -376,17 +382,14 @@ def _ranx(path: Path) -> _Rows:
             if not qid.strip() or not chunk.strip():
                 where = _line_of(text, qid, chunk)
                 raise InputError(path, "an empty id", "give every question and chunk an id", where)
-            if isinstance(score, bool) or not isinstance(score, int | float):
-                where = _line_of(text, qid, chunk)
-                raise InputError(path, f"score {score!r} is not a number", "write numbers", where)
-            if not math.isfinite(score):
+            if (number := as_number(score)) is None:
                 where = _line_of(text, qid, chunk)
                 raise InputError(
-                    path, "a score that is NaN or infinite", "write finite numbers", where
+                    path, f"score {score!r} is not a finite number", "write numbers", where
                 )
+            scores.append(number)
         qids.extend([qid] * len(ranked))
         chunks.extend(ranked)
-        scores.extend(ranked.values())
     frame = pl.DataFrame(
         {"qid": qids, "chunk_id": chunks, "score": scores, "line": [1] * len(qids)},
         schema=_ROWS,

@@ -245,6 +245,21 @@ def json_type(value: Any) -> str:
     return names.get(type(value), "number")
 
 
+def as_number(value: Any) -> float | None:
+    """A JSON number as a finite float, or None when it is not one (bool, text, 1e999)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def fits_int64(value: int) -> bool:
+    return -(2**63) <= value < 2**63
+
+
 def json_id(value: Any, path: Path, line: int, what: str) -> str:
     """An id from JSON: a string or a number, turned into a stripped string."""
     text: str

@@ -19,6 +19,7 @@ from reportgen.load import load_gold, load_run
 from tests.load.conftest import Write
 
 GOLD, RUN = "gold", "run"
+BIG = "1" + "0" * 400  # an integer beyond float range
 
 CASES: list[tuple[str, str, bytes | str, str, int]] = [
     # id, file name, content, loader, line
@@ -81,6 +82,14 @@ CASES: list[tuple[str, str, bytes | str, str, int]] = [
         1,
     ),
     ("gold jsonl bad utf-8", "g.jsonl", b'{"id": "q1", "gold": ["c"]}\n{"id": "\xc3("}\n', GOLD, 2),
+    (
+        "gold jsonl grade too big",
+        "g.jsonl",
+        '{"id": "q1", "gold": {"c1": ' + BIG[:30] + "}}\n",
+        GOLD,
+        1,
+    ),
+    ("gold csv grade too big", "g.csv", "id,chunk_id,grade\nq1,c1," + BIG[:30] + "\n", GOLD, 2),
     ("gold csv no chunk column", "g.csv", "id,chunk\nq1,c1\n", GOLD, 1),
     ("gold csv field count", "g.csv", "id,chunk_id\nq1,c1\n\nq2,c2,3\n", GOLD, 4),
     ("gold csv grade word", "g.csv", "id,chunk_id,grade\nq1,c1,2\nq1,c2,two\n", GOLD, 3),
@@ -151,6 +160,13 @@ CASES: list[tuple[str, str, bytes | str, str, int]] = [
         RUN,
         2,
     ),
+    (
+        "run jsonl score too big",
+        "r.jsonl",
+        '{"id": "q0", "chunks": []}\n{"id": "q1", "chunks": ["a"], "scores": [' + BIG + "]}\n",
+        RUN,
+        2,
+    ),
     ("run jsonl null chunk", "r.jsonl", '{"id": "q1", "chunks": ["a", null]}\n', RUN, 1),
     ("run jsonl results not objects", "r.jsonl", '{"id": "q1", "results": ["a"]}\n', RUN, 1),
     (
@@ -180,6 +196,7 @@ CASES: list[tuple[str, str, bytes | str, str, int]] = [
         4,
     ),
     ("run json score nan", "r.json", '{"q1": {"a": 1},\n"q2": {"b": NaN}}', RUN, 2),
+    ("run json score too big", "r.json", '{"q1":\n {"a": ' + BIG + "}}", RUN, 2),
     ("run json list", "r.json", '[{"q1": {"a": 1}}]', RUN, 1),
     ("run json empty", "r.json", "{}", RUN, 1),
     ("run unknown format", "run", "q1 c1 0.5\n", RUN, 1),
@@ -220,11 +237,13 @@ def test_unknown_format_says_how_to_force_one(write: Write) -> None:
         load_run(write("run", "what is this\n"))
 
 
-@pytest.mark.parametrize("loader", [load_gold, load_run])
-def test_missing_file_and_directory(tmp_path: Path, loader: object) -> None:
+@pytest.mark.parametrize(
+    ("loader", "fmt"), [(load_gold, None), (load_run, None), (load_run, "parquet")]
+)
+def test_missing_file_and_directory(tmp_path: Path, loader: object, fmt: str | None) -> None:
     for path, problem in ((tmp_path / "nope.trec", "no such file"), (tmp_path, "directory")):
         with pytest.raises(InputError, match=problem) as caught:
-            loader(path)  # type: ignore[operator]
+            loader(path, fmt=fmt)  # type: ignore[operator]
         assert "Fix:" in str(caught.value)
 
 
