@@ -118,7 +118,9 @@ def analyse(run: Run, scores: pl.DataFrame) -> CutoffAnalysis:
     points = points.filter(pl.col("score").is_not_null())
     base = CutoffAnalysis(run=run.name, top_scores=points, unscored=unscored)
     if not run.has_scores:
-        return _without(base, f"run {run.name!r} has no scores, so there is no top-1 score")
+        return _without(
+            base, f"run {run.name} has no scores, so there is no top-1 score to set a cutoff on"
+        )
     answerable = base.group(ANSWERABLE)
     unanswerable = base.group(UNANSWERABLE)
     if unanswerable.len() == 0:
@@ -128,7 +130,7 @@ def analyse(run: Run, scores: pl.DataFrame) -> CutoffAnalysis:
             "cutoff cannot be tested; add questions the index cannot answer",
         )
     if answerable.len() == 0:
-        return _without(base, f"run {run.name!r} answered no answerable question")
+        return _without(base, f"run {run.name} returned nothing for any answerable question")
     lowest_answerable = float(answerable.min())  # type: ignore[arg-type]
     highest_unanswerable = float(unanswerable.max())  # type: ignore[arg-type]
     if lowest_answerable > highest_unanswerable:

@@ -475,9 +475,9 @@ def _cutoff_summary(run: str, section: dict[str, Any]) -> list[str]:
     if section["gap"] is not None:
         low, high = section["gap"]
         return [
-            f"Unanswerable questions' top-1 scores reach at most {fmt_score(low)}; answerable "
-            f"ones start at {fmt_score(high)}. A cutoff of {cutoff} (the middle of the gap) "
-            "separates them: answer at or above it, decline below."
+            f"The top-1 scores of unanswerable questions reach at most {fmt_score(low)}; "
+            f"those of answerable ones start at {fmt_score(high)}. A cutoff of {cutoff} "
+            "(the middle of the gap) separates them: answer at or above it, decline below."
         ]
     low, high = section["overlap"]
     inside = questions["in_overlap"]

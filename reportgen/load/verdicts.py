@@ -255,7 +255,6 @@ def _jsonl(path: Path) -> _Rows:
 def _csv(path: Path) -> _Rows:
     """Columns ``id, correct`` and optionally ``run, abstained``; an empty correct is unknown."""
     header, records = csv_rows(path)
-    cid = column(path, header, ID_KEYS)
     if "correct" not in header:
         raise InputError(
             path,
@@ -265,6 +264,7 @@ def _csv(path: Path) -> _Rows:
             1,
         )
     ccorrect = header.index("correct")
+    cid = column(path, header, ID_KEYS)
     crun = optional_column(header, ("run",))
     cabstained = optional_column(header, ("abstained",))
     rows = _Rows(path)
