@@ -7,6 +7,7 @@ on the bundled example.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -159,12 +160,16 @@ def test_the_real_cli_on_the_bundled_example(tmp_path: Path) -> None:
         f"rerank={example / 'runs' / 'rerank.jsonl'}\n",
         "INPUT_OUT": "reportgen-report",
         "INPUT_K": "1,5",
+        "INPUT_VERDICTS": str(example / "verdicts.jsonl"),
         "INPUT_GITHUB_SUMMARY": "true",
     }
     done, out = run_script("report.sh", tmp_path, env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert out["gate"] == "passed"
     assert out["version"] == "0123456"
+    report = json.loads((Path(out["report-dir"]) / "report.json").read_text())
+    assert report["version"] == "0123456"
+    assert report["attribution"]["rerank"]["k"] == 5
     assert Path(out["html-path"]).read_text().lstrip().lower().startswith("<!doctype html")
     assert step_summary.read_text() == Path(out["summary-path"]).read_text()
     assert "rerank, top 5:" in done.stdout

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from reportgen.api import load_runs, make_demo
 from reportgen.cli import cli
-from reportgen.load import load_gold
+from reportgen.load import load_gold, load_verdicts
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -67,6 +67,8 @@ def test_input_examples_load(tmp_path: Path) -> None:
         assert gold.judgments.height >= 3, path.name
     loaded = load_runs([str(path) for path in runs])
     assert [run.results.height for run in loaded] == [3, 4, 2, 3, 3]
+    verdicts = [load_verdicts(path) for path in files if path.stem == "verdicts"]
+    assert [verdict_set.rows.height for verdict_set in verdicts] == [3, 3]
 
 
 def test_quickstart_prints_what_it_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
