@@ -47,11 +47,19 @@ def markdown_escape(value: object) -> str:
     return text.replace("@", "@\u200b")
 
 
+def html_autoescape(name: str | None) -> bool:
+    """HTML templates (``*.html.j2`` too) are escaped; Markdown ones use the ``md`` filter.
+
+    Escaping Markdown as HTML would show ``&#39;`` for every apostrophe on GitHub.
+    """
+    return name is None or not name.endswith((".md.j2", ".md"))
+
+
 @cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
-        autoescape=jinja2.select_autoescape(["html", "htm", "xml", "j2"]),
+        autoescape=html_autoescape,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
