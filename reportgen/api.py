@@ -14,7 +14,7 @@ from pathlib import Path
 
 from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
-from reportgen.load import load_gold, load_run, parse_run_spec
+from reportgen.load import load_gold, load_run, load_verdicts, parse_run_spec
 from reportgen.model import Run
 from reportgen.output import (
     FORMATS,
@@ -93,10 +93,32 @@ def make_report(
     run_format: str | None = None,
     gold_version: str | None = None,
     index_version: str | None = None,
+    verdicts: str | Path | None = None,
+    verdicts_run: str | None = None,
+    verdict_format: str | None = None,
+    verdict_metric: str | None = None,
+    verdict_threshold: float | None = None,
 ) -> ReportResult:
-    """Load, measure, render and write a report; nothing is written if any step fails."""
+    """Load, measure, render and write a report; nothing is written if any step fails.
+
+    ``verdicts`` (end-to-end correct/wrong per question) adds the four cells for
+    ``verdicts_run`` (default: the run the file names, else the first run).
+    """
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
-    evaluation = evaluate(gold_set, load_runs(runs, run_format), settings or Settings())
+    verdict_set = None
+    if verdicts is not None:
+        verdict_set = load_verdicts(
+            verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+        )
+    elif verdicts_run is not None:
+        raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
+    evaluation = evaluate(
+        gold_set,
+        load_runs(runs, run_format),
+        settings or Settings(),
+        verdicts=verdict_set,
+        verdicts_run=verdicts_run,
+    )
     report = build_report(evaluation, version=version, created=created_at())
     files = render_files(report, evaluation, formats, per_question_format)
     written = write_files(Path(out_dir), files)
@@ -119,5 +141,12 @@ def make_demo(
         ("rerank", example / "runs" / "rerank.jsonl"),
     ]
     return make_report(
-        example / "gold.jsonl", runs, out_dir, settings=settings, version=version, formats=formats
+        example / "gold.jsonl",
+        runs,
+        out_dir,
+        settings=settings,
+        version=version,
+        formats=formats,
+        verdicts=example / "verdicts.jsonl",
+        verdicts_run="rerank",
     )

@@ -14,9 +14,10 @@ import click
 
 from reportgen import __version__
 from reportgen.api import ReportResult, make_demo, make_report
-from reportgen.errors import ReportgenError
+from reportgen.ci import append_step_summary, default_version
+from reportgen.errors import ReportgenError, UsageError
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
-from reportgen.load import GOLD_FORMATS, RUN_FORMATS
+from reportgen.load import GOLD_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.output import FORMATS, PER_QUESTION_FORMATS
 from reportgen.render import fmt
 
@@ -101,7 +102,11 @@ def measure_options(command: Any) -> Any:
             "--version",
             "version",
             default=None,
-            help="Label of this report (default: the creation time, YYYYMMDD-HHMMSS).",
+            help=(
+                "Label of this report. Default: the commit measured (the pull request's "
+                "head, GITHUB_SHA, CI_COMMIT_SHORT_SHA or `git rev-parse --short HEAD`), "
+                "else the creation time YYYYMMDD-HHMMSS (SOURCE_DATE_EPOCH makes it fixed)."
+            ),
         ),
         click.option(
             "--format",
@@ -117,6 +122,11 @@ def measure_options(command: Any) -> Any:
             default="csv",
             show_default=True,
             help="File format of the per-question values (run, question, measure, value).",
+        ),
+        click.option(
+            "--github-summary",
+            is_flag=True,
+            help="Append summary.md to GitHub's job summary ($GITHUB_STEP_SUMMARY).",
         ),
         click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
     ]
@@ -154,6 +164,38 @@ def cli() -> None:
 )
 @click.option("--gold-version", default=None, help="Version of the gold set (overrides the file).")
 @click.option(
+    "--verdicts",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="End-to-end verdicts (was each answer correct?): adds the four cells. JSONL or "
+    "CSV with id, correct[, run, abstained], promptfoo's results.json, a DeepEval test "
+    "run, or a ragas results CSV.",
+)
+@click.option(
+    "--verdicts-run",
+    default=None,
+    help="Run whose top --context-k chunks were sent to the model "
+    "(default: the run the verdicts name, else the first run).",
+)
+@click.option(
+    "--verdict-format",
+    type=click.Choice(VERDICT_FORMATS),
+    default=None,
+    help="Force the verdicts' format instead of detecting it.",
+)
+@click.option(
+    "--verdict-metric",
+    default=None,
+    help="DeepEval: the metric whose success is the verdict (default: the test case's). "
+    "ragas: the score column to threshold.",
+)
+@click.option(
+    "--verdict-threshold",
+    type=float,
+    default=None,
+    help="ragas: a score at or above this is a correct answer (e.g. 0.7).",
+)
+@click.option(
     "--index-version",
     default=None,
     help="Index version the gold ids were read from (overrides the file).",
@@ -169,35 +211,55 @@ def report(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    github_summary: bool,
     quiet: bool,
     gold_format: str | None,
     run_format: str | None,
     gold_version: str | None,
     index_version: str | None,
+    verdicts: Path | None,
+    verdicts_run: str | None,
+    verdict_format: str | None,
+    verdict_metric: str | None,
+    verdict_threshold: float | None,
 ) -> None:
     """Measure RUNS against the GOLD set and write the report.
 
-    Each RUN is NAME=PATH or PATH (the name is then the file's stem).
+    Each RUN is NAME=PATH or PATH (the name is then the file's stem). With
+    --verdicts, every judged question is sorted into retrieval failure, generation
+    failure, answered from memory, or working, at --context-k.
 
     \b
-    Example:
+    Examples:
       reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl --out report/
+      reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl \\
+        --verdicts verdicts.jsonl --verdicts-run rerank --context-k 5
+      reportgen report gold.jsonl rerank=runs/rerank.jsonl --verdicts ragas.csv \\
+        --verdict-metric faithfulness --verdict-threshold 0.7
     """
+    check_summary_wanted(github_summary, formats)
     result = make_report(
         gold,
         list(runs),
         out_dir,
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),
-        version=version,
+        version=version or default_version(),
         formats=formats,
         per_question_format=per_question_format,
         gold_format=gold_format,
         run_format=run_format,
         gold_version=gold_version,
         index_version=index_version,
+        verdicts=verdicts,
+        verdicts_run=verdicts_run,
+        verdict_format=verdict_format,
+        verdict_metric=verdict_metric,
+        verdict_threshold=verdict_threshold,
     )
     if not quiet:
         print_summary(result)
+    if github_summary:
+        write_step_summary(result, quiet)
 
 
 @cli.command()
@@ -211,6 +273,7 @@ def demo(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    github_summary: bool,
     quiet: bool,
 ) -> None:
     """Write the report of the bundled, synthetic help-centre example (offline).
@@ -219,14 +282,43 @@ def demo(
     Example:
       reportgen demo --out demo-report && open demo-report/index.html
     """
+    check_summary_wanted(github_summary, formats)
     result = make_demo(
         out_dir,
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),
-        version=version,
+        version=version or default_version(),
         formats=formats,
     )
     if not quiet:
         print_summary(result)
+    if github_summary:
+        write_step_summary(result, quiet)
+
+
+def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:
+    """Refuse --github-summary before any work when no Markdown will be written."""
+    if github_summary and "md" not in formats:
+        raise UsageError(
+            "--github-summary needs the Markdown output, and --format leaves it out",
+            "add md to --format, or drop --github-summary",
+        )
+
+
+def write_step_summary(result: ReportResult, quiet: bool) -> None:
+    """Append the report's summary to the job summary; outside GitHub Actions, only warn.
+
+    The report is written by then, so a missing GITHUB_STEP_SUMMARY (a CI command
+    tried on a laptop) is worth a warning, not a failed run.
+    """
+    written = {path.name: path for path in result.files}
+    summary = written.get("summary.md") or written["report.md"]
+    try:
+        target = append_step_summary(summary)
+    except UsageError as error:
+        click.echo(f"warning: --github-summary: {error}", err=True)
+        return
+    if not quiet:
+        click.echo(f"Appended {summary.name} to the job summary ({target})")
 
 
 def print_summary(result: ReportResult) -> None:
@@ -255,6 +347,10 @@ def print_summary(result: ReportResult) -> None:
             ]
             click.echo("  " + "  ".join(cells))
         click.echo()
+    from reportgen.render import attribution_lines
+
+    for line in attribution_lines(report):
+        click.echo(line)
     for warning in report["warnings"]:
         click.echo(f"warning: {warning['message']}")
     if report["warnings"]:
