@@ -150,3 +150,39 @@ def make_demo(
         verdicts=example / "verdicts.jsonl",
         verdicts_run="rerank",
     )
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    report: Report
+    files: list[Path]
+
+
+def merge_reports(
+    shards: Sequence[str | Path],
+    out_dir: str | Path,
+    *,
+    trec_eval: bool | None = None,
+    version: str | None = None,
+    per_question_format: str = "csv",
+) -> MergeResult:
+    """Merge shards' per-question outputs (disjoint questions) into one report.json.
+
+    Means are recomputed from the per-question values, so they equal the means of
+    one report over all the questions.
+    """
+    from reportgen.load.shards import load_shard
+    from reportgen.merge import merge_shards
+
+    if per_question_format not in PER_QUESTION_FORMATS:
+        raise UsageError(
+            f"unknown per-question format {per_question_format!r}",
+            f"choose from {', '.join(PER_QUESTION_FORMATS)}",
+        )
+    loaded = [load_shard(shard) for shard in shards]
+    report, rows = merge_shards(loaded, trec_eval=trec_eval, version=version, created=created_at())
+    files = {
+        "report.json": report_json(report).encode(),
+        f"per_question.{per_question_format}": per_question_bytes(rows, per_question_format),
+    }
+    return MergeResult(report=report, files=write_files(Path(out_dir), files))

@@ -295,6 +295,71 @@ def demo(
         write_step_summary(result, quiet)
 
 
+@cli.command()
+@click.argument("shards", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("report"),
+    show_default=True,
+    help="Folder to write the merged report.json and per-question file into.",
+)
+@click.option(
+    "--trec-eval/--no-trec-eval",
+    default=None,
+    help="Keep questions with no relevant chunk in the means (default: as the shards' "
+    "report.json say; needed only when the shards have none).",
+)
+@click.option("--version", "version", default=None, help="Label of the merged report.")
+@click.option(
+    "--per-question-format",
+    type=click.Choice(PER_QUESTION_FORMATS),
+    default="csv",
+    show_default=True,
+    help="File format of the merged per-question values.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def merge(
+    shards: Sequence[Path],
+    out_dir: Path,
+    trec_eval: bool | None,
+    version: str | None,
+    per_question_format: str,
+    quiet: bool,
+) -> None:
+    """Merge the per-question outputs of SHARDS (disjoint sets of questions) into one report.
+
+    Each SHARD is the --out folder of a `reportgen report` run on some of the
+    questions, or its per_question.csv / .parquet. Means are recomputed from the
+    per-question values, so they equal those of one report over every question;
+    shards that share a question are refused.
+
+    \b
+    Example:
+      reportgen merge shard-*/ --out report/
+    """
+    from reportgen.api import merge_reports
+
+    result = merge_reports(
+        shards,
+        out_dir,
+        trec_eval=trec_eval,
+        version=version,
+        per_question_format=per_question_format,
+    )
+    if quiet:
+        return
+    report = result.report
+    click.echo(f"Merged {len(shards)} shards: {report['gold']['questions']} questions.")
+    k = report["context_k"]
+    for name, run in report["runs"].items():
+        shown = [key for key in (f"hit@{k}", f"recall@{k}", f"mrr@{k}") if key in run["means"]]
+        values = " | ".join(f"{key} {fmt(run['means'][key])}" for key in shown)
+        click.echo(f"{name}: {run['n']} questions in the means. {values}")
+    click.echo("Wrote " + ", ".join(str(path) for path in result.files))
+
+
 def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:
     """Refuse --github-summary before any work when no Markdown will be written."""
     if github_summary and "md" not in formats:
