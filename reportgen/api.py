@@ -23,6 +23,7 @@ from reportgen.output import (
     report_json,
     write_files,
 )
+from reportgen.progress import track
 from reportgen.render import render_html, render_markdown
 from reportgen.report import Report, build_report, created_at, per_question_long
 
@@ -41,9 +42,17 @@ def example_dir() -> Path:
     return Path(str(resources.files("reportgen"))) / "examples" / "helpcentre"
 
 
+def _spec_label(spec: RunSpec) -> str:
+    """The run's name, or its file name, for the progress bar."""
+    name, path = (
+        (spec.partition("=")[::2] if "=" in spec else ("", spec)) if isinstance(spec, str) else spec
+    )
+    return name or Path(path).name
+
+
 def load_runs(specs: Sequence[RunSpec], fmt: str | None = None) -> list[Run]:
     runs = []
-    for spec in specs:
+    for spec in track(specs, "Loading runs", _spec_label):
         name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
         runs.append(load_run(path, name=name, fmt=fmt))
     return runs

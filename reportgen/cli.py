@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from reportgen import __version__
+from reportgen import __version__, progress
 from reportgen.api import ReportResult, make_demo, make_report
 from reportgen.ci import append_step_summary, default_version
 from reportgen.errors import ReportgenError, UsageError
@@ -238,6 +238,7 @@ def report(
         --verdict-metric faithfulness --verdict-threshold 0.7
     """
     check_summary_wanted(github_summary, formats)
+    progress.enable(False if quiet else None)
     result = make_report(
         gold,
         list(runs),
@@ -283,6 +284,7 @@ def demo(
       reportgen demo --out demo-report && open demo-report/index.html
     """
     check_summary_wanted(github_summary, formats)
+    progress.enable(False if quiet else None)
     result = make_demo(
         out_dir,
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),

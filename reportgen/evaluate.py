@@ -16,6 +16,7 @@ from reportgen.cutoff import CutoffAnalysis, analyse
 from reportgen.errors import UsageError
 from reportgen.measures import measure_keys, per_question, ties_at_cutoffs
 from reportgen.model import GoldSet, Run, VerdictSet
+from reportgen.progress import track
 
 DEFAULT_KS = (1, 3, 5, 10)
 DEFAULT_CONTEXT_K = 5
@@ -231,7 +232,8 @@ def evaluate(
             f"two runs are named {duplicated[0]!r}",
             "name them explicitly, e.g. bm25=runs/a.trec dense=runs/b.trec",
         )
-    scored = tuple(score_run(gold, run, settings) for run in runs)
+    measuring = track(runs, "Measuring", lambda run: run.name)
+    scored = tuple(score_run(gold, run, settings) for run in measuring)
     for result in scored:
         if result.scores.get_column("n_retrieved").sum() == 0:
             raise UsageError(

@@ -10,6 +10,11 @@ Format history (``format_version``):
       question ids, focus, pass rate, by kind, and the unanswerable table; empty
       without verdicts), ``cutoff`` (run -> the top-1 score gap or overlap, the
       cutoff and the errors it makes; ``reason`` says why a run has none).
+      A report written by ``reportgen merge`` has the same keys, means recomputed
+      from the shards' per-question values, plus ``merged_from`` (source, questions,
+      fingerprint per shard) and ``shard`` on each warning carried over; counts that
+      per-question rows cannot rebuild (results, repeated_chunks, extra_questions)
+      are summed from the shards' report.json, or null without one.
 """
 
 from __future__ import annotations
