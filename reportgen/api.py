@@ -24,7 +24,6 @@ from reportgen.output import (
     write_files,
 )
 from reportgen.progress import track
-from reportgen.render import render_html, render_markdown
 from reportgen.report import Report, build_report, created_at, per_question_long
 
 RunSpec = str | tuple[str | None, str | Path]
@@ -82,10 +81,13 @@ def render_files(
             per_question_long(evaluation), per_question_format
         ),
     }
-    if "html" in formats:
-        files["index.html"] = render_html(report, evaluation).encode()
-    if "md" in formats:
-        files["report.md"] = render_markdown(report, evaluation).encode()
+    if "html" in formats or "md" in formats:
+        from reportgen.render import render_html, render_markdown  # Jinja2 only when needed
+
+        if "html" in formats:
+            files["index.html"] = render_html(report, evaluation).encode()
+        if "md" in formats:
+            files["report.md"] = render_markdown(report, evaluation).encode()
     return files
 
 

@@ -19,7 +19,6 @@ from reportgen.errors import ReportgenError, UsageError
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
 from reportgen.load import GOLD_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.output import FORMATS, PER_QUESTION_FORMATS
-from reportgen.render import fmt
 
 
 class ToolError(click.ClickException):
@@ -342,6 +341,7 @@ def merge(
       reportgen merge shard-*/ --out report/
     """
     from reportgen.api import merge_reports
+    from reportgen.render import fmt
 
     result = merge_reports(
         shards,
@@ -390,7 +390,7 @@ def write_step_summary(result: ReportResult, quiet: bool) -> None:
 
 def print_summary(result: ReportResult) -> None:
     """Per run: the headline, a small table by kind; then where the files went."""
-    from reportgen.render import headline
+    from reportgen.render import fmt, headline
 
     report = result.report
     k = report["context_k"]
