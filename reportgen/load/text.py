@@ -136,27 +136,32 @@ def plain_fields(path: Path, names: dict[int, str], width: int) -> pl.DataFrame 
     columns = [f"_{i}" for i in range(width)]
     schema = pl.Schema({name: pl.String for name in [*columns, "_extra"]})
     try:
-        frame = (
-            pl.scan_csv(
-                path,
-                separator=" ",
-                has_header=False,
-                quote_char=None,
-                schema=schema,
-                missing_columns="insert",
-            )
-            .with_row_index("line", offset=1)
-            .filter(pl.any_horizontal(pl.all().exclude("line").is_not_null()))
-            .collect()
+        frame = pl.read_csv(
+            path,
+            separator=" ",
+            has_header=False,
+            quote_char=None,
+            schema=schema,
+            missing_columns="insert",
+            row_index_name="line",
+            row_index_offset=1,
         )
     except (pl.exceptions.PolarsError, OSError):
         return None
-    irregular = (
+    blank = pl.all_horizontal(pl.col(*columns, "_extra").is_null())
+    irregular = ~blank & (
         pl.any_horizontal(pl.col(columns).is_null())
         | pl.col("_extra").is_not_null()
         | pl.col("_0").str.starts_with("#")
     )
-    if frame.height == 0 or frame.select(irregular.any()).item():
+    found_blank, found_irregular = frame.select(
+        blank.any().alias("blank"), irregular.any().alias("irregular")
+    ).row(0)
+    if found_irregular:
+        return None
+    if found_blank:
+        frame = frame.filter(~blank)
+    if frame.height == 0:
         return None
     picked = {f"_{i}": name for i, name in names.items()}
     return frame.select(pl.col("line").cast(pl.Int64), *picked).rename(picked)
