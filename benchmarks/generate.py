@@ -9,6 +9,8 @@ fall inside its list, at random ranks; grades run 0-3 as in TREC Deep Learning.
 
 from __future__ import annotations
 
+import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,3 +113,21 @@ def generate(
         if parquet:
             paths.append(pq)
     return Inputs(qrels, tuple(paths))
+
+
+def main() -> None:
+    """``python generate.py FOLDER QUESTIONS DEPTH [RUNS] [--parquet]``: prints the paths."""
+    args = [a for a in sys.argv[1:] if a != "--parquet"]
+    folder, questions, depth, *runs = args
+    inputs = generate(
+        Path(folder),
+        int(questions),
+        int(depth),
+        runs=int(runs[0]) if runs else 1,
+        parquet="--parquet" in sys.argv,
+    )
+    print(json.dumps({"qrels": str(inputs.qrels), "runs": [str(p) for p in inputs.runs]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -30,9 +30,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-sys.path.insert(0, str(HERE))
-
-from generate import generate  # noqa: E402
 
 KS = "1,3,5,10,100"
 REALDATA = REPO.parent / "shared" / "realdata" / "trec-dl19-passage"
@@ -75,6 +72,27 @@ class Row:
     @property
     def peak_mb(self) -> float:
         return max(s.peak_mb for s in self.samples)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    qrels: Path
+    runs: tuple[Path, ...]
+
+
+def generate(
+    folder: Path, questions: int, depth: int, *, runs: int = 1, parquet: bool = False
+) -> Inputs:
+    """Seeded inputs, made by generate.py in its own process.
+
+    This process must stay small: a child's peak memory (ru_maxrss) starts from its
+    parent's size when it is forked, so a runner that had loaded 10M rows would make
+    every small tool look as large.
+    """
+    command = [sys.executable, str(HERE / "generate.py"), str(folder), str(questions), str(depth)]
+    command += [str(runs), *(["--parquet"] if parquet else [])]
+    made = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    return Inputs(Path(made["qrels"]), tuple(Path(p) for p in made["runs"]))
 
 
 def timed(command: Sequence[str], env: dict[str, str] | None = None) -> Sample:

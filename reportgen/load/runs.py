@@ -74,7 +74,10 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
     numeric, so it costs far less than sorting 10M question ids as strings.
     """
     frame = rows.frame
-    if rows.tidy:
+    if (
+        rows.tidy
+        and frame.select(pl.any_horizontal(_padded("qid"), _padded("chunk_id")).any()).item()
+    ):
         frame = frame.with_columns(pl.col("qid", "chunk_id").str.strip_chars())
     for col, what in (("qid", "question id"), ("chunk_id", "chunk id")):
         if (line := first_line(frame, pl.col(col).is_null() | (pl.col(col) == ""))) is not None:
@@ -92,9 +95,11 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
             "give every result a score, or none of them",
             first_line(frame, score.is_null()),
         )
+    in_order = _in_order(frame, rows.order)
     if rows.order == "rank":
-        _check_ranks(path, frame)
-    if not _in_order(frame, rows.order):
+        # ranks rising strictly within each question's block cannot repeat
+        _check_ranks(path, frame, repeats_possible=not in_order)
+    if not in_order:
         frame = frame.with_row_index("_seq").with_columns(
             pl.col("_seq").min().over("qid").alias("_q")
         )
@@ -144,9 +149,16 @@ def _positions() -> pl.Expr:
     return (index - start + 1).alias("rank")
 
 
-def _check_ranks(path: Path, frame: pl.DataFrame) -> None:
+def _padded(col: str) -> pl.Expr:
+    """Whether an id has surrounding white space: checking costs less than stripping."""
+    return pl.col(col).str.contains(r"^\s|\s$").any()
+
+
+def _check_ranks(path: Path, frame: pl.DataFrame, repeats_possible: bool = True) -> None:
     if (line := first_line(frame, pl.col("rank") < 1)) is not None:
         raise InputError(path, "a rank below 1", "number ranks from 1", line)
+    if not repeats_possible:
+        return
     clash = (
         frame.filter(pl.struct("qid", "rank").is_duplicated())
         .group_by("qid", "rank")

@@ -136,15 +136,17 @@ def plain_fields(path: Path, names: dict[int, str], width: int) -> pl.DataFrame 
     columns = [f"_{i}" for i in range(width)]
     schema = pl.Schema({name: pl.String for name in [*columns, "_extra"]})
     try:
-        frame = pl.read_csv(
-            path,
-            separator=" ",
-            has_header=False,
-            quote_char=None,
-            schema=schema,
-            missing_columns="insert",
-            row_index_name="line",
-            row_index_offset=1,
+        frame = (
+            pl.scan_csv(
+                path,
+                separator=" ",
+                has_header=False,
+                quote_char=None,
+                schema=schema,
+                missing_columns="insert",
+            )
+            .with_row_index("line", offset=1)
+            .collect()
         )
     except (pl.exceptions.PolarsError, OSError):
         return None
