@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from reportgen.charts import render_charts, report_chart_specs
 from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.load import load_gold, load_run, parse_run_spec
@@ -25,6 +26,7 @@ from reportgen.output import (
 )
 from reportgen.render import render_html, render_markdown
 from reportgen.report import Report, build_report, created_at, per_question_long
+from reportgen.summary import render_summary
 
 RunSpec = str | tuple[str | None, str | Path]
 
@@ -54,8 +56,13 @@ def render_files(
     evaluation: Evaluation,
     formats: Sequence[str] = FORMATS,
     per_question_format: str = "csv",
+    report_url: str = "index.html",
 ) -> dict[str, bytes]:
-    """Every output file's bytes, rendered in memory before anything is written."""
+    """Every output file's bytes, rendered in memory before anything is written.
+
+    ``report_url`` is where readers of summary.md find the full report (e.g. the
+    published site's page of this version); relative by default.
+    """
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
         raise UsageError(
@@ -67,16 +74,20 @@ def render_files(
             f"unknown per-question format {per_question_format!r}",
             f"choose from {', '.join(PER_QUESTION_FORMATS)}",
         )
+    per_question_file = f"per_question.{per_question_format}"
     files = {
         "report.json": report_json(report).encode(),
-        f"per_question.{per_question_format}": per_question_bytes(
-            per_question_long(evaluation), per_question_format
-        ),
+        per_question_file: per_question_bytes(per_question_long(evaluation), per_question_format),
     }
+    if "html" not in formats and "md" not in formats:
+        return files
+    charts = render_charts(report_chart_specs(report), png=True)
+    files.update({f"charts/{name}": data for name, data in charts.items()})
     if "html" in formats:
-        files["index.html"] = render_html(report, evaluation).encode()
+        files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
     if "md" in formats:
-        files["report.md"] = render_markdown(report, evaluation).encode()
+        files["report.md"] = render_markdown(report, evaluation, charts, per_question_file).encode()
+        files["summary.md"] = render_summary(report, report_url).encode()
     return files
 
 
@@ -93,12 +104,13 @@ def make_report(
     run_format: str | None = None,
     gold_version: str | None = None,
     index_version: str | None = None,
+    report_url: str = "index.html",
 ) -> ReportResult:
     """Load, measure, render and write a report; nothing is written if any step fails."""
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
     evaluation = evaluate(gold_set, load_runs(runs, run_format), settings or Settings())
     report = build_report(evaluation, version=version, created=created_at())
-    files = render_files(report, evaluation, formats, per_question_format)
+    files = render_files(report, evaluation, formats, per_question_format, report_url)
     written = write_files(Path(out_dir), files)
     return ReportResult(report=report, evaluation=evaluation, files=written)
 
@@ -109,6 +121,7 @@ def make_demo(
     settings: Settings | None = None,
     version: str | None = None,
     formats: Sequence[str] = FORMATS,
+    report_url: str = "index.html",
 ) -> ReportResult:
     """The bundled example's report, the same as `reportgen demo`."""
     example = example_dir()
@@ -119,5 +132,11 @@ def make_demo(
         ("rerank", example / "runs" / "rerank.jsonl"),
     ]
     return make_report(
-        example / "gold.jsonl", runs, out_dir, settings=settings, version=version, formats=formats
+        example / "gold.jsonl",
+        runs,
+        out_dir,
+        settings=settings,
+        version=version,
+        formats=formats,
+        report_url=report_url,
     )

@@ -5,6 +5,8 @@ JSON, the HTML and the Markdown are the same numbers.
 
 Format history (``format_version``):
   1 - first release: gold, settings, runs (means, by_kind, counts), warnings.
+      Added later within 1: runs.RUN.intervals (measure -> [low, high], the 95%
+      interval of the mean, or null with fewer than two questions).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import polars as pl
 
 from reportgen import __version__
 from reportgen.evaluate import Evaluation, RunScores
+from reportgen.intervals import mean_intervals
 from reportgen.measures import IN_MEANS, means
 
 FORMAT_VERSION = 1
@@ -46,6 +49,14 @@ def _means_dict(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]
     return {key: _round(row[key]) for key in keys}
 
 
+def _intervals_dict(result: RunScores, keys: list[str], keep: bool) -> dict[str, Any]:
+    intervals = mean_intervals(result.scores, keys, keep_no_relevant=keep)
+    return {
+        key: None if bounds is None else [_round(bounds[0]), _round(bounds[1])]
+        for key, bounds in intervals.items()
+    }
+
+
 def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
     settings = evaluation.settings
     keys = settings.measure_keys
@@ -65,6 +76,7 @@ def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
         "index_version": run.index_version,
         "n": overall["n"],
         "means": _means_dict(overall, keys),
+        "intervals": _intervals_dict(result, keys, keep),
         "by_kind": by_kind,
         "counts": {
             "questions_scored": result.count("scored"),
