@@ -26,6 +26,7 @@ from reportgen.output import (
 )
 from reportgen.render import render_html, render_markdown
 from reportgen.report import Report, build_report, created_at, per_question_long
+from reportgen.site import Published, publish
 from reportgen.summary import render_summary
 
 RunSpec = str | tuple[str | None, str | Path]
@@ -140,3 +141,8 @@ def make_demo(
         formats=formats,
         report_url=report_url,
     )
+
+
+def publish_report(report_dir: str | Path, site: str | Path) -> Published:
+    """Add a written report folder to a versioned site (``reportgen publish``)."""
+    return publish(report_dir, site)

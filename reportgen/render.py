@@ -47,6 +47,9 @@ def templates_dir() -> Path:
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_MENTION = re.compile(r"(?<![A-Za-z0-9])@(?=[A-Za-z0-9])")
+"""An @ that GitHub would read as a mention (of a user or a team): after it, a zero-width
+space."""
 
 
 def markdown_escape(value: object) -> str:
@@ -54,7 +57,7 @@ def markdown_escape(value: object) -> str:
     text = " ".join(str(value).split())
     text = text.replace("&", "&amp;")
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-    return text.replace("@", "@\u200b")
+    return _MENTION.sub("@\u200b", text)
 
 
 def _html_escaped(template_name: str | None) -> bool:

@@ -46,7 +46,7 @@ def cut(items: list[str], limit: int) -> Listed:
     return Listed(items[:limit], max(0, len(items) - limit))
 
 
-_MERMAID_UNSAFE = re.compile(r"[^\w .:/+@-]")
+_MERMAID_UNSAFE = re.compile(r"[^\w .:/+@()=,-]")
 
 
 def mermaid_text(value: object, limit: int = 60) -> str:
