@@ -80,4 +80,6 @@ def test_markdown_escape_examples() -> None:
 
 
 def test_mermaid_text_cannot_close_the_string_or_the_fence() -> None:
-    assert mermaid_text('run "x"\n```') == "run _x_____"  # quote, newline and three backticks replaced
+    assert (
+        mermaid_text('run "x"\n```') == "run _x_____"
+    )  # quote, newline and three backticks replaced

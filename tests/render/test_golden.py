@@ -53,7 +53,10 @@ def test_matches_gold_file(spec_example: ReportResult, name: str) -> None:
 def test_gold_files_hold_the_hand_worked_numbers() -> None:
     """SPEC.md's means for A to E at k = 3 (hit 0.75, recall 0.625, precision 0.25,
     MRR 0.5833) are what the gold files show, so a gold file cannot bless a wrong number."""
-    line = "mine, top 3: 4 questions with relevant passages. hit@3 0.750 | recall@3 0.625 | precision@3 0.250 | MRR@3 0.583"
+    line = (
+        "mine, top 3: 4 questions with relevant passages. "
+        "hit@3 0.750 | recall@3 0.625 | precision@3 0.250 | MRR@3 0.583"
+    )
     for name in ("index.html", "report.md", "summary.md"):
         text = (GOLDEN / f"spec_example.{name}").read_text().replace("\\", "")
         assert line in text, name
