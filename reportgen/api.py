@@ -15,7 +15,7 @@ from pathlib import Path
 from reportgen.charts import render_charts, report_chart_specs
 from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
-from reportgen.load import load_gold, load_run, parse_run_spec
+from reportgen.load import load_gold, load_run, load_verdicts, parse_run_spec
 from reportgen.model import Run
 from reportgen.output import (
     FORMATS,
@@ -24,7 +24,7 @@ from reportgen.output import (
     report_json,
     write_files,
 )
-from reportgen.render import render_html, render_markdown
+from reportgen.render import cutoff_chart_specs, render_html, render_markdown
 from reportgen.report import Report, build_report, created_at, per_question_long
 from reportgen.site import Published, publish
 from reportgen.summary import render_summary
@@ -82,7 +82,8 @@ def render_files(
     }
     if "html" not in formats and "md" not in formats:
         return files
-    charts = render_charts(report_chart_specs(report), png=True)
+    specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
+    charts = render_charts(specs, png=True)
     files.update({f"charts/{name}": data for name, data in charts.items()})
     if "html" in formats:
         files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
@@ -106,10 +107,32 @@ def make_report(
     gold_version: str | None = None,
     index_version: str | None = None,
     report_url: str = "index.html",
+    verdicts: str | Path | None = None,
+    verdicts_run: str | None = None,
+    verdict_format: str | None = None,
+    verdict_metric: str | None = None,
+    verdict_threshold: float | None = None,
 ) -> ReportResult:
-    """Load, measure, render and write a report; nothing is written if any step fails."""
+    """Load, measure, render and write a report; nothing is written if any step fails.
+
+    ``verdicts`` (end-to-end correct/wrong per question) adds the four cells for
+    ``verdicts_run`` (default: the run the file names, else the first run).
+    """
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
-    evaluation = evaluate(gold_set, load_runs(runs, run_format), settings or Settings())
+    verdict_set = None
+    if verdicts is not None:
+        verdict_set = load_verdicts(
+            verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+        )
+    elif verdicts_run is not None:
+        raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
+    evaluation = evaluate(
+        gold_set,
+        load_runs(runs, run_format),
+        settings or Settings(),
+        verdicts=verdict_set,
+        verdicts_run=verdicts_run,
+    )
     report = build_report(evaluation, version=version, created=created_at())
     files = render_files(report, evaluation, formats, per_question_format, report_url)
     written = write_files(Path(out_dir), files)
@@ -140,6 +163,8 @@ def make_demo(
         version=version,
         formats=formats,
         report_url=report_url,
+        verdicts=example / "verdicts.jsonl",
+        verdicts_run="rerank",
     )
 
 

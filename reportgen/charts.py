@@ -19,6 +19,8 @@ from reportgen.report import Report
 
 Spec = dict[str, Any]
 
+SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+
 VEGA_LITE_VERSION = "5.20"
 """Pinned so that the same spec draws the same bytes whatever vl-convert defaults to."""
 
@@ -48,7 +50,7 @@ HEIGHT = 260
 
 def _base(title: str, description: str, values: list[dict[str, Any]]) -> Spec:
     return {
-        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "$schema": SCHEMA,
         "title": {"text": title, "anchor": "start", "fontSize": 14},
         "description": description,
         "width": WIDTH,
@@ -228,6 +230,82 @@ def cells_trend_spec(rows: Sequence[Mapping[str, Any]], versions: Sequence[str])
         ],
     }
     return spec
+
+
+def cutoff_chart_spec(
+    run: str,
+    points: Sequence[dict[str, Any]],
+    cutoff: float | None,
+    band: tuple[float, float] | None = None,
+    band_label: str = "",
+) -> dict[str, Any]:
+    """Top-1 score of each question, answerable above unanswerable, cutoff drawn.
+
+    ``points`` are ``{"qid", "group", "score"}`` records, group ``answerable`` or
+    ``unanswerable``; ``band`` shades the gap or the overlap. Groups are named on the
+    axis, so colour is never the only cue.
+    """
+    groups = ["answerable", "unanswerable"]
+    layers: list[dict[str, Any]] = []
+    if band is not None:
+        layers.append(
+            {
+                "data": {"values": [{"low": band[0], "high": band[1], "label": band_label}]},
+                "mark": {"type": "rect", "color": "#bbbbbb", "opacity": 0.35},
+                "encoding": {
+                    "x": {"field": "low", "type": "quantitative"},
+                    "x2": {"field": "high"},
+                },
+            }
+        )
+    layers.append(
+        {
+            "mark": {"type": "tick", "thickness": 2, "size": 26, "opacity": 0.8},
+            "encoding": {
+                "x": {
+                    "field": "score",
+                    "type": "quantitative",
+                    "title": "top-1 score",
+                    "scale": {"zero": False, "nice": True},
+                    "axis": {"tickCount": 8},
+                },
+                "y": {"field": "group", "type": "nominal", "title": None, "sort": groups},
+                "color": {
+                    "field": "group",
+                    "type": "nominal",
+                    "scale": {"domain": groups, "range": [PALETTE[0], PALETTE[5]]},
+                    "legend": None,
+                },
+            },
+        }
+    )
+    if cutoff is not None:
+        rule = {"data": {"values": [{"cutoff": cutoff, "label": f"cutoff {cutoff:.4g}"}]}}
+        x = {"field": "cutoff", "type": "quantitative"}
+        layers.append(
+            rule
+            | {
+                "mark": {"type": "rule", "color": "#222222", "strokeDash": [5, 3]},
+                "encoding": {"x": x},
+            }
+        )
+        layers.append(
+            rule
+            | {
+                "mark": {"type": "text", "align": "left", "dx": 4, "dy": -2, "baseline": "top"},
+                "encoding": {"x": x, "y": {"value": 0}, "text": {"field": "label"}},
+            }
+        )
+    return {
+        "$schema": SCHEMA,
+        "title": {"text": f"{run}: top-1 score per question", "anchor": "start"},
+        "width": 560,
+        "height": 110,
+        "data": {"values": [dict(point) for point in points]},
+        "layer": layers,
+        "padding": {"left": 16, "right": 8, "top": 4, "bottom": 4},
+        "config": {"view": {"stroke": None}},
+    }
 
 
 def render_charts(specs: Mapping[str, Spec], *, png: bool = False) -> dict[str, bytes]:

@@ -40,6 +40,7 @@ def test_publishes_every_file_of_a_version(reports: dict[str, Path], tmp_path: P
     published = publish(reports["v2"], tmp_path / "site")
     assert published.folder == tmp_path / "site" / "v2"
     assert sorted(tree(published.folder)) == [
+        *[f"charts/cutoff_{i}.{ext}" for i in range(4) for ext in ("png", "svg")],
         "charts/hit_at_k.png",
         "charts/hit_at_k.svg",
         "charts/recall_at_k.png",
