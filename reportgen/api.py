@@ -7,14 +7,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from importlib import resources
 from pathlib import Path
 
-from reportgen.errors import UsageError
+from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
-from reportgen.load import load_gold, load_run, parse_run_spec
+from reportgen.hygiene import check, with_hygiene
+from reportgen.load import load_gold, load_manifest, load_run, parse_run_spec
 from reportgen.model import Run
 from reportgen.output import (
     FORMATS,
@@ -47,6 +50,30 @@ def load_runs(specs: Sequence[RunSpec], fmt: str | None = None) -> list[Run]:
         name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
         runs.append(load_run(path, name=name, fmt=fmt))
     return runs
+
+
+def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list[Run]:
+    """Runs with the index version the caller states (over what their files say)."""
+    unknown = sorted(set(versions) - {run.name for run in runs})
+    if unknown:
+        raise UsageError(
+            f"--run-index-version names run {unknown[0]!r}, which is not among the runs "
+            f"({', '.join(run.name for run in runs)})",
+            "use a run's name as given before '=' (or its file name without extension)",
+        )
+    return [
+        dataclasses.replace(run, index_version=versions[run.name]) if run.name in versions else run
+        for run in runs
+    ]
+
+
+def strict_failure(report: Report) -> GateFailed | None:
+    """--strict: any warning fails the gate (after the report is written)."""
+    warnings = report["warnings"]
+    if not warnings:
+        return None
+    codes = ", ".join(sorted({w["code"] for w in warnings}))
+    return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
 
 
 def render_files(
@@ -93,11 +120,24 @@ def make_report(
     run_format: str | None = None,
     gold_version: str | None = None,
     index_version: str | None = None,
+    manifest: str | Path | None = None,
+    manifest_format: str | None = None,
+    run_index_versions: Mapping[str, str] | None = None,
+    audience: str | None = None,
+    as_of: date | None = None,
 ) -> ReportResult:
-    """Load, measure, render and write a report; nothing is written if any step fails."""
+    """Load, measure, check, render and write a report; nothing is written if a step fails.
+
+    ``as_of`` (default: the report's date) decides which manifest chunks are out of date.
+    """
+    created = created_at()
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
-    evaluation = evaluate(gold_set, load_runs(runs, run_format), settings or Settings())
-    report = build_report(evaluation, version=version, created=created_at())
+    loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
+    index = None if manifest is None else load_manifest(manifest, manifest_format)
+    evaluation = evaluate(gold_set, loaded, settings or Settings())
+    hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
+    evaluation = with_hygiene(evaluation, hygiene)
+    report = build_report(evaluation, version=version, created=created)
     files = render_files(report, evaluation, formats, per_question_format)
     written = write_files(Path(out_dir), files)
     return ReportResult(report=report, evaluation=evaluation, files=written)
@@ -119,5 +159,11 @@ def make_demo(
         ("rerank", example / "runs" / "rerank.jsonl"),
     ]
     return make_report(
-        example / "gold.jsonl", runs, out_dir, settings=settings, version=version, formats=formats
+        example / "gold.jsonl",
+        runs,
+        out_dir,
+        settings=settings,
+        version=version,
+        formats=formats,
+        manifest=example / "manifest.txt",
     )
