@@ -72,8 +72,10 @@ def test_strict_passes_clean_inputs(tmp_path: Path) -> None:
     manifest.write_text("c1\nc2\n")
     result = CliRunner().invoke(
         cli,
-        ["report", str(gold), str(run), "--out", str(tmp_path / "o")]
-        + ["--manifest", str(manifest), "--strict", "--k", "1", "--context-k", "1"],
+        [
+            *("report", str(gold), str(run), "--out", str(tmp_path / "o")),
+            *("--manifest", str(manifest), "--strict", "--k", "1", "--context-k", "1"),
+        ],
     )
     assert result.exit_code == 0, result.output
 

@@ -129,7 +129,8 @@ def test_forbidden_chunks_change_the_fingerprint_only_when_present(tmp_path: Pat
 def test_bad_forbidden_lists(tmp_path: Path, forbidden: str, problem: str) -> None:
     path = tmp_path / "gold.jsonl"
     path.write_text(
-        f'{{"id": "q0", "gold": ["c0"]}}\n{{"id": "q1", "gold": ["c1"], "forbidden": {forbidden}}}\n'
+        '{"id": "q0", "gold": ["c0"]}\n'
+        f'{{"id": "q1", "gold": ["c1"], "forbidden": {forbidden}}}\n'
     )
     with pytest.raises(InputError) as caught:
         load_gold(path)
