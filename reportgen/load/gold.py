@@ -19,8 +19,10 @@ from reportgen.load.text import (
     csv_rows,
     fields,
     first_line,
+    fits_int64,
     json_id,
     json_records,
+    json_type,
     meta,
     optional_column,
     pick,
@@ -264,12 +266,12 @@ def _gold_chunks(gold: Any, path: Path, line: int) -> dict[str, int]:
     if not isinstance(gold, dict):
         raise InputError(
             path,
-            f"gold is a JSON {type(gold).__name__}, not a list or an object",
+            f"gold is a JSON {json_type(gold)}, not a list or an object",
             'write "gold": ["c1", "c2"] or "gold": {"c1": 2, "c2": 1}',
             line,
         )
     for key, grade in gold.items():
-        if isinstance(grade, bool) or not isinstance(grade, int):
+        if isinstance(grade, bool) or not isinstance(grade, int) or not fits_int64(grade):
             raise InputError(
                 path,
                 f"grade of {key} is {grade!r}, not an integer",
@@ -375,7 +377,10 @@ def _csv_grade(value: str, path: Path, line: int) -> int:
     if not value:
         return 1
     try:
-        return int(value)
+        grade = int(value)
+        if not fits_int64(grade):
+            raise ValueError(value)
+        return grade
     except ValueError:
         raise InputError(
             path, f"grade {value!r} is not an integer", "write grades as whole numbers", line
