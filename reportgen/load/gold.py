@@ -227,7 +227,7 @@ def _forbidden(value: Any, path: Path, line: int) -> dict[str, str]:
     if not isinstance(value, dict):
         raise InputError(
             path,
-            f"forbidden is a JSON {type(value).__name__}, not a list or an object",
+            f"forbidden is a JSON {json_type(value)}, not an array or an object",
             'write "forbidden": ["c9"] or "forbidden": {"c9": "staff-only"}',
             line,
         )

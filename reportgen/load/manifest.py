@@ -23,6 +23,7 @@ from reportgen.load.text import (
     first_line,
     json_id,
     json_records,
+    json_type,
     meta,
     optional_column,
     pick,
@@ -188,7 +189,7 @@ def _label(value: Any, key: str, path: Path, line: int, *, numbers: bool = False
     )
     if not ok:
         raise InputError(
-            path, f"{key} is a JSON {type(value).__name__}, not a string", f"quote the {key}", line
+            path, f"{key} is a JSON {json_type(value)}, not a string", f"quote the {key}", line
         )
     return " ".join(str(value).split()) or None
 

@@ -56,7 +56,7 @@ CORPUS = [
         "gold.jsonl",
         b'{"id": "q1", "gold": ["c1"]}\n[1, 2]\n',
         2,
-        "a JSON list",
+        "a JSON array",
     ),
     Case(
         "gold-id-list",
@@ -64,7 +64,7 @@ CORPUS = [
         "gold.jsonl",
         _jsonl({"id": ["q1"], "gold": ["c1"]}),
         1,
-        "question id is a JSON list",
+        "question id is a JSON array",
     ),
     Case(
         "gold-grade-text",
@@ -136,7 +136,7 @@ CORPUS = [
         "gold.jsonl",
         _jsonl({"id": "q1", "gold": ["c1"], "forbidden": 3}),
         1,
-        "forbidden is a JSON int",
+        "forbidden is a JSON number",
     ),
     Case("gold-directory", "gold", "gold.jsonl", None, None, "a directory"),
     # runs
@@ -208,7 +208,7 @@ CORPUS = [
         "run.jsonl",
         b'{"id": "q1", "results": [{"chunk_id": null}]}\n',
         1,
-        "chunk id is a JSON NoneType",
+        "chunk id is a JSON null",
     ),
     Case(
         "run-half-scored",
@@ -218,7 +218,7 @@ CORPUS = [
         3,
         "no score here",
     ),
-    Case("run-ranx-score-text", "run", "run.json", b'{"q1": {"c1": "0.5"}}', 1, "is not a number"),
+    Case("run-ranx-score-text", "run", "run.json", b'{"q1": {"c1": "0.5"}}', 1, "score '0.5'"),
     Case(
         "run-bad-parquet",
         "run",
@@ -234,6 +234,14 @@ CORPUS = [
         b'{"id": "1", "chunks": ["c1"]}\n',
         1,
         "shares no question",
+    ),
+    Case(
+        "run-newline-in-quoted-id",
+        "run",
+        "run.csv",
+        b'id,chunk_id\nq1,c1\nq1,"multi\nline"\n',
+        3,
+        "control character",
     ),
     Case("run-directory", "run", "run.jsonl", None, None, "a directory"),
     # manifests

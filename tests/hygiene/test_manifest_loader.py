@@ -67,7 +67,7 @@ def test_content_decides_when_the_extension_does_not(tmp_path: Path) -> None:
         ("m.txt", "# index_version: a\n# index_version: b\nc1\n", 1, "two index versions"),
         ("m.txt", "# only comments\n", 1, "no chunk ids"),
         ("m.jsonl", '{"chunk_id": "c1", "valid_to": "soon"}\n', 1, "is not a date"),
-        ("m.jsonl", '{"chunk_id": "c1", "audience": ["a"]}\n', 1, "audience is a JSON list"),
+        ("m.jsonl", '{"chunk_id": "c1", "audience": ["a"]}\n', 1, "audience is a JSON array"),
         (
             "m.jsonl",
             '{"chunk_id": "c1", "valid_from": "2026-02-01", "valid_to": "2026-01-01"}\n',
@@ -120,10 +120,10 @@ def test_forbidden_chunks_change_the_fingerprint_only_when_present(tmp_path: Pat
 @pytest.mark.parametrize(
     ("forbidden", "problem"),
     [
-        ('"s1"', "forbidden is a JSON str"),
+        ('"s1"', "forbidden is a JSON string"),
         ('{"s1": 3}', "not a string"),
         ('["c1"]', "both a gold chunk and forbidden"),
-        ("[null]", "forbidden chunk id is a JSON NoneType"),
+        ("[null]", "forbidden chunk id is a JSON null"),
     ],
 )
 def test_bad_forbidden_lists(tmp_path: Path, forbidden: str, problem: str) -> None:
