@@ -17,7 +17,7 @@ from pathlib import Path
 from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.hygiene import check, with_hygiene
-from reportgen.load import load_gold, load_manifest, load_run, parse_run_spec
+from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.model import Run
 from reportgen.output import (
     FORMATS,
@@ -120,6 +120,11 @@ def make_report(
     run_format: str | None = None,
     gold_version: str | None = None,
     index_version: str | None = None,
+    verdicts: str | Path | None = None,
+    verdicts_run: str | None = None,
+    verdict_format: str | None = None,
+    verdict_metric: str | None = None,
+    verdict_threshold: float | None = None,
     manifest: str | Path | None = None,
     manifest_format: str | None = None,
     run_index_versions: Mapping[str, str] | None = None,
@@ -128,13 +133,29 @@ def make_report(
 ) -> ReportResult:
     """Load, measure, check, render and write a report; nothing is written if a step fails.
 
-    ``as_of`` (default: the report's date) decides which manifest chunks are out of date.
+    ``verdicts`` (end-to-end correct/wrong per question) adds the four cells for
+    ``verdicts_run`` (default: the run the file names, else the first run).
+    ``manifest`` (the current index's chunk ids) flags stale gold ids; ``as_of``
+    (default: the report's date) decides which manifest chunks are out of date.
     """
     created = created_at()
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
+    verdict_set = None
+    if verdicts is not None:
+        verdict_set = load_verdicts(
+            verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+        )
+    elif verdicts_run is not None:
+        raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
     loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
     index = None if manifest is None else load_manifest(manifest, manifest_format)
-    evaluation = evaluate(gold_set, loaded, settings or Settings())
+    evaluation = evaluate(
+        gold_set,
+        loaded,
+        settings or Settings(),
+        verdicts=verdict_set,
+        verdicts_run=verdicts_run,
+    )
     hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
     evaluation = with_hygiene(evaluation, hygiene)
     report = build_report(evaluation, version=version, created=created)
@@ -165,5 +186,7 @@ def make_demo(
         settings=settings,
         version=version,
         formats=formats,
+        verdicts=example / "verdicts.jsonl",
+        verdicts_run="rerank",
         manifest=example / "manifest.txt",
     )
