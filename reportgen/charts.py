@@ -12,6 +12,7 @@ well as colour.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -310,6 +311,22 @@ def cutoff_chart_spec(
     }
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Characters XML cannot hold: vl-convert aborts the whole process (a Rust panic, not
+an exception) when one reaches a chart's text, e.g. an escape code in a run name."""
+
+
+def printable(value: Any) -> Any:
+    """``value`` with every string's control characters replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _CONTROL.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {printable(key): printable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [printable(item) for item in value]
+    return value
+
+
 def render_charts(specs: Mapping[str, Spec], *, png: bool = False) -> dict[str, bytes]:
     """Draw every spec: ``<name>.svg`` (and ``<name>.png`` at 2x when asked).
 
@@ -319,7 +336,8 @@ def render_charts(specs: Mapping[str, Spec], *, png: bool = False) -> dict[str, 
     import vl_convert
 
     drawn: dict[str, bytes] = {}
-    for name, spec in specs.items():
+    for name, raw in specs.items():
+        spec = printable(raw)
         drawn[f"{name}.svg"] = vl_convert.vegalite_to_svg(
             spec, vl_version=VEGA_LITE_VERSION
         ).encode()

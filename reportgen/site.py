@@ -48,11 +48,11 @@ VERSION_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$")
 
 def check_version_label(version: str) -> str:
     """A label that can name a folder and a URL path segment on every system."""
-    if not VERSION_LABEL.fullmatch(version) or version in (INDEX, HISTORY):
+    if not VERSION_LABEL.fullmatch(version) or version in (INDEX, HISTORY, "docs"):
         raise UsageError(
             f"version label {version!r} cannot name a folder of the site",
             "re-run the report with --version made of letters, digits and . _ + - "
-            "(at most 100, starting with a letter or digit)",
+            "(at most 100, starting with a letter or digit, not docs)",
         )
     return version
 

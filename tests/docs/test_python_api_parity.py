@@ -19,7 +19,11 @@ SETTINGS_FIELDS = {
 }
 """CLI parameter -> its Settings field."""
 
-CLI_ONLY = {"quiet": "printing", "github_summary": "reportgen.ci.append_step_summary"}
+CLI_ONLY = {
+    "quiet": "printing",
+    "github_summary": "reportgen.ci.append_step_summary",
+    "strict": "reportgen.api.strict_failure",
+}
 
 
 def test_every_report_option_has_a_python_counterpart() -> None:
