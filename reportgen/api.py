@@ -14,7 +14,9 @@ from pathlib import Path
 
 from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
+from reportgen.gate import GateRules, failures
 from reportgen.load import load_gold, load_run, parse_run_spec
+from reportgen.load.baseline import load_baseline
 from reportgen.model import Run
 from reportgen.output import (
     FORMATS,
@@ -25,6 +27,7 @@ from reportgen.output import (
 )
 from reportgen.render import render_html, render_markdown
 from reportgen.report import Report, build_report, created_at, per_question_long
+from reportgen.versions import GoldChangePolicy
 
 RunSpec = str | tuple[str | None, str | Path]
 
@@ -34,6 +37,11 @@ class ReportResult:
     report: Report
     evaluation: Evaluation
     files: list[Path]
+
+    @property
+    def gate_failures(self) -> list[str]:
+        """One message per failed quality rule; empty when the gate passed or was unset."""
+        return failures(self.report.get("gate"))
 
 
 def example_dir() -> Path:
@@ -93,11 +101,30 @@ def make_report(
     run_format: str | None = None,
     gold_version: str | None = None,
     index_version: str | None = None,
+    reference_run: str | None = None,
+    baseline: str | Path | None = None,
+    on_gold_change: GoldChangePolicy = "refuse",
+    gate: GateRules | None = None,
+    compare_measures: Sequence[str] | None = None,
 ) -> ReportResult:
-    """Load, measure, render and write a report; nothing is written if any step fails."""
+    """Load, measure, render and write a report; nothing is written if any step fails.
+
+    A failed quality gate does not stop the report: it is written, and
+    ``result.gate_failures`` says which rules failed (the CLI then exits 1).
+    """
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
+    previous = load_baseline(baseline) if baseline is not None else None
     evaluation = evaluate(gold_set, load_runs(runs, run_format), settings or Settings())
-    report = build_report(evaluation, version=version, created=created_at())
+    report = build_report(
+        evaluation,
+        version=version,
+        created=created_at(),
+        reference_run=reference_run,
+        baseline=previous,
+        on_gold_change=on_gold_change,
+        gate=gate,
+        compare_measures=compare_measures,
+    )
     files = render_files(report, evaluation, formats, per_question_format)
     written = write_files(Path(out_dir), files)
     return ReportResult(report=report, evaluation=evaluation, files=written)
