@@ -209,8 +209,7 @@ def cli() -> None:
     "config_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Gate rules file (default: ./reportgen.toml, else [tool.reportgen] of "
-    "./pyproject.toml).",
+    help="Gate rules file (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml).",
 )
 def report(
     gold: Path,

@@ -59,8 +59,7 @@ def method() -> dict[str, Any]:
             "seed": SEED,
         },
         "test": {
-            "name": "paired randomization test (sign flips of per-question differences), "
-            "two-sided",
+            "name": "paired randomization test (sign flips of per-question differences), two-sided",
             "resamples": RESAMPLES,
             "seed": SEED,
             "exact_when": "2^m <= resamples, m = questions whose values differ: then every "
@@ -105,9 +104,7 @@ def bootstrap_interval(
 def _two_sided(null: Matrix, observed: Matrix, adjustment: int) -> Matrix:
     """scipy.stats.permutation_test's two-sided p: twice the smaller tail, at most 1."""
     less = ((null <= observed + TOLERANCE).sum(axis=0) + adjustment) / (len(null) + adjustment)
-    greater = ((null >= observed - TOLERANCE).sum(axis=0) + adjustment) / (
-        len(null) + adjustment
-    )
+    greater = ((null >= observed - TOLERANCE).sum(axis=0) + adjustment) / (len(null) + adjustment)
     return np.asarray(np.minimum(1.0, 2 * np.minimum(less, greater)), dtype=np.float64)
 
 
@@ -152,7 +149,7 @@ def mcnemar_p(before: npt.NDArray[np.float64], after: npt.NDArray[np.float64]) -
     if discordant == 0:
         return 1.0
     tail = sum(math.comb(discordant, i) for i in range(min(lost, gained) + 1))
-    return min(1.0, 2 * tail / 2**discordant)
+    return min(1.0, 2 * tail / (1 << discordant))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

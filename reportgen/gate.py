@@ -200,9 +200,7 @@ def _min_results(
             f"{rule.text} {'passed' if passed else 'FAILED'}: run {run} has {rule.measure}{where} "
             f"{_f(value)}, minimum {rule.threshold:g}{was}"
         )
-        results.append(
-            _result(rule, run, passed, message, value=value, baseline_value=then_value)
-        )
+        results.append(_result(rule, run, passed, message, value=value, baseline_value=then_value))
     return results
 
 
@@ -250,9 +248,7 @@ def _drop_entries(
             if rule.kind is None:
                 found[(rule, run)] = entries[run]
                 continue
-            then, now = (
-                frame.filter(pl.col("kind") == rule.kind) for frame in baseline.sides[run]
-            )
+            then, now = (frame.filter(pl.col("kind") == rule.kind) for frame in baseline.sides[run])
             entry = paired_measures(Side("baseline", then), Side("now", now), [rule.measure])
             by_kind.append((rule, run, entry))
     correct([entry for _, _, entry in by_kind])
@@ -283,7 +279,11 @@ def _drop_results(
             f"one question moves it by {_f(entry['one_question'])}"
         )
         verdict = "passed" if passed else "FAILED"
-        excused = " (not significant, so it passes under --significant-only)" if too_far and passed else ""
+        excused = (
+            " (not significant, so it passes under --significant-only)"
+            if too_far and passed
+            else ""
+        )
         message = (
             f"{rule.text} {verdict}: run {run}{where} went from {_f(measure['before'])} "
             f"(baseline {version}) to {_f(measure['after'])}, a drop of {drop:.3f} against "
@@ -334,4 +334,3 @@ def failures(gate: dict[str, Any] | None) -> list[str]:
     if not gate:
         return []
     return [result["message"] for result in gate["rules"] if not result["passed"]]
-

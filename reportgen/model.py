@@ -52,9 +52,7 @@ class GoldSet:
         Reordering or reformatting the file keeps it; changing any question, gold
         chunk or grade changes it.
         """
-        questions = self.questions.select(
-            "qid", "question", "kind", "unanswerable"
-        ).sort("qid")
+        questions = self.questions.select("qid", "question", "kind", "unanswerable").sort("qid")
         judgments = self.judgments.sort("qid", "chunk_id")
         digest = hashlib.sha256()
         for frame in (questions, judgments):

@@ -156,7 +156,11 @@ def compared_keys(
             f"cannot compare {unknown[0]!r}: it is not measured in this report",
             f"choose among {', '.join(every)}, or 'all'",
         )
-    wanted = {*chosen, *(rule.measure for rule in gate.rules if rule.measure in every)} if gate else set(chosen)
+    wanted = (
+        {*chosen, *(rule.measure for rule in gate.rules if rule.measure in every)}
+        if gate
+        else set(chosen)
+    )
     return [key for key in every if key in wanted]
 
 

@@ -37,7 +37,9 @@ def question_digests(gold: GoldSet) -> dict[str, str]:
     chunks = (
         gold.judgments.sort("qid", "chunk_id")
         .group_by("qid", maintain_order=True)
-        .agg(chunks=(pl.col("chunk_id") + "\x1f" + pl.col("grade").cast(pl.String)).str.join("\x1e"))
+        .agg(
+            chunks=(pl.col("chunk_id") + "\x1f" + pl.col("grade").cast(pl.String)).str.join("\x1e")
+        )
     )
     canonical = (
         gold.questions.join(chunks, on="qid", how="left")
@@ -55,8 +57,7 @@ def question_digests(gold: GoldSet) -> dict[str, str]:
         )
     )
     return {
-        qid: hashlib.sha256(text.encode()).hexdigest()[:12]
-        for qid, text in canonical.iter_rows()
+        qid: hashlib.sha256(text.encode()).hexdigest()[:12] for qid, text in canonical.iter_rows()
     }
 
 
@@ -90,7 +91,10 @@ class BaselineComparison:
 def _check_settings(baseline: Baseline, evaluation: Evaluation) -> None:
     then = baseline.report["settings"]
     settings = evaluation.settings
-    for name, now in (("relevance_threshold", settings.threshold), ("trec_eval", settings.trec_eval)):
+    for name, now in (
+        ("relevance_threshold", settings.threshold),
+        ("trec_eval", settings.trec_eval),
+    ):
         if name in then and then[name] != now:
             raise InputError(
                 baseline.path,
