@@ -180,6 +180,11 @@ def _round(value: float) -> float:
     return round(float(value), DIGITS)
 
 
+def _significant(p: float) -> float:
+    """p-values keep 10 significant digits: 2 / 2^40 must not round to 0."""
+    return float(f"{float(p):.10g}")
+
+
 @dataclass(frozen=True)
 class Side:
     """One side of a comparison: its name and its per-question values (wide frame).
@@ -240,11 +245,11 @@ def paired_measures(
             "difference": _round(column_diffs.mean()),
             "ci_low": _round(low[column]),
             "ci_high": _round(high[column]),
-            "p_randomization": _round(p_random[column]),
+            "p_randomization": _significant(p_random[column]),
             "randomization_exact": bool(exact[column]),
-            "p_mcnemar": None if p_mcnemar is None else _round(p_mcnemar),
+            "p_mcnemar": None if p_mcnemar is None else _significant(p_mcnemar),
             "test": "mcnemar" if binary else "randomization",
-            "p": _round(p_mcnemar if p_mcnemar is not None else p_random[column]),
+            "p": _significant(p_mcnemar if p_mcnemar is not None else p_random[column]),
             "wins": int((column_diffs > TOLERANCE).sum()),
             "ties": int((np.abs(column_diffs) <= TOLERANCE).sum()),
             "losses": int((column_diffs < -TOLERANCE).sum()),
@@ -277,7 +282,7 @@ def correct(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Holm across every measure of every comparison; then each difference's label."""
     cells = [measure for entry in comparisons for measure in entry["measures"].values()]
     for measure, adjusted in zip(cells, holm([m["p"] for m in cells]), strict=True):
-        measure["p_holm"] = _round(adjusted)
+        measure["p_holm"] = _significant(adjusted)
         measure["label"] = label(adjusted, measure["ci_low"], measure["ci_high"])
     return comparisons
 
