@@ -17,14 +17,16 @@ from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
     column,
     csv_rows,
+    fields,
     first_line,
+    fits_int64,
     json_id,
     json_records,
+    json_type,
     meta,
     optional_column,
     pick,
     read_lines,
-    split_fields,
     text_id,
 )
 from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, UNLABELLED_KIND, GoldSet
@@ -95,23 +97,11 @@ def load_gold(
 
 def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``qid iter docid grade`` lines; the iter column means nothing to us."""
-    fields = split_fields(read_lines(path))
-    if fields.height == 0:
+    picks = {0: "qid", 2: "chunk_id", 3: "raw"}
+    rows = fields(path, read_lines(path), picks, 4, True, "qid iter docid grade")
+    if rows.height == 0:
         raise InputError(path, "no judgments in the file", "add lines: qid 0 docid grade", 1)
-    if (line := first_line(fields, pl.col("n") != 4)) is not None:
-        count = fields.filter(pl.col("line") == line)["n"].item()
-        raise InputError(
-            path,
-            f"{count} columns where a qrels line has 4",
-            "write each line as: qid iter docid grade",
-            line,
-        )
-    rows = fields.select(
-        "line",
-        pl.col("fields").list.get(0).alias("qid"),
-        pl.col("fields").list.get(2).alias("chunk_id"),
-        pl.col("fields").list.get(3).alias("raw"),
-    ).with_columns(pl.col("raw").cast(pl.Int64, strict=False).alias("grade"))
+    rows = rows.with_columns(pl.col("raw").cast(pl.Int64, strict=False).alias("grade"))
     if (line := first_line(rows, pl.col("grade").is_null())) is not None:
         raw = rows.filter(pl.col("line") == line)["raw"].item()
         raise InputError(
@@ -222,12 +212,12 @@ def _gold_chunks(gold: Any, path: Path, line: int) -> dict[str, int]:
     if not isinstance(gold, dict):
         raise InputError(
             path,
-            f"gold is a JSON {type(gold).__name__}, not a list or an object",
+            f"gold is a JSON {json_type(gold)}, not a list or an object",
             'write "gold": ["c1", "c2"] or "gold": {"c1": 2, "c2": 1}',
             line,
         )
     for key, grade in gold.items():
-        if isinstance(grade, bool) or not isinstance(grade, int):
+        if isinstance(grade, bool) or not isinstance(grade, int) or not fits_int64(grade):
             raise InputError(
                 path,
                 f"grade of {key} is {grade!r}, not an integer",
@@ -333,7 +323,10 @@ def _csv_grade(value: str, path: Path, line: int) -> int:
     if not value:
         return 1
     try:
-        return int(value)
+        grade = int(value)
+        if not fits_int64(grade):
+            raise ValueError(value)
+        return grade
     except ValueError:
         raise InputError(
             path, f"grade {value!r} is not an integer", "write grades as whole numbers", line

@@ -8,7 +8,6 @@ ranking rules live in one place whatever the format.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -18,17 +17,19 @@ import polars as pl
 from reportgen.errors import InputError
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
+    as_number,
     column,
-    csv_rows,
+    csv_frame,
+    fields,
     first_line,
     json_id,
     json_records,
+    json_type,
     meta,
     optional_column,
     pick,
     read_lines,
     read_text,
-    split_fields,
 )
 from reportgen.model import RESULTS_SCHEMA, Run
 
@@ -46,6 +47,8 @@ class _Rows:
     frame: pl.DataFrame
     order: Order
     index_version: str | None = None
+    tidy: bool = True
+    """Strip ids first; TREC fields come out of the split already clean."""
 
 
 def load_run(path: str | Path, name: str | None = None, fmt: str | None = None) -> Run:
@@ -66,8 +69,14 @@ def load_run(path: str | Path, name: str | None = None, fmt: str | None = None) 
 
 
 def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
-    """Validate, order each question's list, number positions, drop repeats (unnumbered)."""
-    frame = rows.frame.with_columns(pl.col("qid", "chunk_id").str.strip_chars())
+    """Validate, order each question's list, number positions, drop repeats (unnumbered).
+
+    Questions keep the order they first appear in; sorting by that first position is
+    numeric, so it costs far less than sorting 10M question ids as strings.
+    """
+    frame = rows.frame
+    if rows.tidy:
+        frame = frame.with_columns(pl.col("qid", "chunk_id").str.strip_chars())
     for col, what in (("qid", "question id"), ("chunk_id", "chunk id")):
         if (line := first_line(frame, pl.col(col).is_null() | (pl.col(col) == ""))) is not None:
             raise InputError(path, f"empty {what}", f"give every result its {what}", line)
@@ -86,11 +95,9 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
         )
     if rows.order == "rank":
         _check_ranks(path, frame)
-        frame = frame.sort("qid", "rank")
-    elif rows.order == "score":
-        frame = frame.sort(["qid", "score", "chunk_id"], descending=[False, True, True])
-    else:
-        frame = frame.sort("qid", maintain_order=True)
+    frame = frame.with_row_index("_seq").with_columns(pl.col("_seq").min().over("qid").alias("_q"))
+    by = {"rank": ["rank"], "score": ["score", "chunk_id"], "list": ["_seq"]}[rows.order]
+    frame = frame.sort(["_q", *by], descending=[False] + [rows.order == "score"] * len(by))
     frame = frame.with_columns(
         pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid").alias("rank")
     )
@@ -127,25 +134,13 @@ def _no_records(path: Path) -> InputError:
 
 def _trec(path: Path) -> _Rows:
     """``qid Q0 docid rank score tag``: the rank column is ignored, as trec_eval does."""
-    fields = split_fields(read_lines(path))
-    if fields.height == 0:
+    picks = {0: "qid", 2: "chunk_id", 4: "raw"}
+    frame = fields(path, read_lines(path), picks, 6, False, "qid Q0 docid rank score tag")
+    if frame.height == 0:
         raise _no_records(path)
-    if (line := first_line(fields, pl.col("n") < 6)) is not None:
-        count = fields.filter(pl.col("line") == line)["n"].item()
-        raise InputError(
-            path,
-            f"{count} columns where a TREC run line has 6",
-            "write each line as: qid Q0 docid rank score tag",
-            line,
-        )
-    frame = fields.select(
-        pl.col("fields").list.get(0).alias("qid"),
-        pl.col("fields").list.get(2).alias("chunk_id"),
-        pl.col("fields").list.get(4).alias("raw"),
-        "line",
-    ).with_columns(pl.col("raw").cast(pl.Float64, strict=False).alias("score"))
+    frame = frame.with_columns(pl.col("raw").cast(pl.Float64, strict=False).alias("score"))
     _refuse_unparsed(path, frame, "raw", "score", "a number")
-    return _Rows(frame.select(list(_ROWS)), "score")
+    return _Rows(frame.select(list(_ROWS)), "score", tidy=False)
 
 
 def _refuse_unparsed(path: Path, frame: pl.DataFrame, raw: str, col: str, kind: str) -> None:
@@ -156,8 +151,15 @@ def _refuse_unparsed(path: Path, frame: pl.DataFrame, raw: str, col: str, kind: 
     raise InputError(path, f"{col} {value!r} is not {kind}", f"write every {col} as {kind}", line)
 
 
-def _jsonl(path: Path) -> _Rows:
-    """One question per line: ``chunks`` (+ ``scores``) or ``results``; list order ranks."""
+_NUMBER = {int, float, type(None)}
+
+
+def _jsonl(path: Path, check: bool = False) -> _Rows:
+    """One question per line: ``chunks`` (+ ``scores``) or ``results``; list order ranks.
+
+    Item types are first checked in bulk (a set of types, at C speed); only when that
+    finds a stray type is the file read again item by item, to name the line.
+    """
     qids: list[str] = []
     chunks: list[Any] = []
     scores: list[Any] = []
@@ -185,21 +187,30 @@ def _jsonl(path: Path) -> _Rows:
                 line,
             )
         seen[qid] = line
-        ids, values = _listed(record, path, line)
+        ids, values = _listed(record, path, line, check)
         qids.extend([qid] * len(ids))
         chunks.extend(ids)
         scores.extend(values)
         lines.extend([line] * len(ids))
     if not seen:
         raise _no_records(path)
-    frame = pl.DataFrame(
-        {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=_ROWS
-    )
+    if not check and not (set(map(type, chunks)) <= {str} and set(map(type, scores)) <= _NUMBER):
+        return _jsonl(path, check=True)
+    try:
+        frame = pl.DataFrame(
+            {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=_ROWS
+        )
+    except (OverflowError, TypeError):  # a number beyond float range: find it
+        if check:
+            raise
+        return _jsonl(path, check=True)
     return _Rows(frame, "list", index_version)
 
 
-def _listed(record: dict[str, Any], path: Path, line: int) -> tuple[list[str], list[Any]]:
-    """Chunk ids and scores (None where absent) of one JSONL record, types checked."""
+def _listed(
+    record: dict[str, Any], path: Path, line: int, check: bool
+) -> tuple[list[Any], list[Any]]:
+    """Chunk ids and scores (None where absent) of one JSONL record; items checked if asked."""
     if "chunks" in record and "results" in record:
         raise InputError(path, "both chunks and results", "keep one of them", line)
     if "results" in record:
@@ -212,44 +223,49 @@ def _listed(record: dict[str, Any], path: Path, line: int) -> tuple[list[str], l
                 line,
             )
         raw = [pick(r, CHUNK_KEYS, path, line) for r in results]
-        return _ids(raw, path, line), _scores([r.get("score") for r in results], path, line)
+        return _ids(raw, path, line, check), _scores(
+            [r.get("score") for r in results], path, line, check
+        )
     ids = record.get("chunks")
     if not isinstance(ids, list):
         raise InputError(
             path,
-            "no list of chunks",
+            "no chunks list" if ids is None else f"chunks is a JSON {json_type(ids)}, not an array",
             'write "chunks": ["c1", "c2"] or "results": [{"chunk_id": "c1"}]',
             line,
         )
     given = record.get("scores")
     if given is None:
-        return _ids(ids, path, line), [None] * len(ids)
+        return _ids(ids, path, line, check), [None] * len(ids)
     if not isinstance(given, list) or len(given) != len(ids):
         raise InputError(
             path, "scores is not a list as long as chunks", "give one score per chunk", line
         )
-    return _ids(ids, path, line), _scores(given, path, line)
+    return _ids(ids, path, line, check), _scores(given, path, line, check)
 
 
-def _ids(values: list[Any], path: Path, line: int) -> list[str]:
-    if all(type(v) is str for v in values):
+def _ids(values: list[Any], path: Path, line: int, check: bool) -> list[Any]:
+    if not check:
         return values
     return [json_id(v, path, line, "chunk id") for v in values]
 
 
-def _scores(values: list[Any], path: Path, line: int) -> list[Any]:
-    for value in values:
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+def _scores(values: list[Any], path: Path, line: int, check: bool) -> list[Any]:
+    if not check:
+        return values
+    numbers = [None if value is None else as_number(value) for value in values]
+    for value, number in zip(values, numbers, strict=True):
+        if value is not None and number is None:
             raise InputError(
-                path, f"score {value!r} is not a number", "write scores as numbers", line
+                path, f"score {value!r} is not a finite number", "write scores as numbers", line
             )
-    return values
+    return numbers
 
 
 def _csv(path: Path) -> _Rows:
     """Long rows ``id, chunk_id, rank, score``; rank and score are optional."""
-    header, rows = csv_rows(path)
-    if not rows:
+    header, rows = csv_frame(path)
+    if rows.height == 0:
         raise _no_records(path)
     picks = {
         "qid": column(path, header, ID_KEYS),
@@ -257,11 +273,14 @@ def _csv(path: Path) -> _Rows:
         "rank": optional_column(header, ("rank",)),
         "score": optional_column(header, ("score",)),
     }
-    data: dict[str, list[Any]] = {"line": [line for line, _ in rows]}
-    for name, index in picks.items():
-        if index is not None:
-            data[name] = [fields[index].strip() or None for _, fields in rows]
-    frame = pl.DataFrame(data, schema={name: pl.String for name in data} | {"line": pl.Int64})
+    frame = rows.select(
+        "line",
+        *[
+            pl.col(f"c{i}").str.strip_chars().replace("", None).alias(name)
+            for name, i in picks.items()
+            if i is not None
+        ],
+    )
     return _typed(path, frame)
 
 
@@ -363,17 +382,14 @@ def _ranx(path: Path) -> _Rows:
             if not qid.strip() or not chunk.strip():
                 where = _line_of(text, qid, chunk)
                 raise InputError(path, "an empty id", "give every question and chunk an id", where)
-            if isinstance(score, bool) or not isinstance(score, int | float):
-                where = _line_of(text, qid, chunk)
-                raise InputError(path, f"score {score!r} is not a number", "write numbers", where)
-            if not math.isfinite(score):
+            if (number := as_number(score)) is None:
                 where = _line_of(text, qid, chunk)
                 raise InputError(
-                    path, "a score that is NaN or infinite", "write finite numbers", where
+                    path, f"score {score!r} is not a finite number", "write numbers", where
                 )
+            scores.append(number)
         qids.extend([qid] * len(ranked))
         chunks.extend(ranked)
-        scores.extend(ranked.values())
     frame = pl.DataFrame(
         {"qid": qids, "chunk_id": chunks, "score": scores, "line": [1] * len(qids)},
         schema=_ROWS,

@@ -50,6 +50,7 @@ def detect_format(path: Path, fmt: str | None, kind: Kind) -> str:
     if fmt is not None:
         if fmt not in supported:
             raise UsageError(f"unknown {kind} format {fmt!r}", f"use one of {', '.join(supported)}")
+        check_file(path)
         return fmt
     check_file(path)
     family = _EXTENSIONS.get(path.suffix.lower())
