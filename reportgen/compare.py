@@ -36,8 +36,10 @@ ALPHA = 0.05
 LEVEL = 0.95
 TOLERANCE = 1e-9
 """Two per-question values closer than this are equal (float noise is not a change)."""
-BLOCK_CELLS = 4_000_000
-"""Resamples are drawn in blocks of at most this many (resample, question) cells."""
+BOOTSTRAP_BLOCK_CELLS = 500_000
+SIGN_FLIP_BLOCK_CELLS = 4_000_000
+"""Resamples are drawn in blocks of at most this many (resample, question) cells: memory
+stays bounded, and these sizes were the fastest at 10,000 questions on 2 cores."""
 DIGITS = 10
 
 Matrix = npt.NDArray[np.float64]
@@ -74,8 +76,8 @@ def method() -> dict[str, Any]:
     }
 
 
-def _blocks(resamples: int, n: int) -> list[int]:
-    size = max(1, BLOCK_CELLS // max(n, 1))
+def _blocks(resamples: int, n: int, cells: int) -> list[int]:
+    size = max(1, cells // max(n, 1))
     full, rest = divmod(resamples, size)
     return [size] * full + ([rest] if rest else [])
 
@@ -90,9 +92,9 @@ def bootstrap_interval(
     """
     n = diffs.shape[0]
     means = []
-    for size in _blocks(resamples, n):
-        draws = rng.integers(0, n, size=(size, n))
-        offsets = (np.arange(size) * n)[:, None]
+    for size in _blocks(resamples, n, BOOTSTRAP_BLOCK_CELLS):
+        draws = rng.integers(0, n, size=(size, n), dtype=np.int32)
+        offsets = (np.arange(size, dtype=np.int32) * n)[:, None]
         counts = np.bincount((draws + offsets).ravel(), minlength=size * n).reshape(size, n)
         means.append(counts @ diffs / n)
     boot = np.vstack(means)
@@ -126,10 +128,12 @@ def randomization_p(
     exact = changed.sum(axis=0) <= math.floor(math.log2(resamples))
     sampled = ~exact
     if sampled.any():
+        chosen = diffs[:, sampled]
         nulls = []
-        for size in _blocks(resamples, n):
-            signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
-            nulls.append(signs @ diffs[:, sampled])
+        for size in _blocks(resamples, n, SIGN_FLIP_BLOCK_CELLS):
+            # Flipping the questions marked 1 turns sum(d) into sum(d) - 2 * sum(flipped d).
+            flipped = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
+            nulls.append(chosen.sum(axis=0) - 2.0 * (flipped @ chosen))
         p[sampled] = _two_sided(np.vstack(nulls), observed[sampled], adjustment=1)
     for column in np.flatnonzero(exact):
         values = diffs[changed[:, column], column]
