@@ -15,7 +15,7 @@ from pathlib import Path
 from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.gate import GateRules, failures
-from reportgen.load import load_gold, load_run, parse_run_spec
+from reportgen.load import load_gold, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import load_baseline
 from reportgen.model import Run
 from reportgen.output import (
@@ -106,15 +106,36 @@ def make_report(
     on_gold_change: GoldChangePolicy = "refuse",
     gate: GateRules | None = None,
     compare_measures: Sequence[str] | None = None,
+    verdicts: str | Path | None = None,
+    verdicts_run: str | None = None,
+    verdict_format: str | None = None,
+    verdict_metric: str | None = None,
+    verdict_threshold: float | None = None,
 ) -> ReportResult:
     """Load, measure, render and write a report; nothing is written if any step fails.
+
+    ``verdicts`` (end-to-end correct/wrong per question) adds the four cells for
+    ``verdicts_run`` (default: the run the file names, else the first run).
 
     A failed quality gate does not stop the report: it is written, and
     ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
     previous = load_baseline(baseline) if baseline is not None else None
-    evaluation = evaluate(gold_set, load_runs(runs, run_format), settings or Settings())
+    verdict_set = None
+    if verdicts is not None:
+        verdict_set = load_verdicts(
+            verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+        )
+    elif verdicts_run is not None:
+        raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
+    evaluation = evaluate(
+        gold_set,
+        load_runs(runs, run_format),
+        settings or Settings(),
+        verdicts=verdict_set,
+        verdicts_run=verdicts_run,
+    )
     report = build_report(
         evaluation,
         version=version,
@@ -146,5 +167,12 @@ def make_demo(
         ("rerank", example / "runs" / "rerank.jsonl"),
     ]
     return make_report(
-        example / "gold.jsonl", runs, out_dir, settings=settings, version=version, formats=formats
+        example / "gold.jsonl",
+        runs,
+        out_dir,
+        settings=settings,
+        version=version,
+        formats=formats,
+        verdicts=example / "verdicts.jsonl",
+        verdicts_run="rerank",
     )

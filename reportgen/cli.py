@@ -17,7 +17,7 @@ from reportgen.api import ReportResult, make_demo, make_report
 from reportgen.errors import GateFailed, ReportgenError
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
 from reportgen.gate import GateRules, find_config, load_config, rules_from_options
-from reportgen.load import GOLD_FORMATS, RUN_FORMATS
+from reportgen.load import GOLD_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.output import FORMATS, PER_QUESTION_FORMATS
 from reportgen.render import fmt
 from reportgen.versions import GOLD_CHANGE_POLICIES
@@ -156,6 +156,38 @@ def cli() -> None:
 )
 @click.option("--gold-version", default=None, help="Version of the gold set (overrides the file).")
 @click.option(
+    "--verdicts",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="End-to-end verdicts (was each answer correct?): adds the four cells. JSONL or "
+    "CSV with id, correct[, run, abstained], promptfoo's results.json, a DeepEval test "
+    "run, or a ragas results CSV.",
+)
+@click.option(
+    "--verdicts-run",
+    default=None,
+    help="Run whose top --context-k chunks were sent to the model "
+    "(default: the run the verdicts name, else the first run).",
+)
+@click.option(
+    "--verdict-format",
+    type=click.Choice(VERDICT_FORMATS),
+    default=None,
+    help="Force the verdicts' format instead of detecting it.",
+)
+@click.option(
+    "--verdict-metric",
+    default=None,
+    help="DeepEval: the metric whose success is the verdict (default: the test case's). "
+    "ragas: the score column to threshold.",
+)
+@click.option(
+    "--verdict-threshold",
+    type=float,
+    default=None,
+    help="ragas: a score at or above this is a correct answer (e.g. 0.7).",
+)
+@click.option(
     "--index-version",
     default=None,
     help="Index version the gold ids were read from (overrides the file).",
@@ -235,16 +267,27 @@ def report(
     max_drops: tuple[str, ...],
     significant_only: bool,
     config_path: Path | None,
+    verdicts: Path | None,
+    verdicts_run: str | None,
+    verdict_format: str | None,
+    verdict_metric: str | None,
+    verdict_threshold: float | None,
 ) -> None:
     """Measure RUNS against the GOLD set and write the report.
 
-    Each RUN is NAME=PATH or PATH (the name is then the file's stem). With quality
+    Each RUN is NAME=PATH or PATH (the name is then the file's stem). With
+    --verdicts, every judged question is sorted into retrieval failure, generation
+    failure, answered from memory, or working, at --context-k. With quality
     rules, a failed rule exits 1 after the report is written.
 
     \b
-    Example:
+    Examples:
       reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl --out report/
       reportgen report gold.jsonl rerank=run.jsonl --baseline site/ --max-drop recall@5=0.02
+      reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl \\
+        --verdicts verdicts.jsonl --verdicts-run rerank --context-k 5
+      reportgen report gold.jsonl rerank=runs/rerank.jsonl --verdicts ragas.csv \\
+        --verdict-metric faithfulness --verdict-threshold 0.7
     """
     gate = _gate_rules(config_path, minimums, max_drops, significant_only)
     result = make_report(
@@ -264,6 +307,11 @@ def report(
         on_gold_change="intersect" if on_gold_change == "intersect" else "refuse",
         gate=gate,
         compare_measures=compare_measures.split(",") if compare_measures else None,
+        verdicts=verdicts,
+        verdicts_run=verdicts_run,
+        verdict_format=verdict_format,
+        verdict_metric=verdict_metric,
+        verdict_threshold=verdict_threshold,
     )
     if not quiet:
         print_summary(result)
@@ -342,6 +390,10 @@ def print_summary(result: ReportResult) -> None:
             click.echo("  " + "  ".join(cells))
         click.echo()
     print_comparisons(report)
+    from reportgen.render import attribution_lines
+
+    for line in attribution_lines(report):
+        click.echo(line)
     for warning in report["warnings"]:
         click.echo(f"warning: {warning['message']}")
     if report["warnings"]:

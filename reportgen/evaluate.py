@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from reportgen.attribution import Attribution, attribute, choose_run, join_verdicts
+from reportgen.cutoff import CutoffAnalysis, analyse
 from reportgen.errors import UsageError
 from reportgen.measures import measure_keys, per_question, ties_at_cutoffs
-from reportgen.model import GoldSet, Run
+from reportgen.model import GoldSet, Run, VerdictSet
 
 DEFAULT_KS = (1, 3, 5, 10)
 DEFAULT_CONTEXT_K = 5
@@ -88,6 +90,11 @@ class Evaluation:
     settings: Settings
     runs: tuple[RunScores, ...]
     warnings: tuple[ReportWarning, ...]
+    attribution: Attribution | None = None
+    """The four cells of the run the verdicts judge; None without verdicts."""
+    verdicts: VerdictSet | None = None
+    cutoffs: tuple[CutoffAnalysis, ...] = ()
+    """The unanswerable cutoff of every run, in run order."""
 
 
 EXAMPLES_SHOWN = 5
@@ -161,8 +168,54 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
     return found
 
 
-def evaluate(gold: GoldSet, runs: Sequence[Run], settings: Settings | None = None) -> Evaluation:
-    """Measure every run against the gold set; refuse runs that cannot be compared."""
+def _verdict_warnings(attribution: Attribution) -> list[ReportWarning]:
+    join = attribution.join
+    found = []
+    if join.gold_without:
+        found.append(
+            ReportWarning(
+                "verdicts_missing",
+                f"{len(join.gold_without)} gold question(s) have no verdict for run "
+                f"{join.run!r}; they are left out of the four cells and the unanswerable table",
+                len(join.gold_without),
+                _examples(join.gold_without),
+            )
+        )
+    if join.unknown_questions:
+        found.append(
+            ReportWarning(
+                "verdicts_unknown_questions",
+                f"{len(join.unknown_questions)} verdict(s) are for questions that are not in "
+                "the gold set; they are ignored",
+                len(join.unknown_questions),
+                _examples(join.unknown_questions),
+            )
+        )
+    if join.unknown_verdicts:
+        found.append(
+            ReportWarning(
+                "verdicts_unknown",
+                f"{len(join.unknown_verdicts)} verdict(s) are unknown (the eval errored or "
+                "left them empty); those questions are left out of the four cells",
+                len(join.unknown_verdicts),
+                _examples(join.unknown_verdicts),
+            )
+        )
+    return found
+
+
+def evaluate(
+    gold: GoldSet,
+    runs: Sequence[Run],
+    settings: Settings | None = None,
+    *,
+    verdicts: VerdictSet | None = None,
+    verdicts_run: str | None = None,
+) -> Evaluation:
+    """Measure every run against the gold set; refuse runs that cannot be compared.
+
+    With verdicts, sort the judged run's questions into the four cells at k_ctx.
+    """
     settings = settings or Settings()
     if not runs:
         raise UsageError("no run to evaluate", "pass at least one run file after the gold set")
@@ -196,4 +249,18 @@ def evaluate(gold: GoldSet, runs: Sequence[Run], settings: Settings | None = Non
         )
     for result in scored:
         warnings.extend(_run_warnings(result, settings))
-    return Evaluation(gold=gold, settings=settings, runs=scored, warnings=tuple(warnings))
+    attribution = None
+    if verdicts is not None:
+        judged = choose_run(verdicts, names, verdicts_run)
+        scores = next(result.scores for result in scored if result.name == judged)
+        attribution = attribute(scores, join_verdicts(gold, verdicts, judged), settings.context_k)
+        warnings.extend(_verdict_warnings(attribution))
+    return Evaluation(
+        gold=gold,
+        settings=settings,
+        runs=scored,
+        warnings=tuple(warnings),
+        attribution=attribution,
+        verdicts=verdicts,
+        cutoffs=tuple(analyse(result.run, result.scores) for result in scored),
+    )

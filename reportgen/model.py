@@ -79,3 +79,37 @@ class Run:
     @property
     def has_scores(self) -> bool:
         return self.results.height > 0 and self.results["score"].null_count() == 0
+
+
+VERDICTS_SCHEMA = pl.Schema(
+    {
+        "qid": pl.String,
+        "question": pl.String,
+        "run": pl.String,
+        "correct": pl.Boolean,
+        "abstained": pl.Boolean,
+        "line": pl.Int64,
+    }
+)
+"""One row per end-to-end verdict. ``qid`` is null only when the file has no id and
+is joined by question text; ``correct`` null means the judgment is unknown (e.g. the
+eval errored); ``run`` null means the row serves whichever run the verdicts are for;
+``line`` is where the row was read (a record's position for JSON documents)."""
+
+
+@dataclass(frozen=True)
+class VerdictSet:
+    """End-to-end verdicts as read, before they are joined to the gold set."""
+
+    rows: pl.DataFrame
+    source: str
+    format: str
+    join_on: Literal["id", "question"] = "id"
+    """How rows meet gold questions: by id, or by question text when the file has no id."""
+    metric: str | None = None
+    threshold: float | None = None
+
+    @property
+    def runs(self) -> list[str]:
+        """Run names the file names, sorted; empty when it has no run column."""
+        return self.rows.get_column("run").drop_nulls().unique().sort().to_list()

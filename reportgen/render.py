@@ -18,6 +18,8 @@ import jinja2
 import polars as pl
 from markupsafe import Markup
 
+from reportgen.charts import cutoff_chart_spec
+from reportgen.cutoff import CutoffAnalysis, histogram
 from reportgen.evaluate import Evaluation
 from reportgen.measures import CUTOFF_MEASURES, MEASURES, WHOLE_LIST_MEASURES
 from reportgen.report import Report
@@ -37,20 +39,27 @@ def templates_dir() -> Path:
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 
 
-def markdown_escape(value: object) -> Markup:
+def markdown_escape(value: object) -> str:
     """Text safe inside a GitHub Markdown table cell: no markup, no HTML, no pings."""
     text = " ".join(str(value).split())
     text = text.replace("&", "&amp;")
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-    # Markup: the text is already safe, so autoescaping (on for *.j2) must not escape it again.
-    return Markup(text.replace("@", "@\u200b"))
+    return text.replace("@", "@\u200b")
+
+
+def html_autoescape(name: str | None) -> bool:
+    """HTML templates (``*.html.j2`` too) are escaped; Markdown ones use the ``md`` filter.
+
+    Escaping Markdown as HTML would show ``&#39;`` for every apostrophe on GitHub.
+    """
+    return name is None or not name.endswith((".md.j2", ".md"))
 
 
 @cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
-        autoescape=jinja2.select_autoescape(["html", "htm", "xml", "j2"]),
+        autoescape=html_autoescape,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -235,15 +244,372 @@ def view_model(report: Report, evaluation: Evaluation) -> dict[str, Any]:
         "questions_cut": total > len(questions),
         "glossary": glossary(),
         "comparisons": comparisons_view(report),
+        **diagnosis_view(report, evaluation),
     }
 
 
 def render_html(report: Report, evaluation: Evaluation) -> str:
-    return environment().get_template("report.html.j2").render(view_model(report, evaluation))
+    context = view_model(report, evaluation) | {"cutoff_charts": cutoff_charts(report, evaluation)}
+    return environment().get_template("report.html.j2").render(context)
 
 
 def render_markdown(report: Report, evaluation: Evaluation) -> str:
     return environment().get_template("report.md.j2").render(view_model(report, evaluation))
+
+
+# --- The four cells and the unanswerable cutoff (SPEC.md, "The four cells") ---
+
+CELL_LABELS = {
+    "retrieved_correct": "working as designed",
+    "retrieved_wrong": "generation failure",
+    "missed_correct": "answered from memory",
+    "missed_wrong": "retrieval failure",
+}
+CELL_MEANINGS = {
+    "retrieved_correct": "the passage arrived and the answer was right",
+    "retrieved_wrong": "it had the passage; work on the prompt, chunk count, order, model",
+    "missed_correct": "right today, a hallucination when corpus and world disagree",
+    "missed_wrong": "no prompt can fix it; work on chunking, embeddings, hybrid, rewriting",
+}
+FOCUS_CELL = {"generation": "retrieved_wrong", "retrieval": "missed_wrong"}
+IDS_INLINE = 8
+"""Cells with more ids than this fold them into a <details> in HTML."""
+
+
+def fmt_share(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def fmt_score(value: float | None) -> str:
+    """Scores come on any scale (BM25 14.2, RRF 0.0295): four significant digits."""
+    return "n/a" if value is None else f"{value:.4g}"
+
+
+def conclusion(summary: dict[str, Any]) -> str:
+    """The plain sentence that says where the next week of work goes (SPEC.md)."""
+    cells = summary["cells"]
+    generation, retrieval = cells["retrieved_wrong"], cells["missed_wrong"]
+    focus = summary["focus"]
+    if summary["n"] == 0:
+        return "No answerable question has a verdict, so no failure can be located."
+    if focus == "generation":
+        return (
+            f"Generation failures are the larger failure cell ({generation} vs {retrieval} "
+            "retrieval failures): the model had the passage and did not use it. "
+            "Work on the prompt, the chunk count and order, or the model."
+        )
+    if focus == "retrieval":
+        return (
+            f"Retrieval failures are the larger failure cell ({retrieval} vs {generation} "
+            "generation failures): the evidence never reached the model, and no prompt can "
+            "fix that. Work on chunking, embeddings, hybrid search or query rewriting."
+        )
+    if focus == "tie":
+        return (
+            f"Generation and retrieval failures are tied ({generation} each): neither stage "
+            "is the clear culprit; look at the questions of both cells before choosing."
+        )
+    return "No judged answer is wrong: neither stage shows a failure on these questions."
+
+
+def pass_rate_note(summary: dict[str, Any]) -> str:
+    cells = summary["cells"]
+    right = cells["retrieved_correct"] + cells["missed_correct"]
+    return (
+        f"End-to-end pass rate {fmt(summary['pass_rate'])} ({right} of {summary['n']}). "
+        "It counts right answers whichever stage did the work, so it cannot tell the "
+        f"{cells['retrieved_wrong']} generation failure(s) from the "
+        f"{cells['missed_wrong']} retrieval failure(s)."
+    )
+
+
+@dataclass(frozen=True)
+class CellView:
+    key: str
+    label: str
+    meaning: str
+    count: str
+    share: str
+    ids: list[str]
+    focus: bool
+    """The larger failure cell: labelled in text, not only by colour."""
+
+    @property
+    def folded(self) -> bool:
+        return len(self.ids) > IDS_INLINE
+
+
+@dataclass(frozen=True)
+class AttributionView:
+    run: str
+    k: int
+    rows: list[tuple[str, list[CellView]]]
+    """The 2x2: (row header, [correct cell, wrong cell])."""
+    pass_rate: str
+    conclusion: str
+    kinds: Table
+    unanswerable: Table
+    join: list[str]
+
+
+def _cell_views(section: dict[str, Any]) -> dict[str, CellView]:
+    focus_cell = FOCUS_CELL.get(section["focus"])
+    return {
+        key: CellView(
+            key=key,
+            label=CELL_LABELS[key],
+            meaning=CELL_MEANINGS[key],
+            count=str(section["cells"][key]),
+            share=fmt_share(section["shares"][key]),
+            ids=section["questions"][key],
+            focus=key == focus_cell,
+        )
+        for key in CELL_LABELS
+    }
+
+
+def _kinds_table(section: dict[str, Any]) -> Table:
+    header = ["kind", "n", *CELL_LABELS.values(), "pass rate", "larger failure"]
+    rows = [
+        [
+            Cell(kind),
+            Cell(str(values["n"])),
+            *[Cell(str(values["cells"][key])) for key in CELL_LABELS],
+            Cell(fmt(values["pass_rate"])),
+            Cell(values["focus"]),
+        ]
+        for kind, values in section["by_kind"].items()
+    ]
+    return Table(f"By kind, top {section['k']}", header, rows)
+
+
+def _unanswerable_table(section: dict[str, Any]) -> Table:
+    outcomes = section["unanswerable"]
+    labels = {
+        "declined": "declined correctly",
+        "answered": "answered anyway (wrong)",
+        "unknown": "unknown",
+    }
+    rows = [
+        [Cell(label), Cell(str(outcomes[key])), Cell(", ".join(outcomes["questions"][key]))]
+        for key, label in labels.items()
+        if key != "unknown" or outcomes[key]
+    ]
+    return Table("Unanswerable questions (not in the cells)", ["outcome", "n", "questions"], rows)
+
+
+def _join_lines(verdicts: dict[str, Any], section: dict[str, Any]) -> list[str]:
+    joined = (
+        "by question id"
+        if verdicts["joined_on"] == "id"
+        else "by question text (the file has no id column)"
+    )
+    lines = [
+        f"Verdicts: {verdicts['source']} ({verdicts['format']}), for run {verdicts['run']} "
+        f"with its top {verdicts['k']} chunks sent to the model; joined {joined}.",
+    ]
+    if verdicts["metric"] is not None:
+        rule = f"{verdicts['metric']}"
+        if verdicts["threshold"] is not None:
+            rule += f" ≥ {verdicts['threshold']:g} counts as correct"
+        else:
+            rule += "'s own success counts as correct"
+        lines.append(f"Verdict rule: {rule}.")
+    lines.append(
+        f"{verdicts['questions_with_verdict']} gold question(s) have a verdict "
+        f"({section['n']} answerable ones in the cells, "
+        f"{sum(section['unanswerable'][k] for k in ('declined', 'answered', 'unknown'))} "
+        "unanswerable)."
+    )
+    for key, text in (
+        ("gold_without_verdict", "gold question(s) without a verdict"),
+        ("unknown_verdicts", "verdict(s) unknown (the eval errored or left them empty)"),
+        ("unknown_questions", "verdict(s) for questions not in the gold set (ignored)"),
+    ):
+        listed = verdicts[key]
+        ids = f": {', '.join(listed['ids'])}" if listed["ids"] else ""
+        lines.append(f"{listed['count']} {text}{ids}.")
+    if verdicts["other_runs"]:
+        lines.append(f"The file also judges run(s) {', '.join(verdicts['other_runs'])}: not shown.")
+    return lines
+
+
+def attribution_view(report: Report) -> AttributionView | None:
+    if not report["attribution"] or report["verdicts"] is None:
+        return None
+    run, section = next(iter(report["attribution"].items()))
+    cells = _cell_views(section)
+    k = section["k"]
+    return AttributionView(
+        run=run,
+        k=k,
+        rows=[
+            (
+                f"gold retrieved (hit@{k} = 1)",
+                [cells["retrieved_correct"], cells["retrieved_wrong"]],
+            ),
+            ("gold not retrieved", [cells["missed_correct"], cells["missed_wrong"]]),
+        ],
+        pass_rate=pass_rate_note(section),
+        conclusion=conclusion(section),
+        kinds=_kinds_table(section),
+        unanswerable=_unanswerable_table(section),
+        join=_join_lines(report["verdicts"], section),
+    )
+
+
+def attribution_lines(report: Report) -> list[str]:
+    """The four cells in a few terminal lines, for the CLI's summary."""
+    view = attribution_view(report)
+    if view is None:
+        return []
+    counts = ", ".join(f"{cell.label} {cell.count}" for _, row in view.rows for cell in row)
+    return [f"{view.run}, four cells at top {view.k}: {counts}.", view.conclusion, ""]
+
+
+@dataclass(frozen=True)
+class CutoffView:
+    run: str
+    summary: list[str]
+    facts: list[tuple[str, str]]
+    histogram: Table | None
+
+
+def _cutoff_summary(run: str, section: dict[str, Any]) -> list[str]:
+    if section["reason"] is not None:
+        return [f"No cutoff analysis for {run}: {section['reason']}."]
+    errors = section["errors"]
+    questions = section["questions"]
+    cutoff = fmt_score(section["cutoff"])
+    if section["gap"] is not None:
+        low, high = section["gap"]
+        return [
+            f"The top-1 scores of unanswerable questions reach at most {fmt_score(low)}; "
+            f"those of answerable ones start at {fmt_score(high)}. A cutoff of {cutoff} "
+            "(the middle of the gap) separates them: answer at or above it, decline below."
+        ]
+    low, high = section["overlap"]
+    inside = questions["in_overlap"]
+    counts = {group: len(ids) for group, ids in inside.items()}
+    named = [*inside["answerable"], *inside["unanswerable"]]
+    listed = f": {', '.join(named)}" if len(named) <= IDS_INLINE else ""
+    lines = [
+        f"No cutoff separates them: answerable top-1 scores go down to {fmt_score(low)} and "
+        f"unanswerable ones up to {fmt_score(high)}; {counts['answerable']} answerable and "
+        f"{counts['unanswerable']} unanswerable question(s) sit in that overlap{listed}.",
+        f"The cutoff with the fewest errors is {cutoff}: it answers "
+        f"{errors['answered_unanswerable']} unanswerable question(s)"
+        + (
+            f" ({', '.join(questions['answered_unanswerable'])})"
+            if errors["answered_unanswerable"]
+            else ""
+        )
+        + f" and declines {errors['declined_answerable']} answerable one(s)"
+        + (
+            f" ({', '.join(questions['declined_answerable'])})"
+            if errors["declined_answerable"]
+            else ""
+        )
+        + ".",
+    ]
+    if errors["declined_answerable"] == 0:
+        lines.append(
+            "That means answering everything: these scores do not tell answerable from "
+            "unanswerable questions, so a cutoff on them cannot make the system decline."
+        )
+    return lines
+
+
+def _cutoff_facts(section: dict[str, Any]) -> list[tuple[str, str]]:
+    def spread(group: dict[str, Any]) -> str:
+        if not group["n"]:
+            return "none"
+        return f"{group['n']} questions, {fmt_score(group['min'])} to {fmt_score(group['max'])}"
+
+    facts = [
+        ("answerable", spread(section["answerable"])),
+        ("unanswerable", spread(section["unanswerable"])),
+    ]
+    if section["gap"] is not None:
+        facts.append(("gap", " to ".join(fmt_score(v) for v in section["gap"])))
+    if section["overlap"] is not None:
+        facts.append(("overlap", " to ".join(fmt_score(v) for v in section["overlap"])))
+    if section["cutoff"] is not None:
+        facts.append(("cutoff", f"{fmt_score(section['cutoff'])} (answer at or above)"))
+        errors = section["errors"]
+        facts.append(("answered though unanswerable", str(errors["answered_unanswerable"])))
+        facts.append(("declined though answerable", str(errors["declined_answerable"])))
+    if section["unscored"]:
+        facts.append(("without a result", str(section["unscored"])))
+    return facts
+
+
+def _bar(count: int) -> str:
+    return f"{'█' * count} {count}" if count else "0"
+
+
+def _histogram_table(run: str, analysis: CutoffAnalysis, cutoff: float | None) -> Table:
+    rows = []
+    for row in histogram(analysis.top_scores).iter_rows(named=True):
+        here = cutoff is not None and row["low"] <= cutoff < row["high"]
+        rows.append(
+            [
+                Cell(
+                    f"{fmt_score(row['low'])} to {fmt_score(row['high'])}"
+                    + (f" ◀ cutoff {fmt_score(cutoff)}" if here else "")
+                ),
+                Cell(_bar(row["answerable"])),
+                Cell(_bar(row["unanswerable"])),
+            ]
+        )
+    return Table(f"{run}: top-1 scores", ["top-1 score", "answerable", "unanswerable"], rows)
+
+
+def cutoff_views(report: Report, evaluation: Evaluation) -> list[CutoffView]:
+    analyses = {analysis.run: analysis for analysis in evaluation.cutoffs}
+    views = []
+    for run, section in report["cutoff"].items():
+        analysis = analyses[run]
+        views.append(
+            CutoffView(
+                run=run,
+                summary=_cutoff_summary(run, section),
+                facts=_cutoff_facts(section) if section["reason"] is None else [],
+                histogram=None
+                if section["reason"] is not None
+                else _histogram_table(run, analysis, section["cutoff"]),
+            )
+        )
+    return views
+
+
+def diagnosis_view(report: Report, evaluation: Evaluation) -> dict[str, Any]:
+    """What the attribution and cutoff partials print (both HTML and Markdown)."""
+    return {
+        "attribution": attribution_view(report),
+        "cutoffs": cutoff_views(report, evaluation),
+    }
+
+
+def cutoff_charts(report: Report, evaluation: Evaluation) -> dict[str, Markup]:
+    """Inline SVG of every run's cutoff chart, converted in this one process (FACTS.md)."""
+    import vl_convert
+
+    charts = {}
+    for analysis in evaluation.cutoffs:
+        section = report["cutoff"][analysis.run]
+        if section["reason"] is not None:
+            continue
+        band = section["gap"] or section["overlap"]
+        spec = cutoff_chart_spec(
+            analysis.run,
+            analysis.top_scores.select("qid", "group", "score").to_dicts(),
+            section["cutoff"],
+            None if band is None else (band[0], band[1]),
+            "gap" if section["gap"] else "overlap",
+        )
+        charts[analysis.run] = Markup(vl_convert.vegalite_to_svg(spec))
+    return charts
 
 
 # --- Comparisons: runs side by side and against a baseline (report["comparisons"],
@@ -351,6 +717,9 @@ def _cells_table(cells: dict[str, Any] | None) -> Table | None:
         ]
         for name in names
     ]
+    rates = cells.get("pass_rate") or {}
+    if rates:
+        rows.append([Cell("pass rate"), Cell(fmt(rates.get("then"))), Cell(fmt(rates.get("now")))])
     return Table("The four cells, then and now", ["cell", "then", "now"], rows)
 
 

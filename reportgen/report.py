@@ -5,7 +5,12 @@ JSON, the HTML and the Markdown are the same numbers.
 
 Format history (``format_version``):
   1 - first release: gold, settings, runs (means, by_kind, counts), warnings.
-      Added since, without a bump: ``gold.question_digests`` (qid -> content hash, so
+      Added since, without a bump: ``verdicts`` (how the verdicts joined the gold set,
+      null without verdicts), ``attribution`` (run -> the four cells at k_ctx, their
+      question ids, focus, pass rate, by kind, and the unanswerable table; empty
+      without verdicts), ``cutoff`` (run -> the top-1 score gap or overlap, the
+      cutoff and the errors it makes; ``reason`` says why a run has none).
+      Also: ``gold.question_digests`` (qid -> content hash, so
       that a later report can tell which questions changed); ``comparisons`` (every
       pair of runs, or each against a reference run: paired differences, intervals,
       tests, Holm, labels, the questions that changed; see compare.py); ``baseline``
@@ -23,7 +28,9 @@ from typing import Any
 import polars as pl
 
 from reportgen import __version__
+from reportgen.attribution import CELLS, Attribution, CellSummary
 from reportgen.compare import compare_runs
+from reportgen.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
 from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, RunScores
 from reportgen.gate import GateRules, evaluate_gate
@@ -217,6 +224,103 @@ def _measured(
         "gold": _gold_section(evaluation),
         "runs": {result.name: _run_section(result, evaluation) for result in evaluation.runs},
         "warnings": [warning.as_dict() for warning in evaluation.warnings],
+        "verdicts": _verdicts_section(evaluation),
+        "attribution": (
+            {}
+            if evaluation.attribution is None
+            else {evaluation.attribution.run: _attribution_section(evaluation.attribution)}
+        ),
+        "cutoff": {analysis.run: _cutoff_section(analysis) for analysis in evaluation.cutoffs},
+    }
+
+
+def _listed(ids: Sequence[str]) -> dict[str, Any]:
+    return {"count": len(ids), "ids": list(ids)}
+
+
+def _verdicts_section(evaluation: Evaluation) -> dict[str, Any] | None:
+    verdicts, attribution = evaluation.verdicts, evaluation.attribution
+    if verdicts is None or attribution is None:
+        return None
+    join = attribution.join
+    return {
+        "source": verdicts.source,
+        "format": verdicts.format,
+        "run": join.run,
+        "k": attribution.k,
+        "joined_on": verdicts.join_on,
+        "metric": verdicts.metric,
+        "threshold": verdicts.threshold,
+        "rows": verdicts.rows.height,
+        "questions_with_verdict": join.rows.height,
+        "gold_without_verdict": _listed(join.gold_without),
+        "unknown_questions": _listed(join.unknown_questions),
+        "unknown_verdicts": _listed(join.unknown_verdicts),
+        "other_runs": list(join.other_runs),
+    }
+
+
+def _cells(summary: CellSummary) -> dict[str, Any]:
+    return {
+        "n": summary.n,
+        "cells": dict(summary.counts),
+        "shares": {cell: _round(summary.share(cell)) for cell in CELLS},
+        "focus": summary.focus,
+        "pass_rate": _round(summary.pass_rate),
+    }
+
+
+def _attribution_section(attribution: Attribution) -> dict[str, Any]:
+    outcomes = {
+        outcome: attribution.unanswerable(outcome)
+        for outcome in ("declined", "answered", "unknown")
+    }
+    return {
+        "k": attribution.k,
+        **_cells(attribution.overall),
+        "questions": {cell: list(ids) for cell, ids in attribution.overall.questions.items()},
+        "by_kind": {kind: _cells(summary) for kind, summary in attribution.by_kind.items()},
+        "unanswerable": {
+            **{outcome: len(ids) for outcome, ids in outcomes.items()},
+            "questions": outcomes,
+        },
+    }
+
+
+def _range(values: pl.Series) -> dict[str, Any]:
+    empty = values.len() == 0
+    return {
+        "n": values.len(),
+        "min": None if empty else _round(values.min()),  # type: ignore[arg-type]
+        "max": None if empty else _round(values.max()),  # type: ignore[arg-type]
+    }
+
+
+def _cutoff_section(analysis: CutoffAnalysis) -> dict[str, Any]:
+    found = analysis.cutoff is not None
+    return {
+        "gap": None if analysis.gap is None else [_round(v) for v in analysis.gap],
+        "cutoff": _round(analysis.cutoff),
+        "errors": {
+            "answered_unanswerable": len(analysis.answered_unanswerable),
+            "declined_answerable": len(analysis.declined_answerable),
+        }
+        if found
+        else None,
+        "rule": "answer when the top-1 score is at least the cutoff, else decline",
+        "overlap": None if analysis.overlap is None else [_round(v) for v in analysis.overlap],
+        "reason": analysis.reason,
+        "answerable": _range(analysis.group(ANSWERABLE)),
+        "unanswerable": _range(analysis.group(UNANSWERABLE)),
+        "unscored": analysis.unscored,
+        "questions": {
+            "answered_unanswerable": list(analysis.answered_unanswerable),
+            "declined_answerable": list(analysis.declined_answerable),
+            "in_overlap": {
+                ANSWERABLE: analysis.in_overlap(ANSWERABLE),
+                UNANSWERABLE: analysis.in_overlap(UNANSWERABLE),
+            },
+        },
     }
 
 

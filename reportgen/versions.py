@@ -76,7 +76,9 @@ def _baseline_sides(baseline: Baseline) -> dict[str, pl.DataFrame]:
     if baseline.report["settings"].get("trec_eval"):
         statuses.append("no_relevant")
     counted = baseline.per_question.filter(pl.col("status").is_in(statuses))
-    return wide(counted.select("run", "qid", "kind", "measure", "value"))
+    frames = wide(counted.select("run", "qid", "kind", "measure", "value"))
+    order = [name for name in baseline.report["runs"] if name in frames]
+    return {name: frames[name] for name in [*order, *sorted(set(frames) - set(order))]}
 
 
 @dataclass(frozen=True)
@@ -212,11 +214,13 @@ def compare_with_baseline(
 
 
 def _cells(then: dict[str, Any], now: dict[str, Any], run: str) -> dict[str, Any] | None:
-    """The four cells then and now, when both reports carry the run's attribution."""
+    """The four cells (and pass rate) then and now, when both reports judged the run."""
     try:
+        before, after = then["attribution"][run], now["attribution"][run]
         return {
-            "then": then["attribution"][run]["cells"],
-            "now": now["attribution"][run]["cells"],
+            "then": before["cells"],
+            "now": after["cells"],
+            "pass_rate": {"then": before.get("pass_rate"), "now": after.get("pass_rate")},
         }
     except (KeyError, TypeError):
         return None

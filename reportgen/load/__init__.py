@@ -1,4 +1,4 @@
-"""Everything that reads an input file: gold sets and runs, in every supported format.
+"""Everything that reads an input file: gold sets, runs and verdicts, in every format.
 
 Nothing outside this package opens an input file, so every reading error is an
 InputError that names the path, the line and the fix.
@@ -12,8 +12,17 @@ from reportgen.errors import UsageError
 from reportgen.load.gold import load_gold
 from reportgen.load.runs import load_run
 from reportgen.load.sniff import GOLD_FORMATS, RUN_FORMATS
+from reportgen.load.verdicts import VERDICT_FORMATS, load_verdicts
 
-__all__ = ["GOLD_FORMATS", "RUN_FORMATS", "load_gold", "load_run", "parse_run_spec"]
+__all__ = [
+    "GOLD_FORMATS",
+    "RUN_FORMATS",
+    "VERDICT_FORMATS",
+    "load_gold",
+    "load_run",
+    "load_verdicts",
+    "parse_run_spec",
+]
 
 
 def parse_run_spec(spec: str) -> tuple[str | None, Path]:

@@ -63,3 +63,23 @@ def test_four_cells_then_and_now_when_both_reports_have_them(demo: Path) -> None
         ["generation_failure", "9", "7"],
     ]
     assert view.baseline_facts[0].startswith("Baseline v1 (2025-01-01T00:00:00Z)")
+
+
+def test_baseline_with_verdicts_on_both_sides_shows_the_cells(demo: Path, tmp_path: Path) -> None:
+    from reportgen.api import example_dir, make_report
+
+    example = example_dir()
+    result = make_report(
+        example / "gold.jsonl",
+        [("rerank", example / "runs" / "rerank.jsonl")],
+        tmp_path / "out",
+        baseline=demo,
+        verdicts=example / "verdicts.jsonl",
+        verdicts_run="rerank",
+    )
+    entry = result.report["baseline"]["comparisons"][0]
+    then = result.report["attribution"]["rerank"]["cells"]
+    assert entry["cells"]["then"] == then and entry["cells"]["now"] == then
+    assert result.report["baseline"]["baseline_runs_not_here"] == ["keyword", "dense", "hybrid"]
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "**The four cells, then and now**" in text

@@ -1,0 +1,223 @@
+"""The four cells: was the evidence retrieved, and was the answer right?
+
+An end-to-end pass rate mixes two faults. Crossing hit@k_ctx (did the gold reach the
+model?) with the verdict (was the answer correct?) separates them (SPEC.md):
+
+    retrieved & correct   working as designed
+    retrieved & wrong     generation failure: the model had the passage
+    missed & correct      answered from memory: right today, a hallucination tomorrow
+    missed & wrong        retrieval failure: no prompt can fix it
+
+Pure: the gold set, one run's per-question scores and the verdicts in; frames and
+plain values out. Unanswerable questions stay out of the cells and are counted on
+their own: declined (right) or answered anyway (wrong).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import polars as pl
+
+from reportgen.errors import UsageError
+from reportgen.measures import IN_MEANS
+from reportgen.model import GoldSet, VerdictSet
+
+CELLS = ("retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong")
+"""Row by row, as SPEC.md draws the table."""
+Focus = Literal["generation", "retrieval", "tie", "none"]
+
+
+def choose_run(verdicts: VerdictSet, run_names: Sequence[str], requested: str | None) -> str:
+    """The run the verdicts judge: the one asked for, else the one the file names, else the
+    first run (the one whose chunks were sent to the model)."""
+    named = verdicts.runs
+    if requested is not None:
+        if requested not in run_names:
+            raise UsageError(
+                f"--verdicts-run {requested!r} is not one of the runs ({', '.join(run_names)})",
+                "name one of the runs given on the command line",
+            )
+        chosen = requested
+    elif len(named) == 1 and named[0] in run_names:
+        chosen = named[0]
+    else:
+        chosen = run_names[0]
+    unnamed_rows = verdicts.rows.get_column("run").null_count() > 0
+    if named and chosen not in named and not unnamed_rows:
+        raise UsageError(
+            f"{verdicts.source} has verdicts for run(s) {', '.join(named)}, none for {chosen!r}",
+            f"pass --verdicts-run {named[0]} (or the run the verdicts are for)",
+        )
+    return chosen
+
+
+@dataclass(frozen=True)
+class VerdictJoin:
+    """How the verdicts met the gold set: what matched, what did not, and why."""
+
+    run: str
+    rows: pl.DataFrame
+    """qid, correct, abstained: one row per gold question with a verdict."""
+    gold_without: tuple[str, ...]
+    """Gold questions (answerable or not) with no verdict for this run."""
+    unknown_questions: tuple[str, ...]
+    """Ids (or question texts) in the verdicts that the gold set does not have."""
+    unknown_verdicts: tuple[str, ...]
+    """Gold questions whose verdict is unknown (the eval errored or left it empty)."""
+    other_runs: tuple[str, ...] = ()
+
+
+def _normalised(text: pl.Expr) -> pl.Expr:
+    return text.str.replace_all(r"\s+", " ").str.strip_chars()
+
+
+def join_verdicts(gold: GoldSet, verdicts: VerdictSet, run: str) -> VerdictJoin:
+    """Keep the verdicts for ``run`` (and those naming no run), matched to gold questions."""
+    rows = verdicts.rows.filter(pl.col("run").is_null() | (pl.col("run") == run))
+    if verdicts.join_on == "question":
+        texts = (
+            gold.questions.filter(pl.col("question").is_not_null())
+            .select("qid", text=_normalised(pl.col("question")))
+            .filter(pl.col("text").is_unique())
+        )
+        rows = (
+            rows.drop("qid")
+            .with_columns(text=_normalised(pl.col("question")))
+            .join(texts, on="text", how="left")
+        )
+    matched = rows.join(gold.questions.select("qid"), on="qid", how="semi")
+    unknown = rows.join(gold.questions.select("qid"), on="qid", how="anti")
+    label = pl.coalesce("qid", "question") if verdicts.join_on == "id" else pl.col("question")
+    without = gold.questions.join(matched, on="qid", how="anti").get_column("qid")
+    return VerdictJoin(
+        run=run,
+        rows=matched.select("qid", "correct", "abstained").sort("qid"),
+        gold_without=tuple(without.sort().to_list()),
+        unknown_questions=tuple(unknown.select(label).to_series().sort().to_list()),
+        unknown_verdicts=tuple(
+            matched.filter(pl.col("correct").is_null()).get_column("qid").sort().to_list()
+        ),
+        other_runs=tuple(name for name in verdicts.runs if name != run),
+    )
+
+
+@dataclass(frozen=True)
+class CellSummary:
+    """Counts, shares and ids of the four cells over one group of questions."""
+
+    counts: dict[str, int]
+    questions: dict[str, list[str]]
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts.values())
+
+    def share(self, cell: str) -> float | None:
+        return self.counts[cell] / self.n if self.n else None
+
+    @property
+    def pass_rate(self) -> float | None:
+        """The end-to-end number: right answers over all, whichever stage did the work."""
+        if not self.n:
+            return None
+        return (self.counts["retrieved_correct"] + self.counts["missed_correct"]) / self.n
+
+    @property
+    def focus(self) -> Focus:
+        """Where the effort goes: the larger failure cell (SPEC.md)."""
+        generation = self.counts["retrieved_wrong"]
+        retrieval = self.counts["missed_wrong"]
+        if generation == retrieval:
+            return "none" if generation == 0 else "tie"
+        return "generation" if generation > retrieval else "retrieval"
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The four cells of one run at k_ctx, overall and per kind, and the unanswerable table."""
+
+    run: str
+    k: int
+    join: VerdictJoin
+    questions: pl.DataFrame
+    """Every gold question: qid, kind, status, retrieved, correct, abstained, cell
+    (null outside the cells), declined (for unanswerable ones; null when unknown)."""
+    overall: CellSummary
+    by_kind: dict[str, CellSummary] = field(default_factory=dict)
+
+    def unanswerable(self, outcome: Literal["declined", "answered", "unknown"]) -> list[str]:
+        """Ids of the unanswerable questions with a verdict, by what the system did."""
+        declined = pl.col("declined")
+        which = {
+            "declined": declined.fill_null(False),
+            "answered": ~declined.fill_null(True),
+            "unknown": declined.is_null(),
+        }[outcome]
+        picked = self.questions.filter(
+            (pl.col("status") == "unanswerable") & pl.col("has_verdict") & which
+        )
+        return picked.get_column("qid").sort().to_list()
+
+
+def summarise(questions: pl.DataFrame) -> CellSummary:
+    """Count the cells of ``questions`` (rows with a null cell are not counted)."""
+    grouped = (
+        questions.filter(pl.col("cell").is_not_null())
+        .sort("qid")
+        .group_by("cell")
+        .agg(pl.col("qid"))
+    )
+    ids = dict(zip(grouped["cell"].to_list(), grouped["qid"].to_list(), strict=True))
+    return CellSummary(
+        counts={cell: len(ids.get(cell, [])) for cell in CELLS},
+        questions={cell: ids.get(cell, []) for cell in CELLS},
+    )
+
+
+def attribute(scores: pl.DataFrame, join: VerdictJoin, k: int) -> Attribution:
+    """Sort every answerable question with a known verdict into its cell at ``k``.
+
+    ``scores`` is the run's per-question frame (qid, kind, status, hit@k); a question the
+    run did not answer was not retrieved.
+    """
+    hit = f"hit@{k}"
+    retrieved = pl.col("retrieved")
+    correct = pl.col("correct")
+    cell = (
+        pl.when(~pl.col("status").is_in(list(IN_MEANS)) | correct.is_null())
+        .then(pl.lit(None, pl.String))
+        .when(retrieved & correct)
+        .then(pl.lit("retrieved_correct"))
+        .when(retrieved)
+        .then(pl.lit("retrieved_wrong"))
+        .when(correct)
+        .then(pl.lit("missed_correct"))
+        .otherwise(pl.lit("missed_wrong"))
+    )
+    questions = (
+        scores.select("qid", "kind", "status", retrieved=pl.col(hit) > 0)
+        .join(join.rows.with_columns(has_verdict=pl.lit(True)), on="qid", how="left")
+        .with_columns(
+            pl.col("has_verdict").fill_null(False),
+            cell=cell,
+            # An unanswerable question is handled well when the system declines; without
+            # an abstained field, a correct verdict is the judge saying it declined.
+            declined=pl.when(pl.col("status") == "unanswerable").then(
+                pl.coalesce("abstained", "correct")
+            ),
+        )
+        .sort("qid")
+    )
+    kinds = questions.filter(pl.col("cell").is_not_null()).get_column("kind").unique().sort()
+    by_kind = {kind: summarise(questions.filter(pl.col("kind") == kind)) for kind in kinds}
+    return Attribution(
+        run=join.run,
+        k=k,
+        join=join,
+        questions=questions,
+        overall=summarise(questions),
+        by_kind=by_kind,
+    )
