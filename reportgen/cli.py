@@ -14,7 +14,8 @@ import click
 
 from reportgen import __version__
 from reportgen.api import ReportResult, make_demo, make_report
-from reportgen.errors import GateFailed, ReportgenError
+from reportgen.ci import append_step_summary, default_version
+from reportgen.errors import GateFailed, ReportgenError, UsageError
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
 from reportgen.gate import GateRules, find_config, load_config, rules_from_options
 from reportgen.load import GOLD_FORMATS, RUN_FORMATS, VERDICT_FORMATS
@@ -103,7 +104,11 @@ def measure_options(command: Any) -> Any:
             "--version",
             "version",
             default=None,
-            help="Label of this report (default: the creation time, YYYYMMDD-HHMMSS).",
+            help=(
+                "Label of this report. Default: the commit measured (the pull request's "
+                "head, GITHUB_SHA, CI_COMMIT_SHORT_SHA or `git rev-parse --short HEAD`), "
+                "else the creation time YYYYMMDD-HHMMSS (SOURCE_DATE_EPOCH makes it fixed)."
+            ),
         ),
         click.option(
             "--format",
@@ -119,6 +124,11 @@ def measure_options(command: Any) -> Any:
             default="csv",
             show_default=True,
             help="File format of the per-question values (run, question, measure, value).",
+        ),
+        click.option(
+            "--github-summary",
+            is_flag=True,
+            help="Append summary.md to GitHub's job summary ($GITHUB_STEP_SUMMARY).",
         ),
         click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
     ]
@@ -254,6 +264,7 @@ def report(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    github_summary: bool,
     quiet: bool,
     gold_format: str | None,
     run_format: str | None,
@@ -290,12 +301,13 @@ def report(
         --verdict-metric faithfulness --verdict-threshold 0.7
     """
     gate = _gate_rules(config_path, minimums, max_drops, significant_only)
+    check_summary_wanted(github_summary, formats)
     result = make_report(
         gold,
         list(runs),
         out_dir,
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),
-        version=version,
+        version=version or default_version(),
         formats=formats,
         per_question_format=per_question_format,
         gold_format=gold_format,
@@ -315,6 +327,8 @@ def report(
     )
     if not quiet:
         print_summary(result)
+    if github_summary:
+        write_step_summary(result, quiet)
     failed = result.gate_failures
     if failed:
         raise GateFailed(
@@ -345,6 +359,7 @@ def demo(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    github_summary: bool,
     quiet: bool,
 ) -> None:
     """Write the report of the bundled, synthetic help-centre example (offline).
@@ -353,14 +368,43 @@ def demo(
     Example:
       reportgen demo --out demo-report && open demo-report/index.html
     """
+    check_summary_wanted(github_summary, formats)
     result = make_demo(
         out_dir,
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),
-        version=version,
+        version=version or default_version(),
         formats=formats,
     )
     if not quiet:
         print_summary(result)
+    if github_summary:
+        write_step_summary(result, quiet)
+
+
+def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:
+    """Refuse --github-summary before any work when no Markdown will be written."""
+    if github_summary and "md" not in formats:
+        raise UsageError(
+            "--github-summary needs the Markdown output, and --format leaves it out",
+            "add md to --format, or drop --github-summary",
+        )
+
+
+def write_step_summary(result: ReportResult, quiet: bool) -> None:
+    """Append the report's summary to the job summary; outside GitHub Actions, only warn.
+
+    The report is written by then, so a missing GITHUB_STEP_SUMMARY (a CI command
+    tried on a laptop) is worth a warning, not a failed run.
+    """
+    written = {path.name: path for path in result.files}
+    summary = written.get("summary.md") or written["report.md"]
+    try:
+        target = append_step_summary(summary)
+    except UsageError as error:
+        click.echo(f"warning: --github-summary: {error}", err=True)
+        return
+    if not quiet:
+        click.echo(f"Appended {summary.name} to the job summary ({target})")
 
 
 def print_summary(result: ReportResult) -> None:

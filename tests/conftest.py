@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -16,3 +17,25 @@ def shared_dir() -> Path:
     if not SHARED_DIR.is_dir():
         pytest.skip(f"shared folder not found at {SHARED_DIR} (it sits beside the repository)")
     return SHARED_DIR
+
+
+CI_VARIABLES = (
+    "GITHUB_SHA",
+    "GITHUB_EVENT_NAME",
+    "GITHUB_EVENT_PATH",
+    "GITHUB_STEP_SUMMARY",
+    "GITHUB_OUTPUT",
+    "CI_COMMIT_SHORT_SHA",
+)
+
+
+@pytest.fixture(autouse=True)
+def version_from_time_not_commit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reports made by tests are labelled by time, never by the commit the tests run on.
+
+    The CLI labels a report with the commit it finds (CI variables, then git); tests
+    that compare output would then change with every commit, and differ in CI.
+    """
+    for name in CI_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GIT_DIR", os.devnull)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Fetch the published site (the branch where its history lives, e.g. gh-pages) so that
+# its latest version can be the baseline. The first run has no site yet: say so and go on.
+# In: BRANCH, TOKEN (may be empty), GITHUB_SERVER_URL, GITHUB_REPOSITORY.
+# Out ($GITHUB_OUTPUT): site (the folder), absent when there is no site yet.
+set -euo pipefail
+
+site="$RUNNER_TEMP/reportgen-baseline-site"
+repo="$RUNNER_TEMP/reportgen-baseline-git"
+rm -rf "$site" "$repo"
+mkdir -p "$site"
+git init -q "$repo"
+
+auth=()
+if [ -n "${TOKEN:-}" ]; then
+  basic=$(printf 'x-access-token:%s' "$TOKEN" | base64 | tr -d '\n')
+  echo "::add-mask::$basic"
+  auth=(-c "http.extraheader=AUTHORIZATION: basic $basic")
+fi
+
+url="$GITHUB_SERVER_URL/$GITHUB_REPOSITORY"
+if ! git -C "$repo" "${auth[@]}" fetch -q --depth=1 "$url" "refs/heads/$BRANCH"; then
+  echo "::notice::No branch '$BRANCH' yet, so no baseline: the first published version will be one."
+  exit 0
+fi
+git -C "$repo" archive FETCH_HEAD | tar -x -C "$site"
+echo "site=$site" >>"$GITHUB_OUTPUT"
+echo "Baseline: the site on branch '$BRANCH' ($(git -C "$repo" rev-parse --short FETCH_HEAD))"

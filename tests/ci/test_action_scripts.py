@@ -1,0 +1,217 @@
+"""The action's scripts, run as GitHub would run them: inputs in INPUT_*, outputs to files.
+
+A stand-in `reportgen` records its arguments and exits with a chosen code, to test how
+inputs become arguments and how exit codes become the gate; the real CLI then runs once
+on the bundled example.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ACTION = REPO / "action"
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+def outputs(path: Path) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in path.read_text().splitlines() if line)
+
+
+def run_script(
+    name: str, tmp_path: Path, env: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
+    out = tmp_path / "github_output"
+    out.touch()
+    full = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+        "RUNNER_TEMP": str(tmp_path / "runner"),
+        "GITHUB_OUTPUT": str(out),
+        "REPORTGEN_PYTHON": sys.executable,
+        **env,
+    }
+    (tmp_path / "runner").mkdir(exist_ok=True)
+    done = subprocess.run(
+        ["bash", str(ACTION / name)],
+        cwd=tmp_path,
+        env=full,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done, outputs(out)
+
+
+@pytest.fixture
+def fake_reportgen(tmp_path: Path) -> Path:
+    """Writes its arguments one per line to argv.txt, a report folder, and exits $FAKE_EXIT."""
+    script = tmp_path / "fake-reportgen"
+    script.write_text(
+        "#!/usr/bin/env bash\n"
+        'printf "%s\\n" "$@" > "$RUNNER_TEMP/argv.txt"\n'
+        'mkdir -p out && echo \'{"version": "v9"}\' > out/report.json\n'
+        "echo '<!-- reportgen -->' > out/summary.md && echo '<html>' > out/index.html\n"
+        'exit "${FAKE_EXIT:-0}"\n'
+    )
+    script.chmod(0o755)
+    return script
+
+
+def inputs(**values: str) -> dict[str, str]:
+    base = {"INPUT_GOLD": "gold set.jsonl", "INPUT_RUNS": "a=runs/a.trec", "INPUT_OUT": "out"}
+    base.update({"INPUT_" + key.upper(): value for key, value in values.items()})
+    return base
+
+
+def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
+    env = inputs(
+        runs="  bm25=runs/bm 25.trec\n\n dense=runs/dense.jsonl  \n",
+        verdicts="verdicts.jsonl",
+        k="1,5",
+        context_k="5",
+        baseline="site",
+        min="recall@5=0.8\nhit@5=0.9\n",
+        max_drop="mrr@5=0.02",
+        significant_only="true",
+        version="pr-7",
+        args="--trec-eval\n--relevance-threshold\n2",
+        github_summary="true",
+    )
+    done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
+    assert done.returncode == 0, done.stderr
+    argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
+    assert argv == [
+        "report", "gold set.jsonl", "bm25=runs/bm 25.trec", "dense=runs/dense.jsonl",
+        "--out", "out", "--verdicts", "verdicts.jsonl", "--k", "1,5", "--context-k", "5",
+        "--baseline", "site", "--version", "pr-7",
+        "--min", "recall@5=0.8", "--min", "hit@5=0.9", "--max-drop", "mrr@5=0.02",
+        "--significant-only", "--github-summary", "--trec-eval", "--relevance-threshold", "2",
+    ]  # fmt: skip
+
+
+def test_empty_inputs_add_nothing(tmp_path: Path, fake_reportgen: Path) -> None:
+    env = inputs(github_summary="false", significant_only="false")
+    done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
+    assert done.returncode == 0, done.stderr
+    argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
+    assert argv == ["report", "gold set.jsonl", "a=runs/a.trec", "--out", "out"]
+
+
+def test_input_text_is_never_run_as_code(tmp_path: Path, fake_reportgen: Path) -> None:
+    env = inputs(runs="$(touch pwned)\n`touch pwned`", version="x; touch pwned")
+    done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "pwned").exists()
+    argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
+    assert "$(touch pwned)" in argv and "x; touch pwned" in argv
+
+
+def test_outputs_after_a_passed_gate(tmp_path: Path, fake_reportgen: Path) -> None:
+    done, out = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **inputs()})
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "out"
+    assert out == {
+        "report-dir": str(folder),
+        "gate": "passed",
+        "summary-path": str(folder / "summary.md"),
+        "html-path": str(folder / "index.html"),
+        "version": "v9",
+    }
+
+
+@pytest.mark.parametrize(("fail_on_gate", "code"), [("true", 1), ("false", 0)])
+def test_a_failed_gate(tmp_path: Path, fake_reportgen: Path, fail_on_gate: str, code: int) -> None:
+    env = {"REPORTGEN": str(fake_reportgen), "FAKE_EXIT": "1", **inputs(fail_on_gate=fail_on_gate)}
+    done, out = run_script("report.sh", tmp_path, env)
+    assert done.returncode == code
+    assert out["gate"] == "failed"
+    assert "The quality gate failed" in done.stdout
+
+
+def test_bad_input_stops_without_outputs(tmp_path: Path, fake_reportgen: Path) -> None:
+    env = {"REPORTGEN": str(fake_reportgen), "FAKE_EXIT": "2", **inputs()}
+    done, out = run_script("report.sh", tmp_path, env)
+    assert done.returncode == 2
+    assert out == {}
+    assert "::error::reportgen stopped with exit code 2" in done.stdout
+
+
+def test_the_real_cli_on_the_bundled_example(tmp_path: Path) -> None:
+    shim = tmp_path / "reportgen"
+    shim.write_text(f'#!/usr/bin/env bash\nexec "{sys.executable}" -m reportgen "$@"\n')
+    shim.chmod(0o755)
+    example = REPO / "reportgen" / "examples" / "helpcentre"
+    step_summary = tmp_path / "step_summary.md"
+    env = {
+        "REPORTGEN": str(shim),
+        "PYTHONPATH": str(REPO),
+        "GITHUB_SHA": SHA,
+        "GITHUB_STEP_SUMMARY": str(step_summary),
+        "GIT_DIR": os.devnull,
+        "INPUT_GOLD": str(example / "gold.jsonl"),
+        "INPUT_RUNS": f"keyword={example / 'runs' / 'keyword.trec'}\n"
+        f"rerank={example / 'runs' / 'rerank.jsonl'}\n",
+        "INPUT_OUT": "reportgen-report",
+        "INPUT_K": "1,5",
+        "INPUT_VERDICTS": str(example / "verdicts.jsonl"),
+        "INPUT_GITHUB_SUMMARY": "true",
+    }
+    done, out = run_script("report.sh", tmp_path, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert out["gate"] == "passed"
+    assert out["version"] == "0123456"
+    report = json.loads((Path(out["report-dir"]) / "report.json").read_text())
+    assert report["version"] == "0123456"
+    assert report["attribution"]["rerank"]["k"] == 5
+    assert Path(out["html-path"]).read_text().lstrip().lower().startswith("<!doctype html")
+    assert step_summary.read_text() == Path(out["summary-path"]).read_text()
+    assert "rerank, top 5:" in done.stdout
+
+
+@pytest.fixture
+def site_remote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository with a gh-pages branch holding a published site, served as file://."""
+    monkeypatch.delenv("GIT_DIR")
+    work = tmp_path / "work"
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    work.mkdir()
+    subprocess.run([*git, "init", "-q", "-b", "gh-pages"], check=True)
+    (work / "history.jsonl").write_text('{"version": "v1"}\n')
+    (work / "v1").mkdir()
+    (work / "v1" / "report.json").write_text("{}\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "v1"], check=True)
+    return work
+
+
+def fetch_env(remote: Path, branch: str) -> dict[str, str]:
+    return {
+        "BRANCH": branch,
+        "TOKEN": "",
+        "GITHUB_SERVER_URL": f"file://{remote.parent}",
+        "GITHUB_REPOSITORY": remote.name,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+
+
+def test_the_published_site_becomes_the_baseline(tmp_path: Path, site_remote: Path) -> None:
+    done, out = run_script("fetch-site.sh", tmp_path, fetch_env(site_remote, "gh-pages"))
+    assert done.returncode == 0, done.stderr
+    site = Path(out["site"])
+    assert (site / "history.jsonl").read_text() == '{"version": "v1"}\n'
+    assert (site / "v1" / "report.json").exists()
+    assert not (site / ".git").exists()
+
+
+def test_no_site_yet_is_a_notice_not_a_failure(tmp_path: Path, site_remote: Path) -> None:
+    done, out = run_script("fetch-site.sh", tmp_path, fetch_env(site_remote, "pages-data"))
+    assert done.returncode == 0, done.stderr
+    assert out == {}
+    assert "::notice::No branch 'pages-data' yet" in done.stdout

@@ -1,0 +1,149 @@
+"""The CI conveniences: the commit as the version label, and the GitHub job summary."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reportgen import ci
+from reportgen.cli import cli
+from reportgen.errors import UsageError
+
+SHA = "0123456789abcdef0123456789abcdef01234567"
+HEAD = "fedcba9876543210fedcba9876543210fedcba98"
+
+
+def test_github_sha_is_shortened_to_seven() -> None:
+    assert ci.default_version({"GITHUB_SHA": SHA}) == "0123456"
+
+
+def test_pull_request_head_wins_over_the_merge_commit(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"head": {"sha": HEAD}}}))
+    env = {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event), "GITHUB_SHA": SHA}
+    assert ci.default_version(env) == "fedcba9"
+
+
+def test_push_event_keeps_github_sha(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"head": {"sha": HEAD}}}))
+    env = {"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(event), "GITHUB_SHA": SHA}
+    assert ci.default_version(env) == "0123456"
+
+
+def test_unreadable_event_falls_back_to_github_sha(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text("{not json")
+    env = {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event), "GITHUB_SHA": SHA}
+    assert ci.default_version(env) == "0123456"
+
+
+def test_gitlab_short_sha_is_kept_whole() -> None:
+    assert ci.default_version({"CI_COMMIT_SHORT_SHA": "A1B2C3D4"}) == "a1b2c3d4"
+
+
+def test_a_value_that_is_not_a_hash_is_ignored() -> None:
+    """Nothing but hex reaches a label (it becomes a folder name on the site)."""
+    env = {"GITHUB_SHA": "../../etc", "CI_COMMIT_SHORT_SHA": "a1b2c3d4"}
+    assert ci.default_version(env) == "a1b2c3d4"
+
+
+def test_no_ci_variables_and_no_repository_gives_none(tmp_path: Path) -> None:
+    # The autouse fixture points GIT_DIR nowhere, as outside any repository.
+    assert ci.default_version({}, cwd=tmp_path) is None
+
+
+def test_git_head_when_no_ci_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GIT_DIR")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "first"], check=True)
+    expected = subprocess.run(
+        [*git, "rev-parse", "--short", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    assert ci.default_version({}, cwd=tmp_path) == expected
+
+
+def test_summary_is_appended_after_what_the_step_wrote(tmp_path: Path) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_text("<!-- reportgen -->\n## Retrieval\n")
+    step = tmp_path / "step.md"
+    step.write_text("# Earlier\n")
+    assert ci.append_step_summary(summary, {"GITHUB_STEP_SUMMARY": str(step)}) == step
+    assert step.read_text() == "# Earlier\n<!-- reportgen -->\n## Retrieval\n"
+
+
+def test_summary_without_the_variable_says_what_to_do(tmp_path: Path) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_text("x\n")
+    expected = r"GITHUB_STEP_SUMMARY is not set.*Fix: read .*summary\.md"
+    with pytest.raises(UsageError, match=expected):
+        ci.append_step_summary(summary, {})
+
+
+def test_summary_over_budget_is_cut_at_a_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ci, "STEP_SUMMARY_BUDGET", 300)
+    summary = tmp_path / "summary.md"
+    summary.write_text("".join(f"| q{i:03d} | 0.500 |\n" for i in range(100)))  # 1,600 bytes
+    step = tmp_path / "step.md"
+    step.write_text("x" * 50 + "\n")  # 51 bytes already used in this step
+    ci.append_step_summary(summary, {"GITHUB_STEP_SUMMARY": str(step)})
+    written = step.read_bytes()
+    assert len(written) <= 300
+    body = written.decode().splitlines()
+    assert body[1] == "| q000 | 0.500 |"
+    assert "1 MiB job summary limit" in body[-1]
+    assert all(line.endswith("|") for line in body[1:-2] if line)
+
+
+def _demo(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str, Path]:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["demo", "--out", str(out), *args], env=env)
+    return result.exit_code, result.output, out
+
+
+def test_cli_labels_the_report_with_the_commit(tmp_path: Path) -> None:
+    code, output, out = _demo(tmp_path, "-q", env={"GITHUB_SHA": SHA})
+    assert code == 0, output
+    assert json.loads((out / "report.json").read_text())["version"] == "0123456"
+
+
+def test_cli_explicit_version_wins(tmp_path: Path) -> None:
+    code, output, out = _demo(tmp_path, "-q", "--version", "v2", env={"GITHUB_SHA": SHA})
+    assert code == 0, output
+    assert json.loads((out / "report.json").read_text())["version"] == "v2"
+
+
+def test_cli_without_commit_uses_source_date_epoch(tmp_path: Path) -> None:
+    code, output, out = _demo(tmp_path, "-q", env={"SOURCE_DATE_EPOCH": "1767225600"})
+    assert code == 0, output
+    assert json.loads((out / "report.json").read_text())["version"] == "20260101-000000"
+
+
+def test_cli_github_summary_appends_the_markdown(tmp_path: Path) -> None:
+    step = tmp_path / "step.md"
+    code, output, out = _demo(tmp_path, "--github-summary", env={"GITHUB_STEP_SUMMARY": str(step)})
+    assert code == 0, output
+    source = out / "summary.md" if (out / "summary.md").exists() else out / "report.md"
+    assert step.read_text() == source.read_text()
+    assert f"Appended {source.name} to the job summary" in output
+
+
+def test_cli_github_summary_outside_actions_warns_and_succeeds(tmp_path: Path) -> None:
+    code, output, out = _demo(tmp_path, "-q", "--github-summary")
+    assert code == 0
+    assert "warning: --github-summary: GITHUB_STEP_SUMMARY is not set" in output
+    assert (out / "report.json").exists()
+
+
+def test_cli_github_summary_needs_markdown(tmp_path: Path) -> None:
+    code, output, out = _demo(tmp_path, "--github-summary", "--format", "html")
+    assert code == 2
+    assert "--github-summary needs the Markdown output" in output
+    assert not out.exists()

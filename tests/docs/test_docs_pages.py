@@ -1,0 +1,171 @@
+"""The documentation tells the truth: its examples load, run and print what it says.
+
+Fenced blocks tagged ``file=NAME`` are files (written out and loaded); ``python``
+blocks run, and each ``print(...)  # value`` must print that value; YAML recipes pass
+the same schema and security checks as this repository's own workflows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reportgen.api import load_runs, make_demo
+from reportgen.cli import cli
+from reportgen.load import load_gold, load_verdicts
+
+REPO = Path(__file__).resolve().parents[2]
+DOCS = REPO / "docs"
+FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```", re.S | re.M)
+
+
+def blocks(page: str) -> list[tuple[str, dict[str, str], str]]:
+    """(language, attributes, body) of every fenced block of a docs page."""
+    found = []
+    for language, info, body in FENCE.findall((DOCS / page).read_text(encoding="utf-8")):
+        attributes = dict(re.findall(r"(\w+)=(\S+)", info))
+        found.append((language, attributes, body))
+    return found
+
+
+def write_files(page: str, folder: Path) -> list[Path]:
+    written = []
+    for _, attributes, body in blocks(page):
+        if "file" in attributes:
+            path = folder / attributes["file"]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(body, encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def test_every_page_is_linked_from_the_index_and_every_link_resolves() -> None:
+    pages = sorted(path.name for path in DOCS.glob("*.md"))
+    index = (DOCS / "index.md").read_text()
+    assert [page for page in pages if page != "index.md" and f"]({page})" not in index] == []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", (DOCS / page).read_text()):
+            assert (DOCS / target).is_file(), f"{page} links to missing {target}"
+
+
+def test_input_examples_load(tmp_path: Path) -> None:
+    files = write_files("inputs.md", tmp_path)
+    golds = [path for path in files if path.stem == "gold"]
+    runs = [path for path in files if path.parent.name == "runs"]
+    assert len(golds) == 3 and len(runs) == 5
+    for path in golds:
+        gold = load_gold(path)
+        assert gold.judgments.height >= 3, path.name
+    loaded = load_runs([str(path) for path in runs])
+    assert [run.results.height for run in loaded] == [3, 4, 2, 3, 3]
+    verdicts = [load_verdicts(path) for path in files if path.stem == "verdicts"]
+    assert [verdict_set.rows.height for verdict_set in verdicts] == [3, 3]
+
+
+def test_quickstart_prints_what_it_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_files("quickstart.md", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    commands = [body for language, _, body in blocks("quickstart.md") if language == "sh"]
+    command = commands[-1].split()
+    assert command[0] == "reportgen"
+    result = CliRunner().invoke(cli, command[1:])
+    assert result.exit_code == 0, result.output
+    expected = next(body for language, _, body in blocks("quickstart.md") if language == "text")
+    assert expected.strip() in result.output
+
+
+def test_python_examples_run_and_print_what_they_say(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_files("quickstart.md", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for language, _, body in blocks("python-api.md"):
+        if language != "python":
+            continue
+        prints = [line for line in body.splitlines() if line.startswith("print(")]
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(body, "python-api.md", "exec"), {})
+        lines = printed.getvalue().splitlines()
+        assert len(lines) == len(prints)  # one line per print()
+        for line, output in zip(prints, lines, strict=True):
+            said = re.search(r"\)\s+#\s+(.+)$", line)
+            if said:
+                assert output == said.group(1), line
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
+    if found is None:
+        pytest.skip(f"{name} is not installed (pip install -e '.[test]' installs it)")
+    return found
+
+
+def test_ci_recipes_pass_the_schemas_and_zizmor(tmp_path: Path) -> None:
+    files = [path for path in write_files("ci.md", tmp_path) if path.suffix == ".yml"]
+    workflows = [path for path in files if ".github" in path.parts]
+    gitlab = [path for path in files if path.name == ".gitlab-ci.yml"]
+    assert workflows and gitlab
+    for schema, paths in (("vendor.github-workflows", workflows), ("vendor.gitlab-ci", gitlab)):
+        done = subprocess.run(
+            [_tool("check-jsonschema"), "--builtin-schema", schema, *map(str, paths)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    # OWNER is a placeholder the reader replaces (and is told to pin by commit); every
+    # other action must be pinned by commit, as zizmor's default policy demands.
+    config = tmp_path / "zizmor-test.yml"
+    config.write_text(
+        'rules:\n  unpinned-uses:\n    config:\n      policies:\n        "OWNER/*": ref-pin\n'
+    )
+    done = subprocess.run(
+        [_tool("zizmor"), "--offline", "--config", str(config), "--format", "json", "--no-progress"]
+        + [str(path) for path in workflows],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 or 10 <= done.returncode <= 12, done.stdout + done.stderr
+
+
+def test_ci_page_lists_every_input_and_output_of_the_action() -> None:
+    action = (REPO / "action.yml").read_text()
+    page = (DOCS / "ci.md").read_text()
+    section = action.split("\noutputs:\n")
+    inputs = re.findall(r"^  ([\w-]+):$", section[0].split("\ninputs:\n")[1], re.M)
+    outputs = re.findall(r"^  ([\w-]+):$", section[1].split("\nruns:\n")[0], re.M)
+    assert len(inputs) == 17 and len(outputs) == 6
+    for name in [*inputs, *outputs]:
+        assert f"| `{name}` |" in page, name
+
+
+def test_report_json_page_documents_every_top_level_key(tmp_path: Path) -> None:
+    report = make_demo(tmp_path / "demo").report
+    page = (DOCS / "report-json.md").read_text()
+    example = json.loads(
+        next(body for language, _, body in blocks("report-json.md") if language == "json")
+    )
+    assert set(example) == set(report)
+    for key in report:
+        assert f"| `{key}`" in page or f"| `{key}." in page or key in {"k", "context_k"}, key
+
+
+def test_report_json_page_carries_the_format_history() -> None:
+    import reportgen.report
+
+    history = re.findall(r"^\s+(\d+) - (.+)$", reportgen.report.__doc__ or "", re.M)
+    page = (DOCS / "report-json.md").read_text()
+    assert history
+    for version, _ in history:
+        assert f"- **{version}**:" in page
