@@ -7,15 +7,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from importlib import resources
 from pathlib import Path
 
-from reportgen.errors import UsageError
+from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.gate import GateRules, failures
-from reportgen.load import load_gold, load_run, load_verdicts, parse_run_spec
+from reportgen.hygiene import check, with_hygiene
+from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import load_baseline
 from reportgen.model import Run
 from reportgen.output import (
@@ -55,6 +58,30 @@ def load_runs(specs: Sequence[RunSpec], fmt: str | None = None) -> list[Run]:
         name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
         runs.append(load_run(path, name=name, fmt=fmt))
     return runs
+
+
+def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list[Run]:
+    """Runs with the index version the caller states (over what their files say)."""
+    unknown = sorted(set(versions) - {run.name for run in runs})
+    if unknown:
+        raise UsageError(
+            f"--run-index-version names run {unknown[0]!r}, which is not among the runs "
+            f"({', '.join(run.name for run in runs)})",
+            "use a run's name as given before '=' (or its file name without extension)",
+        )
+    return [
+        dataclasses.replace(run, index_version=versions[run.name]) if run.name in versions else run
+        for run in runs
+    ]
+
+
+def strict_failure(report: Report) -> GateFailed | None:
+    """--strict: any warning fails the gate (after the report is written)."""
+    warnings = report["warnings"]
+    if not warnings:
+        return None
+    codes = ", ".join(sorted({w["code"] for w in warnings}))
+    return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
 
 
 def render_files(
@@ -111,15 +138,23 @@ def make_report(
     verdict_format: str | None = None,
     verdict_metric: str | None = None,
     verdict_threshold: float | None = None,
+    manifest: str | Path | None = None,
+    manifest_format: str | None = None,
+    run_index_versions: Mapping[str, str] | None = None,
+    audience: str | None = None,
+    as_of: date | None = None,
 ) -> ReportResult:
-    """Load, measure, render and write a report; nothing is written if any step fails.
+    """Load, measure, check, render and write a report; nothing is written if a step fails.
 
     ``verdicts`` (end-to-end correct/wrong per question) adds the four cells for
     ``verdicts_run`` (default: the run the file names, else the first run).
+    ``manifest`` (the current index's chunk ids) flags stale gold ids; ``as_of``
+    (default: the report's date) decides which manifest chunks are out of date.
 
     A failed quality gate does not stop the report: it is written, and
     ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
+    created = created_at()
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
     previous = load_baseline(baseline) if baseline is not None else None
     verdict_set = None
@@ -129,17 +164,21 @@ def make_report(
         )
     elif verdicts_run is not None:
         raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
+    loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
+    index = None if manifest is None else load_manifest(manifest, manifest_format)
     evaluation = evaluate(
         gold_set,
-        load_runs(runs, run_format),
+        loaded,
         settings or Settings(),
         verdicts=verdict_set,
         verdicts_run=verdicts_run,
     )
+    hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
+    evaluation = with_hygiene(evaluation, hygiene)
     report = build_report(
         evaluation,
         version=version,
-        created=created_at(),
+        created=created,
         reference_run=reference_run,
         baseline=previous,
         on_gold_change=on_gold_change,
@@ -175,4 +214,5 @@ def make_demo(
         formats=formats,
         verdicts=example / "verdicts.jsonl",
         verdicts_run="rerank",
+        manifest=example / "manifest.txt",
     )

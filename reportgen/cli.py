@@ -13,12 +13,12 @@ from typing import Any
 import click
 
 from reportgen import __version__
-from reportgen.api import ReportResult, make_demo, make_report
+from reportgen.api import ReportResult, make_demo, make_report, strict_failure
 from reportgen.ci import append_step_summary, default_version
 from reportgen.errors import GateFailed, ReportgenError, UsageError
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
 from reportgen.gate import GateRules, find_config, load_config, rules_from_options
-from reportgen.load import GOLD_FORMATS, RUN_FORMATS, VERDICT_FORMATS
+from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.output import FORMATS, PER_QUESTION_FORMATS
 from reportgen.render import fmt
 from reportgen.versions import GOLD_CHANGE_POLICIES
@@ -60,6 +60,20 @@ def _formats(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
             f"unknown format {unknown[0]!r}. Fix: choose from {', '.join(FORMATS)}"
         )
     return chosen
+
+
+def _name_values(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for item in value:
+        name, sep, version = item.partition("=")
+        if not sep or not name.strip() or not version.strip():
+            raise click.BadParameter(
+                f"{item!r} is not NAME=VERSION. Fix: e.g. --run-index-version dense=kb-2026-11-02"
+            )
+        pairs[name.strip()] = version.strip()
+    return pairs
 
 
 def measure_options(command: Any) -> Any:
@@ -253,6 +267,46 @@ def cli() -> None:
     default=None,
     help="Gate rules file (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml).",
 )
+@click.option(
+    "--manifest",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Chunk ids of the current index: one per line ('# index_version: X' comment), "
+    "JSON Lines or CSV, optionally with audience, doc_version, valid_from, valid_to. "
+    "Gold ids missing from it are flagged as stale.",
+)
+@click.option(
+    "--manifest-format",
+    type=click.Choice(MANIFEST_FORMATS),
+    default=None,
+    help="Force the manifest's format instead of detecting it.",
+)
+@click.option(
+    "--run-index-version",
+    "run_index_versions",
+    multiple=True,
+    metavar="NAME=VERSION",
+    callback=_name_values,
+    help="Index version a run was made on (overrides its file); repeat for each run.",
+)
+@click.option(
+    "--audience",
+    default=None,
+    help="Who reads the answers, e.g. public: manifest chunks labelled for another "
+    "audience (e.g. staff) count as leaks when retrieved.",
+)
+@click.option(
+    "--as-of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="Date that decides which manifest chunks are out of date (valid_from/valid_to; "
+    "default: the report's date).",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail (exit 1, after writing the report) when there is any warning.",
+)
 def report(
     gold: Path,
     runs: Sequence[str],
@@ -283,6 +337,12 @@ def report(
     verdict_format: str | None,
     verdict_metric: str | None,
     verdict_threshold: float | None,
+    manifest: Path | None,
+    manifest_format: str | None,
+    run_index_versions: dict[str, str],
+    audience: str | None,
+    as_of: Any,
+    strict: bool,
 ) -> None:
     """Measure RUNS against the GOLD set and write the report.
 
@@ -299,6 +359,8 @@ def report(
         --verdicts verdicts.jsonl --verdicts-run rerank --context-k 5
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --verdicts ragas.csv \\
         --verdict-metric faithfulness --verdict-threshold 0.7
+      reportgen report gold.jsonl rerank=runs/rerank.jsonl --manifest index/manifest.jsonl \\
+        --run-index-version rerank=kb-2026-11-02 --audience public --strict
     """
     gate = _gate_rules(config_path, minimums, max_drops, significant_only)
     check_summary_wanted(github_summary, formats)
@@ -324,6 +386,11 @@ def report(
         verdict_format=verdict_format,
         verdict_metric=verdict_metric,
         verdict_threshold=verdict_threshold,
+        manifest=manifest,
+        manifest_format=manifest_format,
+        run_index_versions=run_index_versions,
+        audience=audience,
+        as_of=None if as_of is None else as_of.date(),
     )
     if not quiet:
         print_summary(result)
@@ -334,6 +401,8 @@ def report(
         raise GateFailed(
             f"{len(failed)} quality rule(s) failed (the report was written):\n" + "\n".join(failed)
         )
+    if strict and (failure := strict_failure(result.report)) is not None:
+        raise failure
 
 
 def _gate_rules(

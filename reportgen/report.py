@@ -10,6 +10,9 @@ Format history (``format_version``):
       question ids, focus, pass rate, by kind, and the unanswerable table; empty
       without verdicts), ``cutoff`` (run -> the top-1 score gap or overlap, the
       cutoff and the errors it makes; ``reason`` says why a run has none).
+      Also added: ``hygiene`` (manifest, provenance, stale gold ids
+      per question, forbidden chunks, means without the stale questions) and
+      ``runs.<name>.leaks`` (forbidden chunks in the top k, per k and reason).
       Also: ``gold.question_digests`` (qid -> content hash, so
       that a later report can tell which questions changed); ``comparisons`` (every
       pair of runs, or each against a reference run: paired differences, intervals,
@@ -34,6 +37,7 @@ from reportgen.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
 from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, RunScores
 from reportgen.gate import GateRules, evaluate_gate
+from reportgen.hygiene import Hygiene, check, leak_counts, with_hygiene
 from reportgen.load.baseline import Baseline
 from reportgen.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
 from reportgen.versions import (
@@ -68,6 +72,66 @@ def _round(value: float | None) -> float | None:
 
 def _means_dict(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]:
     return {key: _round(row[key]) for key in keys}
+
+
+def _leaks_section(name: str, evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
+    rows = hygiene.leaks[name]
+    reasons = list(hygiene.reasons)
+    return {
+        "at": {str(k): leak_counts(rows, k, reasons).as_dict() for k in evaluation.settings.ks},
+        "chunks": [
+            {"qid": q, "chunk_id": c, "rank": r, "reason": why}
+            for q, c, r, why in rows.sort("qid", "rank").iter_rows()
+        ],
+    }
+
+
+def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
+    """Each run's means over the questions whose gold ids are all current.
+
+    The same numbers with and without the stale questions tell a stale gold set (the
+    gap) from a real regression (both low).
+    """
+    stale_qids = hygiene.stale.get_column("qid").unique().implode()
+    keys = evaluation.settings.measure_keys
+    keep = evaluation.settings.trec_eval
+    section = {}
+    for result in evaluation.runs:
+        current = result.scores.filter(~pl.col("qid").is_in(stale_qids))
+        row = means(current, keys, keep_no_relevant=keep).row(0, named=True)
+        section[result.name] = {"n": row["n"], **_means_dict(row, keys)}
+    return section
+
+
+def _hygiene_section(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
+    manifest = hygiene.manifest
+    stale = hygiene.stale.group_by("qid", maintain_order=True).agg(pl.col("chunk_id"))
+    forbidden = hygiene.forbidden
+    return {
+        "manifest": None
+        if manifest is None
+        else {
+            "source": manifest.source,
+            "index_version": manifest.index_version,
+            "chunks": manifest.chunks.height,
+        },
+        "provenance": hygiene.provenance,
+        "stale": {
+            "basis": hygiene.stale_basis,
+            "chunks": hygiene.stale.height,
+            "questions": dict(stale.iter_rows()),
+            "means_without_stale": _without_stale(evaluation, hygiene)
+            if hygiene.stale.height
+            else None,
+        },
+        "forbidden": {
+            "audience": hygiene.audience,
+            "as_of": None if hygiene.as_of is None else hygiene.as_of.isoformat(),
+            "from_gold": forbidden.filter(pl.col("qid").is_not_null()).height,
+            "from_manifest": forbidden.filter(pl.col("qid").is_null()).height,
+            "reasons": hygiene.reasons,
+        },
+    }
 
 
 def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
@@ -207,7 +271,14 @@ def _measured(
     evaluation: Evaluation, *, version: str | None = None, created: datetime | None = None
 ) -> Report:
     created = created or created_at()
+    hygiene = evaluation.hygiene
+    if hygiene is None:  # an API caller skipped the checks: run them with defaults
+        hygiene = check(evaluation)
+        evaluation = with_hygiene(evaluation, hygiene)
     settings = evaluation.settings
+    runs = {result.name: _run_section(result, evaluation) for result in evaluation.runs}
+    for name, run in runs.items():
+        run["leaks"] = _leaks_section(name, evaluation, hygiene)
     return {
         "format_version": FORMAT_VERSION,
         "tool_version": __version__,
@@ -222,7 +293,8 @@ def _measured(
         "k": list(settings.ks),
         "context_k": settings.context_k,
         "gold": _gold_section(evaluation),
-        "runs": {result.name: _run_section(result, evaluation) for result in evaluation.runs},
+        "runs": runs,
+        "hygiene": _hygiene_section(evaluation, hygiene),
         "warnings": [warning.as_dict() for warning in evaluation.warnings],
         "verdicts": _verdicts_section(evaluation),
         "attribution": (

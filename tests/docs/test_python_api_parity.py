@@ -27,6 +27,7 @@ CLI_ONLY = {
     "max_drops": "reportgen.gate.rules_from_options",
     "significant_only": "reportgen.gate.rules_from_options",
     "config_path": "reportgen.gate.load_config",
+    "strict": "reportgen.api.strict_failure",
 }
 
 
