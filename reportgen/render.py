@@ -780,7 +780,7 @@ def _comparison_table(entry: dict[str, Any]) -> Table:
         "wins / ties / losses",
         "verdict",
     ]
-    return Table(f"{entry['before']} → {entry['after']}", header, rows)
+    return Table("Per measure (after - before)", header, rows)
 
 
 def _changed_table(entry: dict[str, Any]) -> tuple[Table, int]:
