@@ -17,8 +17,10 @@ from pathlib import Path
 from reportgen.charts import render_charts, report_chart_specs
 from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
+from reportgen.gate import GateRules, failures
 from reportgen.hygiene import check, with_hygiene
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
+from reportgen.load.baseline import load_baseline
 from reportgen.model import Run
 from reportgen.output import (
     FORMATS,
@@ -31,6 +33,7 @@ from reportgen.render import cutoff_chart_specs, render_html, render_markdown
 from reportgen.report import Report, build_report, created_at, per_question_long
 from reportgen.site import Published, publish
 from reportgen.summary import render_summary
+from reportgen.versions import GoldChangePolicy
 
 RunSpec = str | tuple[str | None, str | Path]
 
@@ -40,6 +43,11 @@ class ReportResult:
     report: Report
     evaluation: Evaluation
     files: list[Path]
+
+    @property
+    def gate_failures(self) -> list[str]:
+        """One message per failed quality rule; empty when the gate passed or was unset."""
+        return failures(self.report.get("gate"))
 
 
 def example_dir() -> Path:
@@ -134,6 +142,11 @@ def make_report(
     gold_version: str | None = None,
     index_version: str | None = None,
     report_url: str = "index.html",
+    reference_run: str | None = None,
+    baseline: str | Path | None = None,
+    on_gold_change: GoldChangePolicy = "refuse",
+    gate: GateRules | None = None,
+    compare_measures: Sequence[str] | None = None,
     verdicts: str | Path | None = None,
     verdicts_run: str | None = None,
     verdict_format: str | None = None,
@@ -151,9 +164,13 @@ def make_report(
     ``verdicts_run`` (default: the run the file names, else the first run).
     ``manifest`` (the current index's chunk ids) flags stale gold ids; ``as_of``
     (default: the report's date) decides which manifest chunks are out of date.
+
+    A failed quality gate does not stop the report: it is written, and
+    ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
     created = created_at()
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
+    previous = load_baseline(baseline) if baseline is not None else None
     verdict_set = None
     if verdicts is not None:
         verdict_set = load_verdicts(
@@ -172,7 +189,16 @@ def make_report(
     )
     hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
     evaluation = with_hygiene(evaluation, hygiene)
-    report = build_report(evaluation, version=version, created=created)
+    report = build_report(
+        evaluation,
+        version=version,
+        created=created,
+        reference_run=reference_run,
+        baseline=previous,
+        on_gold_change=on_gold_change,
+        gate=gate,
+        compare_measures=compare_measures,
+    )
     files = render_files(report, evaluation, formats, per_question_format, report_url)
     written = write_files(Path(out_dir), files)
     return ReportResult(report=report, evaluation=evaluation, files=written)

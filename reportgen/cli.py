@@ -15,11 +15,13 @@ import click
 from reportgen import __version__
 from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
 from reportgen.ci import append_step_summary, default_version
-from reportgen.errors import ReportgenError, UsageError
+from reportgen.errors import GateFailed, ReportgenError, UsageError
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
+from reportgen.gate import GateRules, find_config, load_config, rules_from_options
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.output import FORMATS, PER_QUESTION_FORMATS
 from reportgen.render import fmt
+from reportgen.versions import GOLD_CHANGE_POLICIES
 
 
 class ToolError(click.ClickException):
@@ -221,6 +223,57 @@ def cli() -> None:
     help="Index version the gold ids were read from (overrides the file).",
 )
 @click.option(
+    "--reference-run",
+    default=None,
+    help="Compare every run with this one instead of every pair.",
+)
+@click.option(
+    "--compare-measures",
+    default=None,
+    help="Measures to test, comma-separated, or 'all' (default: those at --context-k and "
+    "the whole-list ones). Each extra measure widens the Holm correction.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A previous report (its report.json, its folder or a published site) to compare "
+    "each run with its namesake there.",
+)
+@click.option(
+    "--on-gold-change",
+    type=click.Choice(GOLD_CHANGE_POLICIES),
+    default="refuse",
+    show_default=True,
+    help="When the baseline's gold set differs: refuse, or compare on the shared questions.",
+)
+@click.option(
+    "--min",
+    "minimums",
+    multiple=True,
+    metavar="[RUN/]MEASURE[:KIND]=VALUE",
+    help="Fail (exit 1) when a mean is below VALUE, e.g. --min recall@5=0.80. Repeatable.",
+)
+@click.option(
+    "--max-drop",
+    "max_drops",
+    multiple=True,
+    metavar="[RUN/]MEASURE[:KIND]=VALUE",
+    help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. Repeatable.",
+)
+@click.option(
+    "--significant-only",
+    is_flag=True,
+    help="A drop fails only when it is significant (Holm-adjusted p < 0.05, interval below 0).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Gate rules file (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml).",
+)
+@click.option(
     "--manifest",
     type=click.Path(path_type=Path),
     default=None,
@@ -278,6 +331,14 @@ def report(
     run_format: str | None,
     gold_version: str | None,
     index_version: str | None,
+    reference_run: str | None,
+    compare_measures: str | None,
+    baseline: Path | None,
+    on_gold_change: str,
+    minimums: tuple[str, ...],
+    max_drops: tuple[str, ...],
+    significant_only: bool,
+    config_path: Path | None,
     verdicts: Path | None,
     verdicts_run: str | None,
     verdict_format: str | None,
@@ -294,11 +355,13 @@ def report(
 
     Each RUN is NAME=PATH or PATH (the name is then the file's stem). With
     --verdicts, every judged question is sorted into retrieval failure, generation
-    failure, answered from memory, or working, at --context-k.
+    failure, answered from memory, or working, at --context-k. With quality
+    rules, a failed rule exits 1 after the report is written.
 
     \b
     Examples:
       reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl --out report/
+      reportgen report gold.jsonl rerank=run.jsonl --baseline site/ --max-drop recall@5=0.02
       reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl \\
         --verdicts verdicts.jsonl --verdicts-run rerank --context-k 5
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --verdicts ragas.csv \\
@@ -306,6 +369,7 @@ def report(
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --manifest index/manifest.jsonl \\
         --run-index-version rerank=kb-2026-11-02 --audience public --strict
     """
+    gate = _gate_rules(config_path, minimums, max_drops, significant_only)
     check_summary_wanted(github_summary, formats)
     result = make_report(
         gold,
@@ -320,6 +384,11 @@ def report(
         gold_version=gold_version,
         index_version=index_version,
         report_url=report_url,
+        reference_run=reference_run,
+        baseline=baseline,
+        on_gold_change="intersect" if on_gold_change == "intersect" else "refuse",
+        gate=gate,
+        compare_measures=compare_measures.split(",") if compare_measures else None,
         verdicts=verdicts,
         verdicts_run=verdicts_run,
         verdict_format=verdict_format,
@@ -335,8 +404,25 @@ def report(
         print_summary(result)
     if github_summary:
         write_step_summary(result, quiet)
+    failed = result.gate_failures
+    if failed:
+        raise GateFailed(
+            f"{len(failed)} quality rule(s) failed (the report was written):\n" + "\n".join(failed)
+        )
     if strict and (failure := strict_failure(result.report)) is not None:
         raise failure
+
+
+def _gate_rules(
+    config_path: Path | None,
+    minimums: tuple[str, ...],
+    max_drops: tuple[str, ...],
+    significant_only: bool,
+) -> GateRules:
+    """The config file's rules, overridden by the command line's."""
+    found = config_path or find_config(Path.cwd())
+    from_file = load_config(found) if found else GateRules()
+    return from_file.merged(rules_from_options(minimums, max_drops, significant_only))
 
 
 @cli.command()
@@ -451,6 +537,7 @@ def print_summary(result: ReportResult) -> None:
             ]
             click.echo("  " + "  ".join(cells))
         click.echo()
+    print_comparisons(report)
     from reportgen.render import attribution_lines
 
     for line in attribution_lines(report):
@@ -460,6 +547,43 @@ def print_summary(result: ReportResult) -> None:
     if report["warnings"]:
         click.echo()
     click.echo("Wrote " + ", ".join(str(path) for path in result.files))
+
+
+def _comparison_line(entry: dict[str, Any], key: str) -> str:
+    measure = entry["measures"].get(key)
+    if measure is None:
+        return f"  {entry['before']} -> {entry['after']}: no shared question"
+    return (
+        f"  {entry['before']} -> {entry['after']}: {key} {fmt(measure['before'])} -> "
+        f"{fmt(measure['after'])} ({measure['difference']:+.3f}, 95% CI "
+        f"{measure['ci_low']:+.3f} to {measure['ci_high']:+.3f}, Holm p {measure['p_holm']:.3g}): "
+        f"{measure['label']}"
+    )
+
+
+def print_comparisons(report: dict[str, Any]) -> None:
+    """One line per comparison on recall at k_ctx, then the gate's verdicts."""
+    key = f"recall@{report['context_k']}"
+    sections = [("Runs compared", report["comparisons"]["pairs"])]
+    if report.get("baseline"):
+        sections.append(
+            (f"Against baseline {report['baseline']['version']}", report["baseline"]["comparisons"])
+        )
+    for title, entries in sections:
+        if not entries:
+            continue
+        n = entries[0]["n"]
+        moves = fmt(entries[0]["one_question"])
+        click.echo(f"{title} ({n} paired questions; one question moves a mean by {moves}):")
+        for entry in entries:
+            click.echo(_comparison_line(entry, key))
+        click.echo()
+    gate = report.get("gate")
+    if gate:
+        click.echo("Quality gate: " + ("passed" if gate["passed"] else "FAILED"))
+        for rule in gate["rules"]:
+            click.echo(f"  {rule['message']}")
+        click.echo()
 
 
 def main() -> None:

@@ -11,10 +11,16 @@ Format history (``format_version``):
       without verdicts), ``cutoff`` (run -> the top-1 score gap or overlap, the
       cutoff and the errors it makes; ``reason`` says why a run has none).
       Also added: ``hygiene`` (manifest, provenance, stale gold ids
-      per question, forbidden chunks, means without the stale questions),
-      ``runs.<name>.leaks`` (forbidden chunks in the top k, per k and reason) and
+      per question, forbidden chunks, means without the stale questions) and
+      ``runs.<name>.leaks`` (forbidden chunks in the top k, per k and reason);
       ``runs.<name>.intervals`` (measure -> [low, high], the 95% interval of the
       mean, or null with fewer than two questions).
+      Also: ``gold.question_digests`` (qid -> content hash, so
+      that a later report can tell which questions changed); ``comparisons`` (every
+      pair of runs, or each against a reference run: paired differences, intervals,
+      tests, Holm, labels, the questions that changed; see compare.py); ``baseline``
+      (null, or this report's runs against a previous report's); ``gate`` (null, or
+      the quality rules and whether each passed).
 """
 
 from __future__ import annotations
@@ -28,11 +34,21 @@ import polars as pl
 
 from reportgen import __version__
 from reportgen.attribution import CELLS, Attribution, CellSummary
+from reportgen.compare import compare_runs
 from reportgen.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
+from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, RunScores
+from reportgen.gate import GateRules, evaluate_gate
 from reportgen.hygiene import Hygiene, check, leak_counts, with_hygiene
 from reportgen.intervals import mean_intervals
-from reportgen.measures import IN_MEANS, means
+from reportgen.load.baseline import Baseline
+from reportgen.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
+from reportgen.versions import (
+    GoldChangePolicy,
+    compare_with_baseline,
+    current_sides,
+    question_digests,
+)
 
 FORMAT_VERSION = 1
 DIGITS = 10
@@ -196,13 +212,76 @@ def _gold_section(evaluation: Evaluation) -> dict[str, Any]:
             }
             for row in by_kind.iter_rows(named=True)
         },
+        "question_digests": question_digests(gold),
     }
 
 
+def change_keys(context_k: int) -> list[str]:
+    """The measures whose changed questions a comparison lists."""
+    return [f"hit@{context_k}", f"recall@{context_k}", f"mrr@{context_k}"]
+
+
+def compared_keys(
+    evaluation: Evaluation, chosen: Sequence[str] | None, gate: GateRules | None
+) -> list[str]:
+    """The measures tested (and Holm-corrected together): by default those at k_ctx and
+    the whole-list ones, plus any measure a gate rule names. Every extra measure widens
+    the correction, so testing all cutoffs is a choice (``all``), not the default."""
+    every = evaluation.settings.measure_keys
+    if chosen is None:
+        k = evaluation.settings.context_k
+        chosen = [m.key(k) for m in CUTOFF_MEASURES] + [m.key() for m in WHOLE_LIST_MEASURES]
+    elif list(chosen) == ["all"]:
+        chosen = every
+    unknown = [key for key in chosen if key not in every]
+    if unknown:
+        raise UsageError(
+            f"cannot compare {unknown[0]!r}: it is not measured in this report",
+            f"choose among {', '.join(every)}, or 'all'",
+        )
+    wanted = (
+        {*chosen, *(rule.measure for rule in gate.rules if rule.measure in every)}
+        if gate
+        else set(chosen)
+    )
+    return [key for key in every if key in wanted]
+
+
 def build_report(
-    evaluation: Evaluation, *, version: str | None = None, created: datetime | None = None
+    evaluation: Evaluation,
+    *,
+    version: str | None = None,
+    created: datetime | None = None,
+    reference_run: str | None = None,
+    baseline: Baseline | None = None,
+    on_gold_change: GoldChangePolicy = "refuse",
+    gate: GateRules | None = None,
+    compare_measures: Sequence[str] | None = None,
 ) -> Report:
     """Everything a reader or another tool needs, in report.json's shape."""
+    report = _measured(evaluation, version=version, created=created)
+    names = list(report["runs"])
+    if reference_run is not None and reference_run not in names:
+        raise UsageError(
+            f"--reference-run {reference_run!r} is not one of the runs",
+            f"use one of {', '.join(names)}",
+        )
+    keys = change_keys(evaluation.settings.context_k)
+    tested = compared_keys(evaluation, compare_measures, gate)
+    report["comparisons"] = compare_runs(current_sides(evaluation), tested, keys, reference_run)
+    versus = (
+        compare_with_baseline(baseline, evaluation, report, on_gold_change, tested, keys)
+        if baseline is not None
+        else None
+    )
+    report["baseline"] = versus.section if versus else None
+    report["gate"] = evaluate_gate(gate, report, versus) if gate else None
+    return report
+
+
+def _measured(
+    evaluation: Evaluation, *, version: str | None = None, created: datetime | None = None
+) -> Report:
     created = created or created_at()
     hygiene = evaluation.hygiene
     if hygiene is None:  # an API caller skipped the checks: run them with defaults

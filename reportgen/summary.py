@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from reportgen.render import CELL_NAMES, environment, fmt, headlines
+from reportgen.render import (
+    CELL_NAMES,
+    ComparisonBlock,
+    Table,
+    comparisons_view,
+    environment,
+    fmt,
+    headlines,
+)
 from reportgen.report import Report
 
 MARKER = "<!-- reportgen -->"
@@ -121,10 +129,49 @@ def cells_rows(report: Report, limit: int) -> list[CellsRow]:
     return rows
 
 
+@dataclass(frozen=True)
+class BaselineBlock:
+    """One run against its baseline: the deltas table and the questions that changed."""
+
+    title: str
+    note: str
+    table: Table
+    changed: Table
+    more: int
+
+
+def baseline_blocks(report: Report, limit: int) -> list[BaselineBlock]:
+    if not report.get("baseline"):
+        return []
+    blocks: list[ComparisonBlock] = comparisons_view(report).baseline
+    return [
+        BaselineBlock(
+            title=block.title,
+            note=block.note,
+            table=block.table,
+            changed=Table(block.changed.caption, block.changed.header, block.changed.rows[:limit]),
+            more=max(0, block.changed_total - min(limit, len(block.changed.rows))),
+        )
+        for block in blocks
+    ]
+
+
+def gate_lines(report: Report) -> tuple[bool | None, list[tuple[bool, str]]]:
+    gate = report.get("gate")
+    if not gate:
+        return None, []
+    return bool(gate["passed"]), [(bool(rule["passed"]), rule["message"]) for rule in gate["rules"]]
+
+
 def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
     gold = report["gold"]
     header, rows, charts = recall_curves(report)
+    gate_passed, gate_rules = gate_lines(report)
     return {
+        "baseline": baseline_blocks(report, limit),
+        "baseline_facts": comparisons_view(report).baseline_facts if report.get("baseline") else [],
+        "gate_passed": gate_passed,
+        "gate_rules": gate_rules,
         "marker": MARKER,
         "report": report,
         "gold": gold,

@@ -22,6 +22,11 @@ SETTINGS_FIELDS = {
 CLI_ONLY = {
     "quiet": "printing",
     "github_summary": "reportgen.ci.append_step_summary",
+    # The gate's options become one GateRules object: make_report(gate=...).
+    "minimums": "reportgen.gate.rules_from_options",
+    "max_drops": "reportgen.gate.rules_from_options",
+    "significant_only": "reportgen.gate.rules_from_options",
+    "config_path": "reportgen.gate.load_config",
     "strict": "reportgen.api.strict_failure",
 }
 

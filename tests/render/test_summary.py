@@ -76,3 +76,39 @@ def test_endless_warnings_still_fit(spec_example: ReportResult) -> None:
     text = render_summary(report)
     assert len(text) <= SUMMARY_BUDGET
     assert "more warning(s) in the [full report]" in text
+
+
+def test_baseline_deltas_and_gate(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The demo against itself with rerank swapped for keyword: rerank's recall@5 falls
+    from 0.849 to 0.542 (worse), the others stay (within noise), and the gate fails."""
+    from click.testing import CliRunner
+
+    from reportgen.api import example_dir
+    from reportgen.cli import cli
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764000000")
+    example = example_dir()
+    runs = [
+        f"keyword={example / 'runs' / 'keyword.trec'}",
+        f"rerank={example / 'runs' / 'rerank.jsonl'}",
+    ]
+    base = tmp_path / "base"
+    first = CliRunner().invoke(
+        cli, ["report", str(example / "gold.jsonl"), *runs, "--out", str(base), "-q"]
+    )
+    assert first.exit_code == 0, first.output
+    runs[1] = f"rerank={example / 'runs' / 'keyword.trec'}"
+    out = tmp_path / "new"
+    args = ["--baseline", str(base), "--max-drop", "recall@5=0.02", "--out", str(out), "-q"]
+    second = CliRunner().invoke(cli, ["report", str(example / "gold.jsonl"), *runs, *args])
+    assert second.exit_code == 1  # the gate failed; the report is still written
+    text = (out / "summary.md").read_text()
+    gate = text.index("#### Quality gate: FAILED")
+    assert gate < text.index("#### Against the baseline") < text.index("#### recall@k")
+    assert "| recall@5 | 0.849 | 0.542 | -0.308" in text
+    rerank = text.split("**rerank")[1]
+    assert rerank.split("| recall@5 |")[1].split("\n")[0].endswith("| worse |")
+    keyword = text.split("**keyword")[1]
+    assert keyword.split("| recall@5 |")[1].split("\n")[0].endswith("| within noise |")
+    rendered = cmarkgfm.github_flavored_markdown_to_html(text)
+    assert "<details><summary>Questions that changed" in text and "<table>" in rendered
