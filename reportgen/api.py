@@ -14,6 +14,7 @@ from datetime import date
 from importlib import resources
 from pathlib import Path
 
+from reportgen.charts import render_charts, report_chart_specs
 from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.gate import GateRules, failures
@@ -28,8 +29,10 @@ from reportgen.output import (
     report_json,
     write_files,
 )
-from reportgen.render import render_html, render_markdown
+from reportgen.render import cutoff_chart_specs, render_html, render_markdown
 from reportgen.report import Report, build_report, created_at, per_question_long
+from reportgen.site import Published, publish
+from reportgen.summary import render_summary
 from reportgen.versions import GoldChangePolicy
 
 RunSpec = str | tuple[str | None, str | Path]
@@ -89,8 +92,13 @@ def render_files(
     evaluation: Evaluation,
     formats: Sequence[str] = FORMATS,
     per_question_format: str = "csv",
+    report_url: str = "index.html",
 ) -> dict[str, bytes]:
-    """Every output file's bytes, rendered in memory before anything is written."""
+    """Every output file's bytes, rendered in memory before anything is written.
+
+    ``report_url`` is where readers of summary.md find the full report (e.g. the
+    published site's page of this version); relative by default.
+    """
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
         raise UsageError(
@@ -102,16 +110,21 @@ def render_files(
             f"unknown per-question format {per_question_format!r}",
             f"choose from {', '.join(PER_QUESTION_FORMATS)}",
         )
+    per_question_file = f"per_question.{per_question_format}"
     files = {
         "report.json": report_json(report).encode(),
-        f"per_question.{per_question_format}": per_question_bytes(
-            per_question_long(evaluation), per_question_format
-        ),
+        per_question_file: per_question_bytes(per_question_long(evaluation), per_question_format),
     }
+    if "html" not in formats and "md" not in formats:
+        return files
+    specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
+    charts = render_charts(specs, png=True)
+    files.update({f"charts/{name}": data for name, data in charts.items()})
     if "html" in formats:
-        files["index.html"] = render_html(report, evaluation).encode()
+        files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
     if "md" in formats:
-        files["report.md"] = render_markdown(report, evaluation).encode()
+        files["report.md"] = render_markdown(report, evaluation, charts, per_question_file).encode()
+        files["summary.md"] = render_summary(report, report_url).encode()
     return files
 
 
@@ -128,6 +141,7 @@ def make_report(
     run_format: str | None = None,
     gold_version: str | None = None,
     index_version: str | None = None,
+    report_url: str = "index.html",
     reference_run: str | None = None,
     baseline: str | Path | None = None,
     on_gold_change: GoldChangePolicy = "refuse",
@@ -185,7 +199,7 @@ def make_report(
         gate=gate,
         compare_measures=compare_measures,
     )
-    files = render_files(report, evaluation, formats, per_question_format)
+    files = render_files(report, evaluation, formats, per_question_format, report_url)
     written = write_files(Path(out_dir), files)
     return ReportResult(report=report, evaluation=evaluation, files=written)
 
@@ -196,6 +210,7 @@ def make_demo(
     settings: Settings | None = None,
     version: str | None = None,
     formats: Sequence[str] = FORMATS,
+    report_url: str = "index.html",
 ) -> ReportResult:
     """The bundled example's report, the same as `reportgen demo`."""
     example = example_dir()
@@ -212,7 +227,13 @@ def make_demo(
         settings=settings,
         version=version,
         formats=formats,
+        report_url=report_url,
         verdicts=example / "verdicts.jsonl",
         verdicts_run="rerank",
         manifest=example / "manifest.txt",
     )
+
+
+def publish_report(report_dir: str | Path, site: str | Path) -> Published:
+    """Add a written report folder to a versioned site (``reportgen publish``)."""
+    return publish(report_dir, site)

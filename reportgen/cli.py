@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from reportgen import __version__
-from reportgen.api import ReportResult, make_demo, make_report, strict_failure
+from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
 from reportgen.ci import append_step_summary, default_version
 from reportgen.errors import GateFailed, ReportgenError, UsageError
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
@@ -138,6 +138,12 @@ def measure_options(command: Any) -> Any:
             default="csv",
             show_default=True,
             help="File format of the per-question values (run, question, measure, value).",
+        ),
+        click.option(
+            "--report-url",
+            default="index.html",
+            show_default=True,
+            help="Where readers of summary.md find the full report (e.g. its published URL).",
         ),
         click.option(
             "--github-summary",
@@ -318,6 +324,7 @@ def report(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    report_url: str,
     github_summary: bool,
     quiet: bool,
     gold_format: str | None,
@@ -376,6 +383,7 @@ def report(
         run_format=run_format,
         gold_version=gold_version,
         index_version=index_version,
+        report_url=report_url,
         reference_run=reference_run,
         baseline=baseline,
         on_gold_change="intersect" if on_gold_change == "intersect" else "refuse",
@@ -428,6 +436,7 @@ def demo(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    report_url: str,
     github_summary: bool,
     quiet: bool,
 ) -> None:
@@ -443,6 +452,7 @@ def demo(
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),
         version=version or default_version(),
         formats=formats,
+        report_url=report_url,
     )
     if not quiet:
         print_summary(result)
@@ -474,6 +484,31 @@ def write_step_summary(result: ReportResult, quiet: bool) -> None:
         return
     if not quiet:
         click.echo(f"Appended {summary.name} to the job summary ({target})")
+
+
+@cli.command()
+@click.argument("report_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--site",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="The site folder: the report goes to SITE/<version>/, the index to SITE/index.html.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def publish(report_dir: Path, site: Path, quiet: bool) -> None:
+    """Add the report in REPORT_DIR to a versioned SITE and rebuild its index.
+
+    Publishing again under the same version replaces that version only; a failure
+    leaves the previous site as it was.
+
+    \b
+    Example:
+      reportgen demo --out /tmp/demo --version 2026.11.1
+      reportgen publish /tmp/demo --site site
+    """
+    published = publish_report(report_dir, site)
+    if not quiet:
+        click.echo(f"Published {published.version} to {published.folder}; index {published.index}")
 
 
 def print_summary(result: ReportResult) -> None:

@@ -84,7 +84,10 @@ def _sync_folder(folder: Path) -> None:
 def _remove_leftovers(out_dir: Path, names: list[str]) -> None:
     """Temporary files of ours that a killed run left behind; nothing else is touched."""
     for name in names:
-        for leftover in out_dir.glob(f".{glob_escape(name)}.*.tmp"):
+        target = out_dir / name
+        if not target.parent.is_dir():
+            continue
+        for leftover in target.parent.glob(f".{glob_escape(target.name)}.*.tmp"):
             leftover.unlink(missing_ok=True)
 
 
@@ -92,9 +95,18 @@ def glob_escape(name: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", name)
 
 
+SUBFOLDERS = ("charts",)
+"""The only folders reportgen writes inside an output folder."""
+
+
 def _check_name(name: str) -> None:
-    """Output names are ours, but one path component each: nothing lands outside the folder."""
-    if name != Path(name).name or name in {"", ".", ".."} or safe_folder_name(name) != name:
+    """Output names are ours: a plain file name, or one in SUBFOLDERS (``charts/x.svg``).
+
+    Nothing lands outside the folder."""
+    folder, _, base = name.rpartition("/")
+    if folder and folder not in SUBFOLDERS:
+        raise ValueError(f"output file name {name!r} is not a plain file name in a known subfolder")
+    if base in {"", ".", ".."} or safe_folder_name(base) != base:
         raise ValueError(f"output file name {name!r} is not a plain file name")
 
 
@@ -121,6 +133,8 @@ def write_files(out_dir: Path, files: Mapping[str, bytes]) -> list[Path]:
     names = sorted(files, key=lambda name: (name == "report.json", name))
     for name in names:
         _check_name(name)
+    for folder in sorted({(out_dir / name).parent for name in names}):
+        folder.mkdir(exist_ok=True)
     _remove_leftovers(out_dir, names)
     staged: list[tuple[Path, Path]] = []
     try:
@@ -131,7 +145,8 @@ def write_files(out_dir: Path, files: Mapping[str, bytes]) -> list[Path]:
     finally:
         for temporary, _ in staged:
             temporary.unlink(missing_ok=True)
-    _sync_folder(out_dir)
+    for folder in sorted({target.parent for _, target in staged}):
+        _sync_folder(folder)
     return [target for _, target in staged]
 
 

@@ -12,7 +12,9 @@ Format history (``format_version``):
       cutoff and the errors it makes; ``reason`` says why a run has none).
       Also added: ``hygiene`` (manifest, provenance, stale gold ids
       per question, forbidden chunks, means without the stale questions) and
-      ``runs.<name>.leaks`` (forbidden chunks in the top k, per k and reason).
+      ``runs.<name>.leaks`` (forbidden chunks in the top k, per k and reason);
+      ``runs.<name>.intervals`` (measure -> [low, high], the 95% interval of the
+      mean, or null with fewer than two questions).
       Also: ``gold.question_digests`` (qid -> content hash, so
       that a later report can tell which questions changed); ``comparisons`` (every
       pair of runs, or each against a reference run: paired differences, intervals,
@@ -38,6 +40,7 @@ from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, RunScores
 from reportgen.gate import GateRules, evaluate_gate
 from reportgen.hygiene import Hygiene, check, leak_counts, with_hygiene
+from reportgen.intervals import mean_intervals
 from reportgen.load.baseline import Baseline
 from reportgen.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
 from reportgen.versions import (
@@ -72,6 +75,14 @@ def _round(value: float | None) -> float | None:
 
 def _means_dict(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]:
     return {key: _round(row[key]) for key in keys}
+
+
+def _intervals_dict(result: RunScores, keys: list[str], keep: bool) -> dict[str, Any]:
+    intervals = mean_intervals(result.scores, keys, keep_no_relevant=keep)
+    return {
+        key: None if bounds is None else [_round(bounds[0]), _round(bounds[1])]
+        for key, bounds in intervals.items()
+    }
 
 
 def _leaks_section(name: str, evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
@@ -153,6 +164,7 @@ def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
         "index_version": run.index_version,
         "n": overall["n"],
         "means": _means_dict(overall, keys),
+        "intervals": _intervals_dict(result, keys, keep),
         "by_kind": by_kind,
         "counts": {
             "questions_scored": result.count("scored"),

@@ -21,7 +21,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 QUESTIONS = 1500
 DEPTH = 40
-OUTPUTS = {"report.json", "index.html", "report.md", "per_question.csv"}
+OUTPUTS = {"report.json", "index.html", "report.md", "summary.md", "per_question.csv", "charts"}
 
 
 @pytest.fixture(scope="module")

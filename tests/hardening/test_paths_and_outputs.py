@@ -84,7 +84,7 @@ def test_hostile_labels_write_nothing_outside_the_output(
     assert all(path.startswith("site") for path in created), created
     if result.exit_code == 0:
         assert {p.name for p in out.iterdir()} == {
-            "report.json", "index.html", "report.md", "per_question.csv"
+            "report.json", "index.html", "report.md", "summary.md", "per_question.csv", "charts"
         }  # fmt: skip
         assert json.loads((out / "report.json").read_text())["version"] == label
 
@@ -146,7 +146,13 @@ def test_same_inputs_give_identical_bytes_with_every_check(
         args = ["report", str(gold), str(run), "--out", str(out), "--manifest", str(manifest)]
         result = CliRunner().invoke(cli, [*args, "--audience", "public", "-q"])
         assert result.exit_code == 0, result.output
-        outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+        outputs.append(
+            {
+                p.relative_to(out).as_posix(): p.read_bytes()
+                for p in sorted(out.rglob("*"))
+                if p.is_file()
+            }
+        )
     assert outputs[0] == outputs[1]
     report = json.loads(outputs[0]["report.json"])
     # as_of comes from SOURCE_DATE_EPOCH: c2 expired the day before.
