@@ -47,6 +47,7 @@ def write_large_inputs(folder: Path) -> tuple[Path, list[tuple[str, Path]]]:
     return gold_path, runs
 
 
+@pytest.mark.slow
 def test_ten_thousand_questions_six_runs_under_five_megabytes(tmp_path: Path) -> None:
     gold, runs = write_large_inputs(tmp_path / "in")
     started = time.perf_counter()
