@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 from reportgen.charts import render_charts, report_chart_specs
 from reportgen.errors import GateFailed, UsageError
@@ -21,7 +22,7 @@ from reportgen.gate import GateRules, failures
 from reportgen.hygiene import check, with_hygiene
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import load_baseline
-from reportgen.model import Run
+from reportgen.model import GoldSet, Manifest, Run, VerdictSet
 from reportgen.output import (
     FORMATS,
     PER_QUESTION_FORMATS,
@@ -76,6 +77,17 @@ def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list
         dataclasses.replace(run, index_version=versions[run.name]) if run.name in versions else run
         for run in runs
     ]
+
+
+Sourced = TypeVar("Sourced", GoldSet, Run, VerdictSet, Manifest)
+
+
+def relabel(loaded: Sourced, root: Path) -> Sourced:
+    """The same input, its ``source`` shown relative to ``root`` when it lies inside."""
+    path = Path(loaded.source)
+    if not path.is_relative_to(root):
+        return loaded
+    return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
 
 
 def strict_failure(report: Report) -> GateFailed | None:
@@ -157,8 +169,12 @@ def make_report(
     run_index_versions: Mapping[str, str] | None = None,
     audience: str | None = None,
     as_of: date | None = None,
+    sources_relative_to: str | Path | None = None,
 ) -> ReportResult:
     """Load, measure, check, render and write a report; nothing is written if a step fails.
+
+    ``sources_relative_to`` names input files relative to that folder in the report,
+    so that the same inputs give the same report on any machine.
 
     ``verdicts`` (end-to-end correct/wrong per question) adds the four cells for
     ``verdicts_run`` (default: the run the file names, else the first run).
@@ -180,6 +196,12 @@ def make_report(
         raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
     loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
     index = None if manifest is None else load_manifest(manifest, manifest_format)
+    if sources_relative_to is not None:
+        root = Path(sources_relative_to)
+        gold_set = relabel(gold_set, root)
+        loaded = [relabel(run, root) for run in loaded]
+        verdict_set = None if verdict_set is None else relabel(verdict_set, root)
+        index = None if index is None else relabel(index, root)
     evaluation = evaluate(
         gold_set,
         loaded,
@@ -231,6 +253,7 @@ def make_demo(
         verdicts=example / "verdicts.jsonl",
         verdicts_run="rerank",
         manifest=example / "manifest.txt",
+        sources_relative_to=example.parent,
     )
 
 

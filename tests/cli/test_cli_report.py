@@ -157,5 +157,8 @@ def test_demo_runs_as_a_real_subprocess(tmp_path: Path) -> None:
     assert "rerank, top 5:" in done.stdout
     report = json.loads((out / "report.json").read_text())
     assert set(report["runs"]) == {"keyword", "dense", "hybrid", "rerank"}
+    # Named relative to the bundled example, not by this machine's install path.
+    assert report["gold"]["source"] == "helpcentre/gold.jsonl"
+    assert report["runs"]["rerank"]["source"] == "helpcentre/runs/rerank.jsonl"
     html = (out / "index.html").read_text().lower()
     assert "<script src" not in html and 'http-equiv="content-security-policy"' in html
