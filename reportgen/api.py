@@ -7,15 +7,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.errors import UsageError
+from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
-from reportgen.load import load_gold, load_run, load_verdicts, parse_run_spec
-from reportgen.model import Run
+from reportgen.gate import GateRules, failures
+from reportgen.hygiene import check, with_hygiene
+from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
+from reportgen.load.baseline import load_baseline
+from reportgen.model import GoldSet, Manifest, Run, VerdictSet
 from reportgen.output import (
     FORMATS,
     PER_QUESTION_FORMATS,
@@ -25,6 +31,10 @@ from reportgen.output import (
 )
 from reportgen.progress import track
 from reportgen.report import Report, build_report, created_at, per_question_long
+from reportgen.versions import GoldChangePolicy
+
+if TYPE_CHECKING:
+    from reportgen.site import Published
 
 RunSpec = str | tuple[str | None, str | Path]
 
@@ -34,6 +44,11 @@ class ReportResult:
     report: Report
     evaluation: Evaluation
     files: list[Path]
+
+    @property
+    def gate_failures(self) -> list[str]:
+        """One message per failed quality rule; empty when the gate passed or was unset."""
+        return failures(self.report.get("gate"))
 
 
 def example_dir() -> Path:
@@ -57,13 +72,53 @@ def load_runs(specs: Sequence[RunSpec], fmt: str | None = None) -> list[Run]:
     return runs
 
 
+def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list[Run]:
+    """Runs with the index version the caller states (over what their files say)."""
+    unknown = sorted(set(versions) - {run.name for run in runs})
+    if unknown:
+        raise UsageError(
+            f"--run-index-version names run {unknown[0]!r}, which is not among the runs "
+            f"({', '.join(run.name for run in runs)})",
+            "use a run's name as given before '=' (or its file name without extension)",
+        )
+    return [
+        dataclasses.replace(run, index_version=versions[run.name]) if run.name in versions else run
+        for run in runs
+    ]
+
+
+Sourced = TypeVar("Sourced", GoldSet, Run, VerdictSet, Manifest)
+
+
+def relabel(loaded: Sourced, root: Path) -> Sourced:
+    """The same input, its ``source`` shown relative to ``root`` when it lies inside."""
+    path = Path(loaded.source)
+    if not path.is_relative_to(root):
+        return loaded
+    return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
+
+
+def strict_failure(report: Report) -> GateFailed | None:
+    """--strict: any warning fails the gate (after the report is written)."""
+    warnings = report["warnings"]
+    if not warnings:
+        return None
+    codes = ", ".join(sorted({w["code"] for w in warnings}))
+    return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
+
+
 def render_files(
     report: Report,
     evaluation: Evaluation,
     formats: Sequence[str] = FORMATS,
     per_question_format: str = "csv",
+    report_url: str = "index.html",
 ) -> dict[str, bytes]:
-    """Every output file's bytes, rendered in memory before anything is written."""
+    """Every output file's bytes, rendered in memory before anything is written.
+
+    ``report_url`` is where readers of summary.md find the full report (e.g. the
+    published site's page of this version); relative by default.
+    """
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
         raise UsageError(
@@ -75,19 +130,26 @@ def render_files(
             f"unknown per-question format {per_question_format!r}",
             f"choose from {', '.join(PER_QUESTION_FORMATS)}",
         )
+    per_question_file = f"per_question.{per_question_format}"
     files = {
         "report.json": report_json(report).encode(),
-        f"per_question.{per_question_format}": per_question_bytes(
-            per_question_long(evaluation), per_question_format
-        ),
+        per_question_file: per_question_bytes(per_question_long(evaluation), per_question_format),
     }
-    if "html" in formats or "md" in formats:
-        from reportgen.render import render_html, render_markdown  # Jinja2 only when needed
+    if "html" not in formats and "md" not in formats:
+        return files
+    # Jinja2 and vl-convert only when HTML or Markdown is asked for
+    from reportgen.charts import render_charts, report_chart_specs
+    from reportgen.render import cutoff_chart_specs, render_html, render_markdown
+    from reportgen.summary import render_summary
 
-        if "html" in formats:
-            files["index.html"] = render_html(report, evaluation).encode()
-        if "md" in formats:
-            files["report.md"] = render_markdown(report, evaluation).encode()
+    specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
+    charts = render_charts(specs, png=True)
+    files.update({f"charts/{name}": data for name, data in charts.items()})
+    if "html" in formats:
+        files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
+    if "md" in formats:
+        files["report.md"] = render_markdown(report, evaluation, charts, per_question_file).encode()
+        files["summary.md"] = render_summary(report, report_url).encode()
     return files
 
 
@@ -104,18 +166,40 @@ def make_report(
     run_format: str | None = None,
     gold_version: str | None = None,
     index_version: str | None = None,
+    report_url: str = "index.html",
+    reference_run: str | None = None,
+    baseline: str | Path | None = None,
+    on_gold_change: GoldChangePolicy = "refuse",
+    gate: GateRules | None = None,
+    compare_measures: Sequence[str] | None = None,
     verdicts: str | Path | None = None,
     verdicts_run: str | None = None,
     verdict_format: str | None = None,
     verdict_metric: str | None = None,
     verdict_threshold: float | None = None,
+    manifest: str | Path | None = None,
+    manifest_format: str | None = None,
+    run_index_versions: Mapping[str, str] | None = None,
+    audience: str | None = None,
+    as_of: date | None = None,
+    sources_relative_to: str | Path | None = None,
 ) -> ReportResult:
-    """Load, measure, render and write a report; nothing is written if any step fails.
+    """Load, measure, check, render and write a report; nothing is written if a step fails.
+
+    ``sources_relative_to`` names input files relative to that folder in the report,
+    so that the same inputs give the same report on any machine.
 
     ``verdicts`` (end-to-end correct/wrong per question) adds the four cells for
     ``verdicts_run`` (default: the run the file names, else the first run).
+    ``manifest`` (the current index's chunk ids) flags stale gold ids; ``as_of``
+    (default: the report's date) decides which manifest chunks are out of date.
+
+    A failed quality gate does not stop the report: it is written, and
+    ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
+    created = created_at()
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
+    previous = load_baseline(baseline) if baseline is not None else None
     verdict_set = None
     if verdicts is not None:
         verdict_set = load_verdicts(
@@ -123,15 +207,34 @@ def make_report(
         )
     elif verdicts_run is not None:
         raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
+    loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
+    index = None if manifest is None else load_manifest(manifest, manifest_format)
+    if sources_relative_to is not None:
+        root = Path(sources_relative_to)
+        gold_set = relabel(gold_set, root)
+        loaded = [relabel(run, root) for run in loaded]
+        verdict_set = None if verdict_set is None else relabel(verdict_set, root)
+        index = None if index is None else relabel(index, root)
     evaluation = evaluate(
         gold_set,
-        load_runs(runs, run_format),
+        loaded,
         settings or Settings(),
         verdicts=verdict_set,
         verdicts_run=verdicts_run,
     )
-    report = build_report(evaluation, version=version, created=created_at())
-    files = render_files(report, evaluation, formats, per_question_format)
+    hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
+    evaluation = with_hygiene(evaluation, hygiene)
+    report = build_report(
+        evaluation,
+        version=version,
+        created=created,
+        reference_run=reference_run,
+        baseline=previous,
+        on_gold_change=on_gold_change,
+        gate=gate,
+        compare_measures=compare_measures,
+    )
+    files = render_files(report, evaluation, formats, per_question_format, report_url)
     written = write_files(Path(out_dir), files)
     return ReportResult(report=report, evaluation=evaluation, files=written)
 
@@ -142,6 +245,7 @@ def make_demo(
     settings: Settings | None = None,
     version: str | None = None,
     formats: Sequence[str] = FORMATS,
+    report_url: str = "index.html",
 ) -> ReportResult:
     """The bundled example's report, the same as `reportgen demo`."""
     example = example_dir()
@@ -158,8 +262,11 @@ def make_demo(
         settings=settings,
         version=version,
         formats=formats,
+        report_url=report_url,
         verdicts=example / "verdicts.jsonl",
         verdicts_run="rerank",
+        manifest=example / "manifest.txt",
+        sources_relative_to=example.parent,
     )
 
 
@@ -197,3 +304,10 @@ def merge_reports(
         f"per_question.{per_question_format}": per_question_bytes(rows, per_question_format),
     }
     return MergeResult(report=report, files=write_files(Path(out_dir), files))
+
+
+def publish_report(report_dir: str | Path, site: str | Path) -> Published:
+    """Add a written report folder to a versioned site (``reportgen publish``)."""
+    from reportgen.site import publish  # Jinja2 and vl-convert: only for this command
+
+    return publish(report_dir, site)

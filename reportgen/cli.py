@@ -13,12 +13,14 @@ from typing import Any
 import click
 
 from reportgen import __version__, progress
-from reportgen.api import ReportResult, make_demo, make_report
+from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
 from reportgen.ci import append_step_summary, default_version
-from reportgen.errors import ReportgenError, UsageError
+from reportgen.errors import GateFailed, ReportgenError, UsageError
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
-from reportgen.load import GOLD_FORMATS, RUN_FORMATS, VERDICT_FORMATS
+from reportgen.gate import GateRules, find_config, load_config, rules_from_options
+from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.output import FORMATS, PER_QUESTION_FORMATS
+from reportgen.versions import GOLD_CHANGE_POLICIES
 
 
 class ToolError(click.ClickException):
@@ -57,6 +59,20 @@ def _formats(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
             f"unknown format {unknown[0]!r}. Fix: choose from {', '.join(FORMATS)}"
         )
     return chosen
+
+
+def _name_values(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for item in value:
+        name, sep, version = item.partition("=")
+        if not sep or not name.strip() or not version.strip():
+            raise click.BadParameter(
+                f"{item!r} is not NAME=VERSION. Fix: e.g. --run-index-version dense=kb-2026-11-02"
+            )
+        pairs[name.strip()] = version.strip()
+    return pairs
 
 
 def measure_options(command: Any) -> Any:
@@ -121,6 +137,12 @@ def measure_options(command: Any) -> Any:
             default="csv",
             show_default=True,
             help="File format of the per-question values (run, question, measure, value).",
+        ),
+        click.option(
+            "--report-url",
+            default="index.html",
+            show_default=True,
+            help="Where readers of summary.md find the full report (e.g. its published URL).",
         ),
         click.option(
             "--github-summary",
@@ -199,6 +221,97 @@ def cli() -> None:
     default=None,
     help="Index version the gold ids were read from (overrides the file).",
 )
+@click.option(
+    "--reference-run",
+    default=None,
+    help="Compare every run with this one instead of every pair.",
+)
+@click.option(
+    "--compare-measures",
+    default=None,
+    help="Measures to test, comma-separated, or 'all' (default: those at --context-k and "
+    "the whole-list ones). Each extra measure widens the Holm correction.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A previous report (its report.json, its folder or a published site) to compare "
+    "each run with its namesake there.",
+)
+@click.option(
+    "--on-gold-change",
+    type=click.Choice(GOLD_CHANGE_POLICIES),
+    default="refuse",
+    show_default=True,
+    help="When the baseline's gold set differs: refuse, or compare on the shared questions.",
+)
+@click.option(
+    "--min",
+    "minimums",
+    multiple=True,
+    metavar="[RUN/]MEASURE[:KIND]=VALUE",
+    help="Fail (exit 1) when a mean is below VALUE, e.g. --min recall@5=0.80. Repeatable.",
+)
+@click.option(
+    "--max-drop",
+    "max_drops",
+    multiple=True,
+    metavar="[RUN/]MEASURE[:KIND]=VALUE",
+    help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. Repeatable.",
+)
+@click.option(
+    "--significant-only",
+    is_flag=True,
+    help="A drop fails only when it is significant (Holm-adjusted p < 0.05, interval below 0).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Gate rules file (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml).",
+)
+@click.option(
+    "--manifest",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Chunk ids of the current index: one per line ('# index_version: X' comment), "
+    "JSON Lines or CSV, optionally with audience, doc_version, valid_from, valid_to. "
+    "Gold ids missing from it are flagged as stale.",
+)
+@click.option(
+    "--manifest-format",
+    type=click.Choice(MANIFEST_FORMATS),
+    default=None,
+    help="Force the manifest's format instead of detecting it.",
+)
+@click.option(
+    "--run-index-version",
+    "run_index_versions",
+    multiple=True,
+    metavar="NAME=VERSION",
+    callback=_name_values,
+    help="Index version a run was made on (overrides its file); repeat for each run.",
+)
+@click.option(
+    "--audience",
+    default=None,
+    help="Who reads the answers, e.g. public: manifest chunks labelled for another "
+    "audience (e.g. staff) count as leaks when retrieved.",
+)
+@click.option(
+    "--as-of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="Date that decides which manifest chunks are out of date (valid_from/valid_to; "
+    "default: the report's date).",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail (exit 1, after writing the report) when there is any warning.",
+)
 def report(
     gold: Path,
     runs: Sequence[str],
@@ -210,32 +323,52 @@ def report(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    report_url: str,
     github_summary: bool,
     quiet: bool,
     gold_format: str | None,
     run_format: str | None,
     gold_version: str | None,
     index_version: str | None,
+    reference_run: str | None,
+    compare_measures: str | None,
+    baseline: Path | None,
+    on_gold_change: str,
+    minimums: tuple[str, ...],
+    max_drops: tuple[str, ...],
+    significant_only: bool,
+    config_path: Path | None,
     verdicts: Path | None,
     verdicts_run: str | None,
     verdict_format: str | None,
     verdict_metric: str | None,
     verdict_threshold: float | None,
+    manifest: Path | None,
+    manifest_format: str | None,
+    run_index_versions: dict[str, str],
+    audience: str | None,
+    as_of: Any,
+    strict: bool,
 ) -> None:
     """Measure RUNS against the GOLD set and write the report.
 
     Each RUN is NAME=PATH or PATH (the name is then the file's stem). With
     --verdicts, every judged question is sorted into retrieval failure, generation
-    failure, answered from memory, or working, at --context-k.
+    failure, answered from memory, or working, at --context-k. With quality
+    rules, a failed rule exits 1 after the report is written.
 
     \b
     Examples:
       reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl --out report/
+      reportgen report gold.jsonl rerank=run.jsonl --baseline site/ --max-drop recall@5=0.02
       reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl \\
         --verdicts verdicts.jsonl --verdicts-run rerank --context-k 5
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --verdicts ragas.csv \\
         --verdict-metric faithfulness --verdict-threshold 0.7
+      reportgen report gold.jsonl rerank=runs/rerank.jsonl --manifest index/manifest.jsonl \\
+        --run-index-version rerank=kb-2026-11-02 --audience public --strict
     """
+    gate = _gate_rules(config_path, minimums, max_drops, significant_only)
     check_summary_wanted(github_summary, formats)
     progress.enable(False if quiet else None)
     result = make_report(
@@ -250,16 +383,46 @@ def report(
         run_format=run_format,
         gold_version=gold_version,
         index_version=index_version,
+        report_url=report_url,
+        reference_run=reference_run,
+        baseline=baseline,
+        on_gold_change="intersect" if on_gold_change == "intersect" else "refuse",
+        gate=gate,
+        compare_measures=compare_measures.split(",") if compare_measures else None,
         verdicts=verdicts,
         verdicts_run=verdicts_run,
         verdict_format=verdict_format,
         verdict_metric=verdict_metric,
         verdict_threshold=verdict_threshold,
+        manifest=manifest,
+        manifest_format=manifest_format,
+        run_index_versions=run_index_versions,
+        audience=audience,
+        as_of=None if as_of is None else as_of.date(),
     )
     if not quiet:
         print_summary(result)
     if github_summary:
         write_step_summary(result, quiet)
+    failed = result.gate_failures
+    if failed:
+        raise GateFailed(
+            f"{len(failed)} quality rule(s) failed (the report was written):\n" + "\n".join(failed)
+        )
+    if strict and (failure := strict_failure(result.report)) is not None:
+        raise failure
+
+
+def _gate_rules(
+    config_path: Path | None,
+    minimums: tuple[str, ...],
+    max_drops: tuple[str, ...],
+    significant_only: bool,
+) -> GateRules:
+    """The config file's rules, overridden by the command line's."""
+    found = config_path or find_config(Path.cwd())
+    from_file = load_config(found) if found else GateRules()
+    return from_file.merged(rules_from_options(minimums, max_drops, significant_only))
 
 
 @cli.command()
@@ -273,6 +436,7 @@ def demo(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    report_url: str,
     github_summary: bool,
     quiet: bool,
 ) -> None:
@@ -289,6 +453,7 @@ def demo(
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),
         version=version or default_version(),
         formats=formats,
+        report_url=report_url,
     )
     if not quiet:
         print_summary(result)
@@ -388,6 +553,31 @@ def write_step_summary(result: ReportResult, quiet: bool) -> None:
         click.echo(f"Appended {summary.name} to the job summary ({target})")
 
 
+@cli.command()
+@click.argument("report_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--site",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="The site folder: the report goes to SITE/<version>/, the index to SITE/index.html.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def publish(report_dir: Path, site: Path, quiet: bool) -> None:
+    """Add the report in REPORT_DIR to a versioned SITE and rebuild its index.
+
+    Publishing again under the same version replaces that version only; a failure
+    leaves the previous site as it was.
+
+    \b
+    Example:
+      reportgen demo --out /tmp/demo --version 2026.11.1
+      reportgen publish /tmp/demo --site site
+    """
+    published = publish_report(report_dir, site)
+    if not quiet:
+        click.echo(f"Published {published.version} to {published.folder}; index {published.index}")
+
+
 def print_summary(result: ReportResult) -> None:
     """Per run: the headline, a small table by kind; then where the files went."""
     from reportgen.render import fmt, headline
@@ -414,6 +604,7 @@ def print_summary(result: ReportResult) -> None:
             ]
             click.echo("  " + "  ".join(cells))
         click.echo()
+    print_comparisons(report)
     from reportgen.render import attribution_lines
 
     for line in attribution_lines(report):
@@ -423,6 +614,47 @@ def print_summary(result: ReportResult) -> None:
     if report["warnings"]:
         click.echo()
     click.echo("Wrote " + ", ".join(str(path) for path in result.files))
+
+
+def _comparison_line(entry: dict[str, Any], key: str) -> str:
+    from reportgen.render import fmt
+
+    measure = entry["measures"].get(key)
+    if measure is None:
+        return f"  {entry['before']} -> {entry['after']}: no shared question"
+    return (
+        f"  {entry['before']} -> {entry['after']}: {key} {fmt(measure['before'])} -> "
+        f"{fmt(measure['after'])} ({measure['difference']:+.3f}, 95% CI "
+        f"{measure['ci_low']:+.3f} to {measure['ci_high']:+.3f}, Holm p {measure['p_holm']:.3g}): "
+        f"{measure['label']}"
+    )
+
+
+def print_comparisons(report: dict[str, Any]) -> None:
+    """One line per comparison on recall at k_ctx, then the gate's verdicts."""
+    from reportgen.render import fmt
+
+    key = f"recall@{report['context_k']}"
+    sections = [("Runs compared", report["comparisons"]["pairs"])]
+    if report.get("baseline"):
+        sections.append(
+            (f"Against baseline {report['baseline']['version']}", report["baseline"]["comparisons"])
+        )
+    for title, entries in sections:
+        if not entries:
+            continue
+        n = entries[0]["n"]
+        moves = fmt(entries[0]["one_question"])
+        click.echo(f"{title} ({n} paired questions; one question moves a mean by {moves}):")
+        for entry in entries:
+            click.echo(_comparison_line(entry, key))
+        click.echo()
+    gate = report.get("gate")
+    if gate:
+        click.echo("Quality gate: " + ("passed" if gate["passed"] else "FAILED"))
+        for rule in gate["rules"]:
+            click.echo(f"  {rule['message']}")
+        click.echo()
 
 
 def main() -> None:

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from reportgen.attribution import Attribution, attribute, choose_run, join_verdicts
 from reportgen.cutoff import CutoffAnalysis, analyse
-from reportgen.errors import UsageError
+from reportgen.errors import InputError, UsageError
 from reportgen.measures import measure_keys, per_question, ties_at_cutoffs
 from reportgen.model import GoldSet, Run, VerdictSet
 from reportgen.progress import track
+
+if TYPE_CHECKING:
+    from reportgen.hygiene import Hygiene
 
 DEFAULT_KS = (1, 3, 5, 10)
 DEFAULT_CONTEXT_K = 5
@@ -101,6 +105,8 @@ class Evaluation:
     verdicts: VerdictSet | None = None
     cutoffs: tuple[CutoffAnalysis, ...] = ()
     """The unanswerable cutoff of every run, in run order."""
+    hygiene: Hygiene | None = None
+    """Stale ids, provenance and leaks, once :func:`reportgen.hygiene.check` has run."""
 
 
 EXAMPLES_SHOWN = 5
@@ -236,10 +242,11 @@ def evaluate(
     scored = tuple(score_run(gold, run, settings) for run in measuring)
     for result in scored:
         if result.scores.get_column("n_retrieved").sum() == 0:
-            raise UsageError(
-                f"run {result.name!r} ({result.run.source}) shares no question with the gold "
-                f"set ({gold.source})",
+            raise InputError(
+                result.run.source,
+                f"run {result.name!r} shares no question with the gold set ({gold.source})",
                 "check that both use the same question ids (e.g. q001 vs 1)",
+                1,
             )
     warnings: list[ReportWarning] = []
     no_relevant = scored[0].scores.filter(pl.col("status") == "no_relevant")

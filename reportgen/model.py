@@ -34,6 +34,26 @@ RESULTS_SCHEMA = pl.Schema(
 """One row per (question, retrieved chunk): ``rank`` is the 1-based position the model
 sees, unique per question; ``score`` may be null when the run has none."""
 
+FORBIDDEN_SCHEMA = pl.Schema({"qid": pl.String, "chunk_id": pl.String, "reason": pl.String})
+"""One row per (question, chunk that must never reach the model for it), with why."""
+
+MANIFEST_SCHEMA = pl.Schema(
+    {
+        "chunk_id": pl.String,
+        "audience": pl.String,
+        "doc_version": pl.String,
+        "valid_from": pl.Date,
+        "valid_to": pl.Date,
+        "line": pl.Int64,
+    }
+)
+"""One row per chunk of the current index; metadata columns are null when not given.
+``line`` is where the chunk was declared, for messages."""
+
+
+def empty_forbidden() -> pl.DataFrame:
+    return pl.DataFrame(schema=FORBIDDEN_SCHEMA)
+
 
 @dataclass(frozen=True)
 class GoldSet:
@@ -44,6 +64,8 @@ class GoldSet:
     source: str
     version: str | None = None
     index_version: str | None = None
+    forbidden: pl.DataFrame = field(default_factory=empty_forbidden)
+    """Chunks that must never be shown for a question (FORBIDDEN_SCHEMA); not scored."""
 
     @property
     def fingerprint(self) -> str:
@@ -54,8 +76,11 @@ class GoldSet:
         """
         questions = self.questions.select("qid", "question", "kind", "unanswerable").sort("qid")
         judgments = self.judgments.sort("qid", "chunk_id")
+        frames = [questions, judgments]
+        if self.forbidden.height:  # only then, so sets without any keep their fingerprint
+            frames.append(self.forbidden.sort("qid", "chunk_id"))
         digest = hashlib.sha256()
-        for frame in (questions, judgments):
+        for frame in frames:
             digest.update(frame.write_csv(null_value="\x00").encode())
             digest.update(b"\x1e")
         return digest.hexdigest()[:16]
@@ -79,6 +104,19 @@ class Run:
     @property
     def has_scores(self) -> bool:
         return self.results.height > 0 and self.results["score"].null_count() == 0
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The chunks that exist in the current index, and that index's version."""
+
+    chunks: pl.DataFrame
+    source: str
+    index_version: str | None = None
+
+    def has(self, column: str) -> bool:
+        """Whether any chunk carries this metadata (audience, valid_to, ...)."""
+        return self.chunks.height > 0 and self.chunks[column].null_count() < self.chunks.height
 
 
 VERDICTS_SCHEMA = pl.Schema(

@@ -7,10 +7,13 @@ readable. Files in the folder that reportgen did not write are never touched.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
+import re
 import tempfile
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -43,9 +46,8 @@ def _umask() -> int:
     return current
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write to a temporary file in the same folder, then rename over the target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _stage(path: Path, data: bytes) -> Path:
+    """A synced temporary file beside ``path`` holding ``data``, ready to be renamed."""
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.chmod(temporary, 0o666 & ~_umask())
@@ -53,17 +55,68 @@ def atomic_write(path: Path, data: bytes) -> None:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    return Path(temporary)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary file in the same folder, then rename over the target."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(_stage(path, data), path)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the renames themselves durable (POSIX; a no-op where folders cannot be opened)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def _remove_leftovers(out_dir: Path, names: list[str]) -> None:
+    """Temporary files of ours that a killed run left behind; nothing else is touched."""
+    for name in names:
+        target = out_dir / name
+        if not target.parent.is_dir():
+            continue
+        for leftover in target.parent.glob(f".{glob_escape(target.name)}.*.tmp"):
+            leftover.unlink(missing_ok=True)
+
+
+def glob_escape(name: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+SUBFOLDERS = ("charts",)
+"""The only folders reportgen writes inside an output folder."""
+
+
+def _check_name(name: str) -> None:
+    """Output names are ours: a plain file name, or one in SUBFOLDERS (``charts/x.svg``).
+
+    Nothing lands outside the folder."""
+    folder, _, base = name.rpartition("/")
+    if folder and folder not in SUBFOLDERS:
+        raise ValueError(f"output file name {name!r} is not a plain file name in a known subfolder")
+    if base in {"", ".", ".."} or safe_folder_name(base) != base:
+        raise ValueError(f"output file name {name!r} is not a plain file name")
 
 
 def write_files(out_dir: Path, files: Mapping[str, bytes]) -> list[Path]:
     """Write every file (name -> bytes) into ``out_dir``; report.json goes last.
 
-    report.json last means a reader that finds a new report.json finds the new
-    HTML and Markdown beside it.
+    Every file is first written and synced beside its target, and only then are they
+    renamed into place, report.json last: a kill at any moment leaves each file whole
+    (old or new), and a reader that finds a new report.json finds the new HTML and
+    Markdown beside it. Other files in the folder are never touched.
     """
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(
@@ -78,9 +131,42 @@ def write_files(out_dir: Path, files: Mapping[str, bytes]) -> list[Path]:
             "choose a folder you can write to",
         ) from error
     names = sorted(files, key=lambda name: (name == "report.json", name))
-    written = []
     for name in names:
-        target = out_dir / name
-        atomic_write(target, files[name])
-        written.append(target)
-    return written
+        _check_name(name)
+    for folder in sorted({(out_dir / name).parent for name in names}):
+        folder.mkdir(exist_ok=True)
+    _remove_leftovers(out_dir, names)
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for name in names:
+            staged.append((_stage(out_dir / name, files[name]), out_dir / name))
+        for temporary, target in staged:
+            os.replace(temporary, target)
+    finally:
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
+    for folder in sorted({target.parent for _, target in staged}):
+        _sync_folder(folder)
+    return [target for _, target in staged]
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
+_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$", re.IGNORECASE)
+MAX_FOLDER_NAME = 80
+
+
+def safe_folder_name(label: str) -> str:
+    """A folder name made from a version label or run name that stays inside its parent.
+
+    Labels that are already safe (``v1.2``, ``2026-11-30``, ``bm25+rerank``) are kept
+    as they are. Anything else (``../../x``, ``a/b``, control characters, spaces,
+    accents) becomes a safe name plus a short hash of the original, so two labels
+    never share a folder; show the original label to the reader, not this name.
+    """
+    text = unicodedata.normalize("NFKD", label)
+    text = _UNSAFE.sub("-", text.encode("ascii", "ignore").decode()).strip(".-")
+    text = text[:MAX_FOLDER_NAME].strip(".-")
+    if text and text == label and not _RESERVED.match(text):
+        return text
+    digest = hashlib.sha256(label.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{text}-{digest}" if text else f"label-{digest}"

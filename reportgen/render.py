@@ -7,8 +7,11 @@ HTML is autoescaped; Markdown gets its own escape (pipes, backticks, HTML,
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -25,7 +28,16 @@ from reportgen.measures import CUTOFF_MEASURES, MEASURES, WHOLE_LIST_MEASURES
 from reportgen.report import Report
 
 PER_QUESTION_ROWS_SHOWN = 500
-"""Past this, the HTML and Markdown point to per_question.csv instead of growing."""
+"""Past this, the HTML and Markdown point to the per-question file instead of growing:
+10,000 questions x 6 runs then stay well under 5 MB of HTML."""
+
+CELL_NAMES = {
+    "retrieved_correct": "working as designed",
+    "retrieved_wrong": "generation failure",
+    "missed_correct": "answered from memory",
+    "missed_wrong": "retrieval failure",
+}
+"""report.json's attribution cells and the names a reader sees (SPEC.md, "The four cells")."""
 
 
 def templates_dir() -> Path:
@@ -37,6 +49,9 @@ def templates_dir() -> Path:
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_MENTION = re.compile(r"(?<![A-Za-z0-9])@(?=[A-Za-z0-9])")
+"""An @ that GitHub would read as a mention (of a user or a team): after it, a zero-width
+space."""
 
 
 def markdown_escape(value: object) -> str:
@@ -44,7 +59,7 @@ def markdown_escape(value: object) -> str:
     text = " ".join(str(value).split())
     text = text.replace("&", "&amp;")
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-    return text.replace("@", "@\u200b")
+    return _MENTION.sub("@\u200b", text)
 
 
 def html_autoescape(name: str | None) -> bool:
@@ -73,10 +88,16 @@ def fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
+def fmt_interval(bounds: list[float] | None) -> str:
+    return "" if bounds is None else f"{bounds[0]:.2f}\u2013{bounds[1]:.2f}"
+
+
 @dataclass(frozen=True)
 class Cell:
     text: str
     best: bool = False
+    note: str = ""
+    """Secondary text printed under the value (the 95% interval)."""
 
 
 @dataclass(frozen=True)
@@ -99,27 +120,45 @@ def headline(name: str, run: dict[str, Any], context_k: int) -> str:
     return f"{name}, top {k}: {run['n']} questions with relevant passages. " + " | ".join(parts)
 
 
-def _best_marked(rows: list[tuple[str, list[float | None]]]) -> list[list[Cell]]:
-    columns = list(zip(*(values for _, values in rows), strict=True)) if rows else []
+MeasureRow = tuple[str, list[float | None], list[list[float] | None]]
+"""A run's name, its means and their 95% intervals, column by column."""
+
+
+def _best_marked(rows: list[MeasureRow]) -> list[list[Cell]]:
+    columns = list(zip(*(values for _, values, _ in rows), strict=True)) if rows else []
     best = [max((v for v in column if v is not None), default=None) for column in columns]
     several = len(rows) > 1
     return [
         [Cell(name)]
         + [
-            Cell(fmt(v), best=several and v is not None and v == best[i])
+            Cell(
+                fmt(v),
+                best=several and v is not None and v == best[i],
+                note=fmt_interval(intervals[i]),
+            )
             for i, v in enumerate(values)
         ]
-        for name, values in rows
+        for name, values, intervals in rows
+    ]
+
+
+def _measure_rows(report: Report, keys: list[str]) -> list[MeasureRow]:
+    return [
+        (
+            name,
+            [run["means"][key] for key in keys],
+            [run.get("intervals", {}).get(key) for key in keys],
+        )
+        for name, run in report["runs"].items()
     ]
 
 
 def methods_tables(report: Report) -> list[Table]:
     """One table per cutoff (runs x measures), then the whole-list measures."""
-    runs = report["runs"]
     tables = []
     for k in report["k"]:
         keys = [m.key(k) for m in CUTOFF_MEASURES]
-        rows = [(name, [run["means"][key] for key in keys]) for name, run in runs.items()]
+        rows = _measure_rows(report, keys)
         marker = " (chunks sent to the model)" if k == report["context_k"] else ""
         tables.append(
             Table(
@@ -129,7 +168,7 @@ def methods_tables(report: Report) -> list[Table]:
             )
         )
     keys = [m.key() for m in WHOLE_LIST_MEASURES]
-    rows = [(name, [run["means"][key] for key in keys]) for name, run in runs.items()]
+    rows = _measure_rows(report, keys)
     tables.append(
         Table("Whole list", ["run", *[m.title for m in WHOLE_LIST_MEASURES]], _best_marked(rows))
     )
@@ -151,17 +190,49 @@ def kind_tables(report: Report) -> list[Table]:
 
 
 @dataclass(frozen=True)
+class RunEvidence:
+    """What one run did for one question, as the per-question table shows it."""
+
+    found: str
+    outcome: str
+    """found, missed or neutral (nothing to find): a CSS class, shown with a symbol too."""
+    first_rank: int | None
+    top: list[tuple[str, bool]]
+    """The top k chunk ids in rank order, each with whether it is gold."""
+    cell: str
+
+
+@dataclass(frozen=True)
 class QuestionRow:
     qid: str
     kind: str
     question: str
     gold: str
     status: str
-    per_run: list[str]
+    per_run: list[RunEvidence]
 
 
-def question_rows(evaluation: Evaluation, limit: int) -> tuple[list[QuestionRow], int]:
-    """Per-question evidence: gold ids, and for each run the first gold rank and top k."""
+def _cells_by_question(report: Report, run_names: list[str]) -> pl.DataFrame:
+    """(qid, run index, cell name) for every run that has verdicts (report["attribution"])."""
+    attribution = report.get("attribution", {})
+    frames = [
+        pl.DataFrame(
+            {"qid": ids, "_run": [index] * len(ids), "_cell": [CELL_NAMES[cell]] * len(ids)},
+            schema={"qid": pl.String, "_run": pl.Int64, "_cell": pl.String},
+        )
+        for index, name in enumerate(run_names)
+        for cell, ids in attribution.get(name, {}).get("questions", {}).items()
+        if cell in CELL_NAMES
+    ]
+    empty = pl.DataFrame(schema={"qid": pl.String, "_run": pl.Int64, "_cell": pl.String})
+    return pl.concat([empty, *frames])
+
+
+def question_rows(
+    report: Report, evaluation: Evaluation, limit: int
+) -> tuple[list[QuestionRow], int]:
+    """Per-question evidence, first ``limit`` questions by id: gold ids, and per run the
+    first gold rank, the top k and the question's cell when the run has verdicts."""
     gold = evaluation.gold
     k = evaluation.settings.context_k
     threshold = evaluation.settings.threshold
@@ -175,24 +246,56 @@ def question_rows(evaluation: Evaluation, limit: int) -> tuple[list[QuestionRow]
         gold.questions.select("qid", "kind", "question")
         .join(gold_ids, on="qid", how="left")
         .join(evaluation.runs[0].scores.select("qid", "status"), on="qid", how="left")
+        .sort("qid")
+        .head(limit)
+    )
+    names = [result.name for result in evaluation.runs]
+    cells = _cells_by_question(report, names)
+    relevant = gold.judgments.filter(pl.col("grade") >= threshold).select(
+        "qid", "chunk_id", pl.lit(True).alias("_gold")
     )
     for index, result in enumerate(evaluation.runs):
         top = (
             result.run.results.filter(pl.col("rank") <= k)
+            .join(relevant, on=["qid", "chunk_id"], how="left")
             .sort("qid", "rank")
             .group_by("qid", maintain_order=True)
-            .agg(pl.col("chunk_id").str.join(", ").alias(f"_top{index}"))
+            .agg(
+                pl.col("chunk_id").alias(f"_top{index}"),
+                pl.col("_gold").fill_null(False).alias(f"_isgold{index}"),
+            )
         )
         first = result.scores.select("qid", pl.col("first_relevant_rank").alias(f"_first{index}"))
-        table = table.join(first, on="qid", how="left").join(top, on="qid", how="left")
-    table = table.sort("qid")
+        cell = cells.filter(pl.col("_run") == index).select(
+            "qid", pl.col("_cell").alias(f"_cell{index}")
+        )
+        table = (
+            table.join(first, on="qid", how="left")
+            .join(top, on="qid", how="left")
+            .join(cell, on="qid", how="left")
+        )
     rows = []
-    for row in table.head(limit).iter_rows(named=True):
+    for row in table.sort("qid").iter_rows(named=True):
         per_run = []
         for index in range(len(evaluation.runs)):
             first_rank = row[f"_first{index}"]
-            found = f"gold at {first_rank}" if first_rank is not None else "no gold"
-            per_run.append(f"{found}; top {k}: {row[f'_top{index}'] or '(none)'}")
+            if first_rank is not None:
+                found, outcome = f"gold at rank {first_rank}", "found"
+            elif row["status"] in ("unanswerable", "no_relevant"):
+                found, outcome = "nothing to find", "neutral"
+            else:
+                found, outcome = "no gold returned", "missed"
+            per_run.append(
+                RunEvidence(
+                    found=found,
+                    outcome=outcome,
+                    first_rank=first_rank,
+                    top=list(
+                        zip(row[f"_top{index}"] or [], row[f"_isgold{index}"] or [], strict=True)
+                    ),
+                    cell=row[f"_cell{index}"] or "",
+                )
+            )
         rows.append(
             QuestionRow(
                 qid=row["qid"],
@@ -203,57 +306,162 @@ def question_rows(evaluation: Evaluation, limit: int) -> tuple[list[QuestionRow]
                 per_run=per_run,
             )
         )
-    return rows, table.height
+    return rows, gold.questions.height
+
+
+GLOSSARY_EXTRA = (
+    (
+        "k_ctx",
+        "the number of chunks sent to the model",
+        "The k of the headline line and of the four cells; marked on every chart.",
+    ),
+    (
+        "95% interval",
+        "Wilson score interval for hit@k; mean ± 1.96 · s / √n otherwise",
+        "How far the mean could plausibly move with other questions of the same kind. "
+        "One question in n moves a mean by up to 1/n.",
+    ),
+    (
+        "the four cells",
+        "gold retrieved (hit@k_ctx = 1) or not x answer correct or not",
+        "working as designed; generation failure (it had the passage and did not use it); "
+        "answered from memory (right today, a hallucination when corpus and world "
+        "disagree); retrieval failure (no prompt can fix it).",
+    ),
+)
 
 
 def glossary() -> list[tuple[str, str, str]]:
-    return [(m.title, m.formula, m.description) for m in MEASURES]
+    return [(m.title, m.formula, m.description) for m in MEASURES] + list(GLOSSARY_EXTRA)
 
 
-def view_model(report: Report, evaluation: Evaluation) -> dict[str, Any]:
-    questions, total = question_rows(evaluation, PER_QUESTION_ROWS_SHOWN)
+@dataclass(frozen=True)
+class Figure:
+    """A chart drawn by charts.render_charts, inlined as SVG in the HTML."""
+
+    stem: str
+    svg: Markup
+    caption: str
+
+
+FIGURE_CAPTIONS = {
+    "recall_at_k": "How much of the evidence each run delivers as k grows. "
+    "The same values are in the methods tables above.",
+    "hit_at_k": "How often at least one piece of evidence arrives in the top k.",
+}
+
+
+def figures(charts: Mapping[str, bytes]) -> list[Figure]:
+    """The drawn SVG charts, in FIGURE_CAPTIONS' order (vl-convert escapes its text)."""
+    return [
+        Figure(stem, Markup(charts[f"{stem}.svg"].decode()), caption)
+        for stem, caption in FIGURE_CAPTIONS.items()
+        if f"{stem}.svg" in charts
+    ]
+
+
+def _asset(name: str) -> str:
+    return (templates_dir() / name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+@dataclass(frozen=True)
+class PageAssets:
+    """Inline CSS and script, and the Content-Security-Policy that allows only them:
+    no request can leave the page, and no injected script can run."""
+
+    css: Markup
+    script: Markup
+    csp: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        policy = (
+            "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+            f"script-src 'sha256-{_sha256(str(self.script))}'"
+        )
+        object.__setattr__(self, "csp", policy)
+
+
+def page_assets() -> PageAssets:
+    return PageAssets(css=Markup(_asset("report.css")), script=Markup(_asset("report.js")))
+
+
+def facts(report: Report) -> list[tuple[str, str]]:
     gold = report["gold"]
+    return [
+        ("report version", report["version"]),
+        ("gold set", f"{gold['source']} (version {gold['version'] or 'unversioned'})"),
+        ("gold fingerprint", gold["fingerprint"]),
+        ("index version", gold["index_version"] or "not stated"),
+        (
+            "questions",
+            f"{gold['questions']} ({gold['answerable']} with relevant passages, "
+            f"{gold['unanswerable']} unanswerable, {gold['no_relevant']} with none at "
+            f"grade ≥ {report['settings']['relevance_threshold']})",
+        ),
+        ("cutoffs", ", ".join(str(k) for k in report["k"])),
+        ("chunks sent to the model", str(report["context_k"])),
+        ("tool", f"reportgen {report['tool_version']}"),
+        ("created", report["created"]),
+    ]
+
+
+def headlines(report: Report) -> list[str]:
+    return [headline(name, run, report["context_k"]) for name, run in report["runs"].items()]
+
+
+def view_model(
+    report: Report,
+    evaluation: Evaluation,
+    charts: Mapping[str, bytes] | None = None,
+    per_question_file: str = "per_question.csv",
+) -> dict[str, Any]:
+    questions, total = question_rows(report, evaluation, PER_QUESTION_ROWS_SHOWN)
     return {
         "report": report,
-        "title": f"reportgen {report['version']}",
-        "facts": [
-            ("report version", report["version"]),
-            ("gold set", f"{gold['source']} (version {gold['version'] or 'unversioned'})"),
-            ("gold fingerprint", gold["fingerprint"]),
-            ("index version", gold["index_version"] or "not stated"),
-            (
-                "questions",
-                f"{gold['questions']} ({gold['answerable']} with relevant passages, "
-                f"{gold['unanswerable']} unanswerable, {gold['no_relevant']} with none at "
-                f"grade ≥ {report['settings']['relevance_threshold']})",
-            ),
-            ("cutoffs", ", ".join(str(k) for k in report["k"])),
-            ("chunks sent to the model", str(report["context_k"])),
-            ("tool", f"reportgen {report['tool_version']}"),
-            ("created", report["created"]),
-        ],
+        "title": f"Retrieval report {report['version']}",
+        "facts": facts(report),
         "warnings": [w["message"] for w in report["warnings"]],
-        "headlines": [
-            headline(name, run, report["context_k"]) for name, run in report["runs"].items()
-        ],
+        "headlines": headlines(report),
         "methods": methods_tables(report),
+        "figures": figures(charts or {}),
         "kinds": kind_tables(report),
         "run_names": list(report["runs"]),
         "questions": questions,
         "questions_total": total,
         "questions_cut": total > len(questions),
+        "has_cells": bool(report.get("attribution")),
+        "per_question_file": per_question_file,
         "glossary": glossary(),
+        "assets": page_assets(),
+        "cutoff_charts": cutoff_charts(report, charts or {}),
+        "comparisons": comparisons_view(report),
         **diagnosis_view(report, evaluation),
+        "hygiene": hygiene_view(report),
     }
 
 
-def render_html(report: Report, evaluation: Evaluation) -> str:
-    context = view_model(report, evaluation) | {"cutoff_charts": cutoff_charts(report, evaluation)}
+def render_html(
+    report: Report,
+    evaluation: Evaluation,
+    charts: Mapping[str, bytes] | None = None,
+    per_question_file: str = "per_question.csv",
+) -> str:
+    context = view_model(report, evaluation, charts, per_question_file)
     return environment().get_template("report.html.j2").render(context)
 
 
-def render_markdown(report: Report, evaluation: Evaluation) -> str:
-    return environment().get_template("report.md.j2").render(view_model(report, evaluation))
+def render_markdown(
+    report: Report,
+    evaluation: Evaluation,
+    charts: Mapping[str, bytes] | None = None,
+    per_question_file: str = "per_question.csv",
+) -> str:
+    context = view_model(report, evaluation, charts, per_question_file)
+    return environment().get_template("report.md.j2").render(context)
 
 
 # --- The four cells and the unanswerable cutoff (SPEC.md, "The four cells") ---
@@ -590,22 +798,325 @@ def diagnosis_view(report: Report, evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def cutoff_charts(report: Report, evaluation: Evaluation) -> dict[str, Markup]:
-    """Inline SVG of every run's cutoff chart, converted in this one process (FACTS.md)."""
-    import vl_convert
+def cutoff_stem(index: int) -> str:
+    """File stem of the cutoff chart of the index-th run in report["cutoff"]."""
+    return f"cutoff_{index}"
 
-    charts = {}
-    for analysis in evaluation.cutoffs:
-        section = report["cutoff"][analysis.run]
-        if section["reason"] is not None:
+
+def cutoff_chart_specs(report: Report, evaluation: Evaluation) -> dict[str, dict[str, Any]]:
+    """The cutoff chart spec of every run that has a cutoff analysis, by file stem."""
+    analyses = {analysis.run: analysis for analysis in evaluation.cutoffs}
+    specs = {}
+    for index, (run, section) in enumerate(report.get("cutoff", {}).items()):
+        if section["reason"] is not None or run not in analyses:
             continue
         band = section["gap"] or section["overlap"]
-        spec = cutoff_chart_spec(
-            analysis.run,
-            analysis.top_scores.select("qid", "group", "score").to_dicts(),
+        specs[cutoff_stem(index)] = cutoff_chart_spec(
+            run,
+            analyses[run].top_scores.select("qid", "group", "score").to_dicts(),
             section["cutoff"],
             None if band is None else (band[0], band[1]),
             "gap" if section["gap"] else "overlap",
         )
-        charts[analysis.run] = Markup(vl_convert.vegalite_to_svg(spec))
-    return charts
+    return specs
+
+
+def cutoff_charts(report: Report, charts: Mapping[str, bytes]) -> dict[str, Markup]:
+    """Inline SVG of each run's cutoff chart, drawn with the others by render_charts."""
+    return {
+        run: Markup(charts[f"{cutoff_stem(index)}.svg"].decode())
+        for index, run in enumerate(report.get("cutoff", {}))
+        if f"{cutoff_stem(index)}.svg" in charts
+    }
+
+
+# --- Input hygiene: stale gold ids, index provenance, leaks (partials _hygiene.*.j2) ---
+
+
+@dataclass(frozen=True)
+class HygieneView:
+    """What the hygiene partials print; every sentence decided here."""
+
+    provenance: str
+    stale_title: str
+    stale_note: str
+    stale_rows: list[tuple[str, str]]
+    without_stale: list[str]
+    leaks: list[str]
+
+
+def provenance_line(provenance: dict[str, Any]) -> str:
+    """``gold set kb-1 · manifest kb-1 · run 'dense' kb-2 · ...`` (not stated when unknown)."""
+    parts = [f"gold set {provenance['gold'] or 'not stated'}"]
+    if provenance["manifest"] is not None:
+        parts.append(f"manifest {provenance['manifest']}")
+    runs = provenance["runs"]
+    if all(version is None for version in runs.values()):
+        parts.append("runs: not stated")
+    else:
+        parts += [f"run {name} {version or 'not stated'}" for name, version in runs.items()]
+    return " · ".join(parts)
+
+
+def _stale_texts(hygiene: dict[str, Any]) -> tuple[str, str]:
+    stale = hygiene["stale"]
+    n, questions = stale["chunks"], len(stale["questions"])
+    if stale["basis"] == "manifest":
+        manifest = hygiene["manifest"]
+        where = manifest["index_version"] or manifest["source"]
+        if not n:
+            return "Gold ids", f"Every gold id is in the index manifest ({where})."
+        return (
+            "Stale gold ids",
+            f"{n} gold id(s) in {questions} question(s) are not in the index manifest "
+            f"({where}). These questions miss them whatever the run does: a stale gold "
+            "set, not a regression.",
+        )
+    return (
+        "Possibly stale gold ids",
+        f"{n} gold id(s) in {questions} question(s) are returned by no run at any depth. "
+        "They may no longer exist; without a manifest (--manifest) this cannot be confirmed.",
+    )
+
+
+def without_stale_lines(report: Report) -> list[str]:
+    """Per run, the headline measures with and without the stale questions."""
+    section = report["hygiene"]["stale"]["means_without_stale"]
+    if not section:
+        return []
+    k = report["context_k"]
+    lines = []
+    for name, run in report["runs"].items():
+        clean = section[name]
+        lines.append(
+            f"{name}: hit@{k} {fmt(clean[f'hit@{k}'])} and recall@{k} "
+            f"{fmt(clean[f'recall@{k}'])} over the {clean['n']} questions with current gold "
+            f"ids ({fmt(run['means'][f'hit@{k}'])} and {fmt(run['means'][f'recall@{k}'])} "
+            f"over all {run['n']})"
+        )
+    return lines
+
+
+def leak_lines(report: Report) -> list[str]:
+    """``rerank, top 5: staff passages shown to a public audience: 0 | ...`` per run."""
+    hygiene = report["hygiene"]
+    phrases = hygiene["forbidden"]["reasons"]
+    if not phrases:
+        return []
+    k = str(report["context_k"])
+    lines = []
+    for name, run in report["runs"].items():
+        counts = run["leaks"]["at"][k]["by_reason"]
+        listed = " | ".join(f"{phrases[r]}: {n}" for r, n in counts.items())
+        lines.append(f"{name}, top {k}: {listed}")
+    return lines
+
+
+def hygiene_view(report: Report) -> HygieneView | None:
+    """None when there is nothing to say: no manifest, no suspect ids, no forbidden chunks."""
+    hygiene = report.get("hygiene")
+    if hygiene is None:
+        return None
+    stale = hygiene["stale"]
+    leaks = leak_lines(report)
+    if hygiene["manifest"] is None and not stale["chunks"] and not leaks:
+        return None
+    title, note = _stale_texts(hygiene)
+    return HygieneView(
+        provenance=provenance_line(hygiene["provenance"]),
+        stale_title=title,
+        stale_note=note,
+        stale_rows=[(qid, ", ".join(ids)) for qid, ids in stale["questions"].items()],
+        without_stale=without_stale_lines(report),
+        leaks=leaks,
+    )
+
+
+# --- Comparisons: runs side by side and against a baseline (report["comparisons"],
+# report["baseline"], report["gate"]); laid out by _comparisons.html.j2 / .md.j2.
+
+CHANGED_ROWS_SHOWN = 50
+"""Questions that changed, per comparison, before the pages point to report.json."""
+
+
+@dataclass(frozen=True)
+class ComparisonBlock:
+    title: str
+    note: str
+    table: Table
+    changed: Table
+    changed_total: int
+    cells: Table | None = None
+
+
+@dataclass(frozen=True)
+class ComparisonsView:
+    method: str
+    gold: str
+    pairs: list[ComparisonBlock]
+    baseline_facts: list[str]
+    baseline: list[ComparisonBlock]
+    gate_passed: bool | None
+    gate: list[tuple[bool, str]]
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.3f}"
+
+
+def _measure_title(key: str) -> str:
+    name, _, k = key.partition("@")
+    titles = {m.name: m.title for m in MEASURES if m.cutoff == bool(k)}
+    title = titles.get(name, key)
+    return title.replace("@k", f"@{k}") if k else title
+
+
+def _comparison_table(entry: dict[str, Any]) -> Table:
+    rows = []
+    for key, m in entry["measures"].items():
+        test = "McNemar" if m["test"] == "mcnemar" else "randomization"
+        rows.append(
+            [
+                Cell(_measure_title(key)),
+                Cell(fmt(m["before"])),
+                Cell(fmt(m["after"])),
+                Cell(
+                    f"{_signed(m['difference'])} [{_signed(m['ci_low'])}, {_signed(m['ci_high'])}]"
+                ),
+                Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}"),
+                Cell(f"{m['wins']} / {m['ties']} / {m['losses']}"),
+                Cell(m["label"]),
+            ]
+        )
+    header = [
+        "measure",
+        "before",
+        "after",
+        "difference [95% CI]",
+        "p / Holm p",
+        "wins / ties / losses",
+        "verdict",
+    ]
+    return Table("Per measure (after - before)", header, rows)
+
+
+def _changed_table(entry: dict[str, Any]) -> tuple[Table, int]:
+    """Questions whose values at k_ctx moved, one row each: largest losses first."""
+    changed = entry["changed_questions"]
+    keys = list(changed)
+    found: dict[str, dict[str, Any]] = {}
+    for key in keys:
+        for row in changed[key]:
+            item = found.setdefault(row["qid"], {"kind": row["kind"], "delta": {}})
+            item[key] = f"{fmt(row['before'])} → {fmt(row['after'])}"
+            item["delta"][key] = row["after"] - row["before"]
+    order = sorted(
+        found, key=lambda qid: (*(found[qid]["delta"].get(key, 0.0) for key in keys), qid)
+    )
+    rows = [
+        [Cell(qid), Cell(found[qid]["kind"]), *[Cell(found[qid].get(key, "=")) for key in keys]]
+        for qid in order[:CHANGED_ROWS_SHOWN]
+    ]
+    header = ["question", "kind", *[_measure_title(key) for key in keys]]
+    return Table("Questions that changed (= unchanged)", header, rows), len(order)
+
+
+def _cells_table(cells: dict[str, Any] | None) -> Table | None:
+    if (
+        not cells
+        or not isinstance(cells.get("then"), dict)
+        or not isinstance(cells.get("now"), dict)
+    ):
+        return None
+    names = list(dict.fromkeys([*cells["then"], *cells["now"]]))
+    rows = [
+        [
+            Cell(name),
+            Cell(str(cells["then"].get(name, "n/a"))),
+            Cell(str(cells["now"].get(name, "n/a"))),
+        ]
+        for name in names
+    ]
+    rates = cells.get("pass_rate") or {}
+    if rates:
+        rows.append([Cell("pass rate"), Cell(fmt(rates.get("then"))), Cell(fmt(rates.get("now")))])
+    return Table("The four cells, then and now", ["cell", "then", "now"], rows)
+
+
+def _blocks(entries: list[dict[str, Any]]) -> list[ComparisonBlock]:
+    blocks = []
+    for entry in entries:
+        changed, total = _changed_table(entry)
+        moves = fmt(entry["one_question"])
+        blocks.append(
+            ComparisonBlock(
+                title=f"{entry['before']} → {entry['after']}",
+                note=f"{entry['n']} paired questions; one question moves a mean by {moves} (1/n).",
+                table=_comparison_table(entry),
+                changed=changed,
+                changed_total=total,
+                cells=_cells_table(entry.get("cells")),
+            )
+        )
+    return blocks
+
+
+def _method_text(method: dict[str, Any]) -> str:
+    return (
+        f"Differences are after - before, paired by question. Intervals: 95% percentile "
+        f"bootstrap ({method['interval']['resamples']:,} resamples, seed "
+        f"{method['interval']['seed']}). p: two-sided paired randomization test "
+        f"(sign flips, {method['test']['resamples']:,}, exact when few questions differ); "
+        f"exact McNemar for hit@k. Holm's correction across all "
+        f"{method['family_size']} differences. A difference is called better or worse only "
+        f"when the Holm-adjusted p < {method['alpha']} and the interval excludes 0; "
+        "otherwise it is within noise."
+    )
+
+
+def _baseline_facts(report: Report) -> list[str]:
+    baseline = report["baseline"]
+    if not baseline:
+        return []
+    gold = baseline["gold"]
+    facts = [
+        f"Baseline {baseline['version']} ({baseline['created']}), read from {baseline['source']}; "
+        f"gold set {gold['version'] or 'unversioned'}, fingerprint {gold['fingerprint']}.",
+    ]
+    change = baseline["gold_change"]
+    if change:
+        left = "; ".join(
+            f"{part['count']} {part['why']}"
+            for part in change["left_out"].values()
+            if part["count"]
+        )
+        facts.append(
+            f"The gold set changed (fingerprint {change['baseline_fingerprint']} → "
+            f"{change['fingerprint']}): both sides are measured on the "
+            f"{change['shared_questions']} questions the two sets share. Left out: "
+            f"{left or 'none'}."
+        )
+        if change["note"]:
+            facts.append(f"Note: {change['note']}.")
+    if baseline["runs_not_in_baseline"]:
+        facts.append("Not in the baseline: " + ", ".join(baseline["runs_not_in_baseline"]) + ".")
+    if baseline["baseline_runs_not_here"]:
+        facts.append("Only in the baseline: " + ", ".join(baseline["baseline_runs_not_here"]) + ".")
+    return facts
+
+
+def comparisons_view(report: Report) -> ComparisonsView:
+    """Every comparison of the report, formatted: runs, baseline, gate."""
+    comparisons = report["comparisons"]
+    gold = report["gold"]
+    gate = report.get("gate")
+    return ComparisonsView(
+        method=_method_text(comparisons["method"]),
+        gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
+        f"{gold['fingerprint']}.",
+        pairs=_blocks(comparisons["pairs"]),
+        baseline_facts=_baseline_facts(report),
+        baseline=_blocks(report["baseline"]["comparisons"]) if report.get("baseline") else [],
+        gate_passed=None if not gate else bool(gate["passed"]),
+        gate=[(rule["passed"], rule["message"]) for rule in gate["rules"]] if gate else [],
+    )

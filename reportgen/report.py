@@ -10,6 +10,17 @@ Format history (``format_version``):
       question ids, focus, pass rate, by kind, and the unanswerable table; empty
       without verdicts), ``cutoff`` (run -> the top-1 score gap or overlap, the
       cutoff and the errors it makes; ``reason`` says why a run has none).
+      Also added: ``hygiene`` (manifest, provenance, stale gold ids
+      per question, forbidden chunks, means without the stale questions) and
+      ``runs.<name>.leaks`` (forbidden chunks in the top k, per k and reason);
+      ``runs.<name>.intervals`` (measure -> [low, high], the 95% interval of the
+      mean, or null with fewer than two questions).
+      Also: ``gold.question_digests`` (qid -> content hash, so
+      that a later report can tell which questions changed); ``comparisons`` (every
+      pair of runs, or each against a reference run: paired differences, intervals,
+      tests, Holm, labels, the questions that changed; see compare.py); ``baseline``
+      (null, or this report's runs against a previous report's); ``gate`` (null, or
+      the quality rules and whether each passed).
       A report written by ``reportgen merge`` has the same keys, means recomputed
       from the shards' per-question values, plus ``merged_from`` (source, questions,
       fingerprint per shard) and ``shard`` on each warning carried over; counts that
@@ -28,9 +39,21 @@ import polars as pl
 
 from reportgen import __version__
 from reportgen.attribution import CELLS, Attribution, CellSummary
+from reportgen.compare import compare_runs
 from reportgen.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
+from reportgen.errors import UsageError
 from reportgen.evaluate import Evaluation, RunScores
-from reportgen.measures import IN_MEANS, means
+from reportgen.gate import GateRules, evaluate_gate
+from reportgen.hygiene import Hygiene, check, leak_counts, with_hygiene
+from reportgen.intervals import mean_intervals
+from reportgen.load.baseline import Baseline
+from reportgen.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
+from reportgen.versions import (
+    GoldChangePolicy,
+    compare_with_baseline,
+    current_sides,
+    question_digests,
+)
 
 FORMAT_VERSION = 1
 DIGITS = 10
@@ -59,6 +82,74 @@ def _means_dict(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]
     return {key: _round(row[key]) for key in keys}
 
 
+def _intervals_dict(result: RunScores, keys: list[str], keep: bool) -> dict[str, Any]:
+    intervals = mean_intervals(result.scores, keys, keep_no_relevant=keep)
+    return {
+        key: None if bounds is None else [_round(bounds[0]), _round(bounds[1])]
+        for key, bounds in intervals.items()
+    }
+
+
+def _leaks_section(name: str, evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
+    rows = hygiene.leaks[name]
+    reasons = list(hygiene.reasons)
+    return {
+        "at": {str(k): leak_counts(rows, k, reasons).as_dict() for k in evaluation.settings.ks},
+        "chunks": [
+            {"qid": q, "chunk_id": c, "rank": r, "reason": why}
+            for q, c, r, why in rows.sort("qid", "rank").iter_rows()
+        ],
+    }
+
+
+def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
+    """Each run's means over the questions whose gold ids are all current.
+
+    The same numbers with and without the stale questions tell a stale gold set (the
+    gap) from a real regression (both low).
+    """
+    stale_qids = hygiene.stale.get_column("qid").unique().implode()
+    keys = evaluation.settings.measure_keys
+    keep = evaluation.settings.trec_eval
+    section = {}
+    for result in evaluation.runs:
+        current = result.scores.filter(~pl.col("qid").is_in(stale_qids))
+        row = means(current, keys, keep_no_relevant=keep).row(0, named=True)
+        section[result.name] = {"n": row["n"], **_means_dict(row, keys)}
+    return section
+
+
+def _hygiene_section(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
+    manifest = hygiene.manifest
+    stale = hygiene.stale.group_by("qid", maintain_order=True).agg(pl.col("chunk_id"))
+    forbidden = hygiene.forbidden
+    return {
+        "manifest": None
+        if manifest is None
+        else {
+            "source": manifest.source,
+            "index_version": manifest.index_version,
+            "chunks": manifest.chunks.height,
+        },
+        "provenance": hygiene.provenance,
+        "stale": {
+            "basis": hygiene.stale_basis,
+            "chunks": hygiene.stale.height,
+            "questions": dict(stale.iter_rows()),
+            "means_without_stale": _without_stale(evaluation, hygiene)
+            if hygiene.stale.height
+            else None,
+        },
+        "forbidden": {
+            "audience": hygiene.audience,
+            "as_of": None if hygiene.as_of is None else hygiene.as_of.isoformat(),
+            "from_gold": forbidden.filter(pl.col("qid").is_not_null()).height,
+            "from_manifest": forbidden.filter(pl.col("qid").is_null()).height,
+            "reasons": hygiene.reasons,
+        },
+    }
+
+
 def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
     settings = evaluation.settings
     keys = settings.measure_keys
@@ -78,6 +169,7 @@ def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
         "index_version": run.index_version,
         "n": overall["n"],
         "means": _means_dict(overall, keys),
+        "intervals": _intervals_dict(result, keys, keep),
         "by_kind": by_kind,
         "counts": {
             "questions_scored": result.count("scored"),
@@ -125,15 +217,85 @@ def _gold_section(evaluation: Evaluation) -> dict[str, Any]:
             }
             for row in by_kind.iter_rows(named=True)
         },
+        "question_digests": question_digests(gold),
     }
 
 
+def change_keys(context_k: int) -> list[str]:
+    """The measures whose changed questions a comparison lists."""
+    return [f"hit@{context_k}", f"recall@{context_k}", f"mrr@{context_k}"]
+
+
+def compared_keys(
+    evaluation: Evaluation, chosen: Sequence[str] | None, gate: GateRules | None
+) -> list[str]:
+    """The measures tested (and Holm-corrected together): by default those at k_ctx and
+    the whole-list ones, plus any measure a gate rule names. Every extra measure widens
+    the correction, so testing all cutoffs is a choice (``all``), not the default."""
+    every = evaluation.settings.measure_keys
+    if chosen is None:
+        k = evaluation.settings.context_k
+        chosen = [m.key(k) for m in CUTOFF_MEASURES] + [m.key() for m in WHOLE_LIST_MEASURES]
+    elif list(chosen) == ["all"]:
+        chosen = every
+    unknown = [key for key in chosen if key not in every]
+    if unknown:
+        raise UsageError(
+            f"cannot compare {unknown[0]!r}: it is not measured in this report",
+            f"choose among {', '.join(every)}, or 'all'",
+        )
+    wanted = (
+        {*chosen, *(rule.measure for rule in gate.rules if rule.measure in every)}
+        if gate
+        else set(chosen)
+    )
+    return [key for key in every if key in wanted]
+
+
 def build_report(
-    evaluation: Evaluation, *, version: str | None = None, created: datetime | None = None
+    evaluation: Evaluation,
+    *,
+    version: str | None = None,
+    created: datetime | None = None,
+    reference_run: str | None = None,
+    baseline: Baseline | None = None,
+    on_gold_change: GoldChangePolicy = "refuse",
+    gate: GateRules | None = None,
+    compare_measures: Sequence[str] | None = None,
 ) -> Report:
     """Everything a reader or another tool needs, in report.json's shape."""
+    report = _measured(evaluation, version=version, created=created)
+    names = list(report["runs"])
+    if reference_run is not None and reference_run not in names:
+        raise UsageError(
+            f"--reference-run {reference_run!r} is not one of the runs",
+            f"use one of {', '.join(names)}",
+        )
+    keys = change_keys(evaluation.settings.context_k)
+    tested = compared_keys(evaluation, compare_measures, gate)
+    report["comparisons"] = compare_runs(current_sides(evaluation), tested, keys, reference_run)
+    versus = (
+        compare_with_baseline(baseline, evaluation, report, on_gold_change, tested, keys)
+        if baseline is not None
+        else None
+    )
+    report["baseline"] = versus.section if versus else None
+    report["gate"] = evaluate_gate(gate, report, versus) if gate else None
+    return report
+
+
+def _measured(
+    evaluation: Evaluation, *, version: str | None = None, created: datetime | None = None
+) -> Report:
     created = created or created_at()
+    hygiene = evaluation.hygiene
+    if hygiene is None:  # an API caller skipped the checks: run them with defaults
+        hygiene = check(evaluation)
+        evaluation = with_hygiene(evaluation, hygiene)
     settings = evaluation.settings
+    runs = {result.name: _run_section(result, evaluation) for result in evaluation.runs}
+    for name, run in runs.items():
+        run["leaks"] = _leaks_section(name, evaluation, hygiene)
     return {
         "format_version": FORMAT_VERSION,
         "tool_version": __version__,
@@ -148,7 +310,8 @@ def build_report(
         "k": list(settings.ks),
         "context_k": settings.context_k,
         "gold": _gold_section(evaluation),
-        "runs": {result.name: _run_section(result, evaluation) for result in evaluation.runs},
+        "runs": runs,
+        "hygiene": _hygiene_section(evaluation, hygiene),
         "warnings": [warning.as_dict() for warning in evaluation.warnings],
         "verdicts": _verdicts_section(evaluation),
         "attribution": (

@@ -1,4 +1,4 @@
-"""Everything that reads an input file: gold sets, runs and verdicts, in every format.
+"""Everything that reads an input file: gold sets, runs, verdicts and manifests.
 
 Nothing outside this package opens an input file, so every reading error is an
 InputError that names the path, the line and the fix.
@@ -10,15 +10,18 @@ from pathlib import Path
 
 from reportgen.errors import UsageError
 from reportgen.load.gold import load_gold
+from reportgen.load.manifest import MANIFEST_FORMATS, load_manifest
 from reportgen.load.runs import load_run
 from reportgen.load.sniff import GOLD_FORMATS, RUN_FORMATS
 from reportgen.load.verdicts import VERDICT_FORMATS, load_verdicts
 
 __all__ = [
     "GOLD_FORMATS",
+    "MANIFEST_FORMATS",
     "RUN_FORMATS",
     "VERDICT_FORMATS",
     "load_gold",
+    "load_manifest",
     "load_run",
     "load_verdicts",
     "parse_run_spec",

@@ -25,15 +25,24 @@ from reportgen.load.text import (
     meta,
     optional_column,
     pick,
+    refuse_bad_ids,
     split_fields,
     text_id,
 )
-from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, UNLABELLED_KIND, GoldSet
+from reportgen.model import (
+    FORBIDDEN_SCHEMA,
+    JUDGMENTS_SCHEMA,
+    QUESTIONS_SCHEMA,
+    UNLABELLED_KIND,
+    GoldSet,
+)
 
 ID_KEYS = ("id", "qid", "question_id")
 GOLD_KEYS = ("gold", "gold_chunks", "chunks")
 CHUNK_COLUMNS = ("chunk_id", "docid", "doc_id")
 NO_GOLD_FIX = 'add its gold chunk ids or set "unanswerable": true'
+FORBIDDEN_REASON = "forbidden"
+"""The reason of a forbidden chunk listed without one."""
 
 
 @dataclass
@@ -45,6 +54,9 @@ class _Parsed:
     )
     judgments: dict[str, list[Any]] = field(
         default_factory=lambda: {name: [] for name in JUDGMENTS_SCHEMA}
+    )
+    forbidden: dict[str, list[Any]] = field(
+        default_factory=lambda: {name: [] for name in FORBIDDEN_SCHEMA}
     )
     version: str | None = None
     index_version: str | None = None
@@ -59,6 +71,10 @@ class _Parsed:
     def judge(self, qid: str, chunk_id: str, grade: int) -> None:
         for name, value in zip(JUDGMENTS_SCHEMA, (qid, chunk_id, grade), strict=True):
             self.judgments[name].append(value)
+
+    def forbid(self, qid: str, chunk_id: str, reason: str) -> None:
+        for name, value in zip(FORBIDDEN_SCHEMA, (qid, chunk_id, reason), strict=True):
+            self.forbidden[name].append(value)
 
 
 def load_gold(
@@ -88,6 +104,7 @@ def load_gold(
     return GoldSet(
         questions=questions,
         judgments=judgments,
+        forbidden=pl.DataFrame(parsed.forbidden, schema=FORBIDDEN_SCHEMA),
         source=str(path),
         version=version if version is not None else parsed.version,
         index_version=index_version,
@@ -100,6 +117,7 @@ def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     rows = split_fields(path, picks, 4, True, "qid iter docid grade")
     if rows.height == 0:
         raise InputError(path, "no judgments in the file", "add lines: qid 0 docid grade", 1)
+    refuse_bad_ids(path, rows, {"qid": "question id", "chunk_id": "chunk id"})
     rows = rows.with_columns(pl.col("raw").cast(pl.Int64, strict=False).alias("grade"))
     if (line := first_line(rows, pl.col("grade").is_null())) is not None:
         raw = rows.filter(pl.col("line") == line)["raw"].item()
@@ -187,7 +205,43 @@ def _jsonl(path: Path) -> _Parsed:
         parsed.question(qid, texts[0], texts[1], unanswerable, texts[2])
         for chunk_id, grade in chunks.items():
             parsed.judge(qid, chunk_id, grade)
+        for chunk_id, reason in _forbidden(record.get("forbidden"), path, line).items():
+            if chunk_id in chunks:
+                raise InputError(
+                    path,
+                    f"{chunk_id} is both a gold chunk and forbidden for question {qid}",
+                    "remove it from one of the two lists",
+                    line,
+                )
+            parsed.forbid(qid, chunk_id, reason)
     return parsed
+
+
+def _forbidden(value: Any, path: Path, line: int) -> dict[str, str]:
+    """Chunks that must never reach the model: a list of ids or an object id -> reason."""
+    if value is None:
+        return {}
+    if isinstance(value, list):
+        return {json_id(v, path, line, "forbidden chunk id"): FORBIDDEN_REASON for v in value}
+    if not isinstance(value, dict):
+        raise InputError(
+            path,
+            f"forbidden is a JSON {json_type(value)}, not an array or an object",
+            'write "forbidden": ["c9"] or "forbidden": {"c9": "staff-only"}',
+            line,
+        )
+    found: dict[str, str] = {}
+    for key, reason in value.items():
+        if reason is not None and not isinstance(reason, str):
+            raise InputError(
+                path,
+                f"the reason of forbidden chunk {key} is {reason!r}, not a string",
+                'write a short reason, e.g. "staff-only" or "superseded"',
+                line,
+            )
+        chunk = json_id(key, path, line, "forbidden chunk id")
+        found[chunk] = " ".join((reason or "").split()) or FORBIDDEN_REASON
+    return found
 
 
 def _text(record: dict[str, Any], key: str, path: Path, line: int) -> str | None:

@@ -28,6 +28,7 @@ from reportgen.load.text import (
     optional_column,
     pick,
     read_text,
+    refuse_bad_ids,
     split_fields,
 )
 from reportgen.model import RESULTS_SCHEMA, Run
@@ -82,6 +83,7 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
     for col, what in (("qid", "question id"), ("chunk_id", "chunk id")):
         if (line := first_line(frame, pl.col(col).is_null() | (pl.col(col) == ""))) is not None:
             raise InputError(path, f"empty {what}", f"give every result its {what}", line)
+    refuse_bad_ids(path, frame, {"qid": "question id", "chunk_id": "chunk id"})
     score = pl.col("score")
     if (line := first_line(frame, score.is_nan() | score.is_infinite())) is not None:
         raise InputError(

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,36 @@ import polars as pl
 from reportgen.errors import InputError
 
 BOM = "\ufeff"
+MAX_ID_LENGTH = 512
+"""Longer than any real id: such a value is a whole passage or a broken line."""
+_CONTROL = "[\x00-\x1f\x7f]"
+
+
+def id_problem(value: str) -> str | None:
+    """What is wrong with an id's text (too long, control characters), or None."""
+    if len(value) > MAX_ID_LENGTH:
+        return f"{len(value)} characters long (at most {MAX_ID_LENGTH})"
+    if re.search(_CONTROL, value):
+        return "holds a control character"
+    return None
+
+
+def checked_id(value: str, path: Path, line: int, what: str) -> str:
+    if (problem := id_problem(value)) is not None:
+        raise InputError(
+            path, f"a {what} that {problem}", f"write each {what} as a short plain id", line
+        )
+    return value
+
+
+def refuse_bad_ids(path: Path, frame: pl.DataFrame, columns: dict[str, str]) -> None:
+    """The frame form of :func:`checked_id`: one pass per column, the first bad line named."""
+    for col, what in columns.items():
+        text = pl.col(col)
+        bad = (text.str.len_chars() > MAX_ID_LENGTH) | text.str.contains(_CONTROL)
+        if (line := first_line(frame, bad)) is not None:
+            values = frame.filter((pl.col("line") == line) & bad)[col]
+            checked_id(values[0], path, line, what)
 
 
 def check_file(path: Path) -> None:
@@ -293,7 +324,7 @@ def text_id(value: str, path: Path, line: int, what: str) -> str:
     value = value.strip()
     if not value:
         raise InputError(path, f"empty {what}", f"give every row its {what}", line)
-    return value
+    return checked_id(value, path, line, what)
 
 
 def json_type(value: Any) -> str:
@@ -334,7 +365,7 @@ def json_id(value: Any, path: Path, line: int, what: str) -> str:
         )
     if not text:
         raise InputError(path, f"empty {what}", f"give every record its {what}", line)
-    return text
+    return checked_id(text, path, line, what)
 
 
 def pick(record: dict[str, Any], names: tuple[str, ...], path: Path, line: int) -> Any:

@@ -75,7 +75,7 @@ def test_same_inputs_give_identical_bytes(
         out = tmp_path / name
         result = CliRunner().invoke(cli, ["report", str(gold), str(run), "--out", str(out)])
         assert result.exit_code == 0, result.output
-        outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+        outputs.append({p.name: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
     assert outputs[0] == outputs[1]
     assert json.loads(outputs[0]["report.json"])["created"] == "2025-11-24T16:00:00Z"
 
@@ -100,12 +100,12 @@ def test_failed_run_leaves_previous_report(inputs: tuple[Path, Path], tmp_path: 
     (out / "notes.txt").write_text("mine")
     first = CliRunner().invoke(cli, ["report", str(gold), str(run), "--out", str(out)])
     assert first.exit_code == 0
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     broken = tmp_path / "broken.jsonl"
     broken.write_text("{not json\n")
     result = CliRunner().invoke(cli, ["report", str(gold), str(broken), "--out", str(out)])
     assert result.exit_code == 2
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
 def test_usage_errors_exit_2(inputs: tuple[Path, Path], tmp_path: Path) -> None:
@@ -157,4 +157,8 @@ def test_demo_runs_as_a_real_subprocess(tmp_path: Path) -> None:
     assert "rerank, top 5:" in done.stdout
     report = json.loads((out / "report.json").read_text())
     assert set(report["runs"]) == {"keyword", "dense", "hybrid", "rerank"}
-    assert "<script>" not in (out / "index.html").read_text().lower()
+    # Named relative to the bundled example, not by this machine's install path.
+    assert report["gold"]["source"] == "helpcentre/gold.jsonl"
+    assert report["runs"]["rerank"]["source"] == "helpcentre/runs/rerank.jsonl"
+    html = (out / "index.html").read_text().lower()
+    assert "<script src" not in html and 'http-equiv="content-security-policy"' in html

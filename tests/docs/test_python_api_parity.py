@@ -19,7 +19,16 @@ SETTINGS_FIELDS = {
 }
 """CLI parameter -> its Settings field."""
 
-CLI_ONLY = {"quiet": "printing", "github_summary": "reportgen.ci.append_step_summary"}
+CLI_ONLY = {
+    "quiet": "printing",
+    "github_summary": "reportgen.ci.append_step_summary",
+    # The gate's options become one GateRules object: make_report(gate=...).
+    "minimums": "reportgen.gate.rules_from_options",
+    "max_drops": "reportgen.gate.rules_from_options",
+    "significant_only": "reportgen.gate.rules_from_options",
+    "config_path": "reportgen.gate.load_config",
+    "strict": "reportgen.api.strict_failure",
+}
 
 
 def test_every_report_option_has_a_python_counterpart() -> None:

@@ -1,0 +1,54 @@
+"""95% intervals around each run's means, so that a reader sees how far a mean can move.
+
+Closed forms, no resampling (they stay instant on 10,000 questions):
+- binary measures (hit@k): the Wilson score interval, which behaves at 0 and 1;
+- the others: mean ± 1.96 · s / √n, clipped to [0, 1].
+An interval needs at least two questions; with fewer it is null.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from reportgen.measures import MEASURES, in_means
+
+Z = 1.959963984540054
+"""The 97.5th percentile of the standard normal distribution."""
+
+BINARY = frozenset(m.name for m in MEASURES if m.binary)
+
+
+def _is_binary(key: str) -> bool:
+    return key.split("@")[0] in BINARY
+
+
+def _wilson(key: str) -> tuple[pl.Expr, pl.Expr]:
+    n = pl.len().cast(pl.Float64)
+    p = pl.col(key).mean()
+    denominator = 1 + Z**2 / n
+    centre = (p + Z**2 / (2 * n)) / denominator
+    half = Z / denominator * (p * (1 - p) / n + Z**2 / (4 * n**2)).sqrt()
+    return centre - half, centre + half
+
+
+def _normal(key: str) -> tuple[pl.Expr, pl.Expr]:
+    half = Z * pl.col(key).std() / pl.len().cast(pl.Float64).sqrt()
+    mean = pl.col(key).mean()
+    return (mean - half).clip(0.0, 1.0), (mean + half).clip(0.0, 1.0)
+
+
+def mean_intervals(
+    scores: pl.DataFrame, keys: Sequence[str], *, keep_no_relevant: bool = False
+) -> dict[str, tuple[float, float] | None]:
+    """Each measure's 95% interval over the questions that count in its mean."""
+    counted = scores.filter(in_means(keep_no_relevant))
+    if counted.height < 2:
+        return dict.fromkeys(keys)
+    bounds = []
+    for key in keys:
+        low, high = _wilson(key) if _is_binary(key) else _normal(key)
+        bounds += [low.alias(f"{key}:low"), high.alias(f"{key}:high")]
+    row = counted.select(bounds).row(0, named=True)
+    return {key: (row[f"{key}:low"], row[f"{key}:high"]) for key in keys}

@@ -1,0 +1,201 @@
+"""summary.md: the report cut to what a pull-request comment or a job summary can hold.
+
+GitHub refuses a comment above 65,536 characters, so the summary keeps under
+SUMMARY_BUDGET: lists are cut (with a count and a link to the full report), halving
+until the text fits. It starts with a hidden marker so that a CI step can find its
+previous comment and edit it in place. Charts are Mermaid (GitHub strips images from
+data: URIs and inline SVG), one series per chart since xychart-beta has no legend,
+with a table beside each for the mobile apps that do not draw Mermaid.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from reportgen.render import (
+    CELL_NAMES,
+    ComparisonBlock,
+    Table,
+    comparisons_view,
+    environment,
+    fmt,
+    headlines,
+)
+from reportgen.report import Report
+
+MARKER = "<!-- reportgen -->"
+SUMMARY_BUDGET = 60_000
+LIST_LIMIT = 40
+"""Longest list printed before halving starts (question ids, warnings)."""
+
+FAILURE_ADVICE = {
+    "generation": "generation failures outnumber retrieval failures: the model had the "
+    "passage and did not use it; work on the prompt, chunk count, order, model",
+    "retrieval": "retrieval failures outnumber generation failures: no prompt can fix "
+    "them; work on chunking, embeddings, hybrid search, query rewriting",
+    "tie": "generation and retrieval failures are equal: neither stage is clearly the "
+    "bigger problem",
+    "none": "no failure: every answer with a verdict was correct",
+}
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A list cut to a limit, and how many items were left out."""
+
+    items: list[str]
+    more: int
+
+
+def cut(items: list[str], limit: int) -> Listed:
+    return Listed(items[:limit], max(0, len(items) - limit))
+
+
+_MERMAID_UNSAFE = re.compile(r"[^\w .:/+@()=,-]")
+
+
+def mermaid_text(value: object, limit: int = 60) -> str:
+    """User text that cannot close a Mermaid string or the code fence around it."""
+    return _MERMAID_UNSAFE.sub("_", str(value))[:limit]
+
+
+def link_target(url: str) -> str:
+    """A URL that cannot break out of Markdown's ``[text](url)``."""
+    return quote(url, safe=":/?#[]@!$&'*+,;=%~")
+
+
+@dataclass(frozen=True)
+class CurveChart:
+    title: str
+    x_labels: str
+    values: str
+
+
+def recall_curves(report: Report) -> tuple[list[str], list[list[str]], list[CurveChart]]:
+    """Header and rows of the recall@k table, and one Mermaid line chart per run."""
+    ks = report["k"]
+    header = ["run", *[f"recall@{k}" for k in ks]]
+    rows = []
+    charts = []
+    for name, run in report["runs"].items():
+        values = [run["means"][f"recall@{k}"] for k in ks]
+        rows.append([name, *[fmt(v) for v in values]])
+        if all(v is not None for v in values):
+            charts.append(
+                CurveChart(
+                    title=mermaid_text(f"{name}: recall@k (k_ctx = {report['context_k']})"),
+                    x_labels=", ".join(str(k) for k in ks),
+                    values=", ".join(f"{v:.3f}" for v in values),
+                )
+            )
+    return header, rows, charts
+
+
+@dataclass(frozen=True)
+class CellsRow:
+    run: str
+    counts: list[str]
+    pass_rate: str
+    conclusion: str
+    lists: list[tuple[str, Listed]]
+
+
+def cells_rows(report: Report, limit: int) -> list[CellsRow]:
+    """Per run with verdicts: the four cells, the pass rate and where the effort goes."""
+    rows = []
+    for name, attribution in report.get("attribution", {}).items():
+        cells = attribution["cells"]
+        total = sum(cells.values())
+        counts = [
+            f"{cells[key]} ({cells[key] / total:.0%})" if total else "0" for key in CELL_NAMES
+        ]
+        questions = attribution.get("questions", {})
+        rows.append(
+            CellsRow(
+                run=name,
+                counts=counts,
+                pass_rate=fmt(attribution.get("pass_rate")),
+                conclusion=FAILURE_ADVICE.get(attribution.get("focus", ""), ""),
+                lists=[
+                    (CELL_NAMES[key], cut(sorted(questions.get(key, [])), limit))
+                    for key in ("retrieved_wrong", "missed_wrong", "missed_correct")
+                    if questions.get(key)
+                ],
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class BaselineBlock:
+    """One run against its baseline: the deltas table and the questions that changed."""
+
+    title: str
+    note: str
+    table: Table
+    changed: Table
+    more: int
+
+
+def baseline_blocks(report: Report, limit: int) -> list[BaselineBlock]:
+    if not report.get("baseline"):
+        return []
+    blocks: list[ComparisonBlock] = comparisons_view(report).baseline
+    return [
+        BaselineBlock(
+            title=block.title,
+            note=block.note,
+            table=block.table,
+            changed=Table(block.changed.caption, block.changed.header, block.changed.rows[:limit]),
+            more=max(0, block.changed_total - min(limit, len(block.changed.rows))),
+        )
+        for block in blocks
+    ]
+
+
+def gate_lines(report: Report) -> tuple[bool | None, list[tuple[bool, str]]]:
+    gate = report.get("gate")
+    if not gate:
+        return None, []
+    return bool(gate["passed"]), [(bool(rule["passed"]), rule["message"]) for rule in gate["rules"]]
+
+
+def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
+    gold = report["gold"]
+    header, rows, charts = recall_curves(report)
+    gate_passed, gate_rules = gate_lines(report)
+    return {
+        "baseline": baseline_blocks(report, limit),
+        "baseline_facts": comparisons_view(report).baseline_facts if report.get("baseline") else [],
+        "gate_passed": gate_passed,
+        "gate_rules": gate_rules,
+        "marker": MARKER,
+        "report": report,
+        "gold": gold,
+        "report_url": link_target(report_url),
+        "warnings": cut([w["message"] for w in report["warnings"]], limit),
+        "headlines": headlines(report),
+        "cell_names": list(CELL_NAMES.values()),
+        "cells": cells_rows(report, limit),
+        "recall_header": header,
+        "recall_rows": rows,
+        "recall_charts": charts,
+    }
+
+
+def render_summary(report: Report, report_url: str = "index.html") -> str:
+    """summary.md, always under SUMMARY_BUDGET characters."""
+    template = environment().get_template("summary.md.j2")
+    limit = LIST_LIMIT
+    text = template.render(summary_view(report, report_url, limit))
+    while len(text) > SUMMARY_BUDGET and limit > 0:
+        limit //= 2
+        text = template.render(summary_view(report, report_url, limit))
+    if len(text) > SUMMARY_BUDGET:
+        link = link_target(report_url)
+        note = f"\n\n… cut at {SUMMARY_BUDGET:,} characters: [full report]({link})\n"
+        text = text[: SUMMARY_BUDGET - len(note)] + note
+    return text

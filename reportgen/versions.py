@@ -1,0 +1,226 @@
+"""This report against a previous one: same gold set, or refused, or the shared questions.
+
+Numbers measured on different question sets cannot be compared: four added questions
+once swapped the order of the two best methods (SPEC.md). A baseline whose gold
+fingerprint differs is refused unless the caller asks for ``intersect``: then both
+sides are measured on the questions whose content is the same in both sets (same
+id, text, kind and graded chunks, told apart by per-question digests), and the
+section says how many were left out and why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+
+from reportgen.compare import Side, correct, method, paired_measures, wide
+from reportgen.errors import InputError
+from reportgen.evaluate import Evaluation
+from reportgen.load.baseline import Baseline
+from reportgen.measures import IN_MEANS, in_means
+from reportgen.model import GoldSet
+
+GoldChangePolicy = Literal["refuse", "intersect"]
+GOLD_CHANGE_POLICIES: tuple[GoldChangePolicy, ...] = ("refuse", "intersect")
+EXAMPLES_SHOWN = 10
+
+
+def question_digests(gold: GoldSet) -> dict[str, str]:
+    """A short content hash per question: its text, kind, flag and graded chunks.
+
+    Two gold-set versions share a question when its id and digest are the same in
+    both. (sha256 has no Polars expression: one call per question, on short strings.)
+    """
+    chunks = (
+        gold.judgments.sort("qid", "chunk_id")
+        .group_by("qid", maintain_order=True)
+        .agg(
+            chunks=(pl.col("chunk_id") + "\x1f" + pl.col("grade").cast(pl.String)).str.join("\x1e")
+        )
+    )
+    canonical = (
+        gold.questions.join(chunks, on="qid", how="left")
+        .sort("qid")
+        .select(
+            "qid",
+            pl.concat_str(
+                pl.col("qid"),
+                pl.col("question").fill_null("\x00"),
+                pl.col("kind"),
+                pl.col("unanswerable").cast(pl.String),
+                pl.col("chunks").fill_null(""),
+                separator="\x1d",
+            ).alias("text"),
+        )
+    )
+    return {
+        qid: hashlib.sha256(text.encode()).hexdigest()[:12] for qid, text in canonical.iter_rows()
+    }
+
+
+def current_sides(evaluation: Evaluation) -> dict[str, pl.DataFrame]:
+    """Each run's per-question values, for the questions that count in its means."""
+    keep = in_means(evaluation.settings.trec_eval)
+    keys = evaluation.settings.measure_keys
+    return {
+        result.name: result.scores.filter(keep).select("qid", "kind", *keys)
+        for result in evaluation.runs
+    }
+
+
+def _baseline_sides(baseline: Baseline) -> dict[str, pl.DataFrame]:
+    statuses = list(IN_MEANS)
+    if baseline.report["settings"].get("trec_eval"):
+        statuses.append("no_relevant")
+    counted = baseline.per_question.filter(pl.col("status").is_in(statuses))
+    frames = wide(counted.select("run", "qid", "kind", "measure", "value"))
+    order = [name for name in baseline.report["runs"] if name in frames]
+    return {name: frames[name] for name in [*order, *sorted(set(frames) - set(order))]}
+
+
+@dataclass(frozen=True)
+class BaselineComparison:
+    """The ``baseline`` section, and the paired frames the gate reads per kind."""
+
+    section: dict[str, Any]
+    sides: dict[str, tuple[pl.DataFrame, pl.DataFrame]]
+    """run -> (baseline values, current values), on the questions both count."""
+
+
+def _check_settings(baseline: Baseline, evaluation: Evaluation) -> None:
+    then = baseline.report["settings"]
+    settings = evaluation.settings
+    for name, now in (
+        ("relevance_threshold", settings.threshold),
+        ("trec_eval", settings.trec_eval),
+    ):
+        if name in then and then[name] != now:
+            raise InputError(
+                baseline.path,
+                f"the baseline was measured with {name} = {then[name]}, this report with {now}: "
+                "the same measure would not mean the same thing",
+                f"measure this report with the baseline's {name}, or rebuild the baseline",
+            )
+
+
+def _gold_change(
+    baseline: Baseline, evaluation: Evaluation, policy: GoldChangePolicy, digests: dict[str, str]
+) -> tuple[set[str] | None, dict[str, Any] | None]:
+    """Which question ids may be paired (None: all of them), and what was left out."""
+    then = baseline.report["gold"]
+    now_fingerprint = evaluation.gold.fingerprint
+    if then["fingerprint"] == now_fingerprint:
+        return None, None
+    if policy == "refuse":
+        raise InputError(
+            baseline.path,
+            f"the baseline was measured on gold set {then.get('version') or 'unversioned'} "
+            f"(fingerprint {then['fingerprint']}), this report on "
+            f"{evaluation.gold.version or 'unversioned'} (fingerprint {now_fingerprint}); "
+            "numbers measured on different question sets cannot be compared",
+            "pass --on-gold-change intersect to compare on the questions both sets share, "
+            "or rebuild the baseline with this gold set",
+        )
+    old_ids = set(baseline.per_question.get_column("qid").unique().to_list())
+    new_ids = set(digests)
+    old_digests: dict[str, str] | None = then.get("question_digests")
+    both = old_ids & new_ids
+    changed = (
+        {qid for qid in both if old_digests.get(qid) != digests[qid]}
+        if old_digests is not None
+        else set()
+    )
+    left_out = {
+        "only_in_baseline": sorted(old_ids - new_ids),
+        "only_in_this_report": sorted(new_ids - old_ids),
+        "changed": sorted(changed),
+    }
+    reasons = {
+        "only_in_baseline": "removed from the gold set since the baseline",
+        "only_in_this_report": "added to the gold set since the baseline",
+        "changed": "question, kind or graded chunks differ between the two sets",
+    }
+    return both - changed, {
+        "policy": "intersect",
+        "baseline_fingerprint": then["fingerprint"],
+        "fingerprint": now_fingerprint,
+        "shared_questions": len(both - changed),
+        "left_out": {
+            name: {"count": len(ids), "why": reasons[name], "examples": ids[:EXAMPLES_SHOWN]}
+            for name, ids in left_out.items()
+        },
+        "changes_detected": old_digests is not None,
+        "note": None
+        if old_digests is not None
+        else "the baseline's report.json has no per-question digests: questions edited "
+        "in place cannot be told apart and are kept",
+    }
+
+
+def compare_with_baseline(
+    baseline: Baseline,
+    evaluation: Evaluation,
+    report: dict[str, Any],
+    policy: GoldChangePolicy,
+    keys: list[str],
+    change_keys: list[str],
+) -> BaselineComparison:
+    """The ``baseline`` section: every run of this report against its namesake then."""
+    _check_settings(baseline, evaluation)
+    shared, gold_change = _gold_change(
+        baseline, evaluation, policy, report["gold"]["question_digests"]
+    )
+    then_sides = _baseline_sides(baseline)
+    now_sides = current_sides(evaluation)
+    if shared is not None:
+        keep = pl.col("qid").is_in(sorted(shared))
+        then_sides = {name: frame.filter(keep) for name, frame in then_sides.items()}
+        now_sides = {name: frame.filter(keep) for name, frame in now_sides.items()}
+    common = [name for name in now_sides if name in then_sides]
+    then_report = baseline.report
+    then_version = str(then_report["version"])
+    entries = []
+    for name in common:
+        entry = paired_measures(
+            Side(f"{name} ({then_version})", then_sides[name]),
+            Side(f"{name} ({report['version']})", now_sides[name]),
+            keys,
+            change_keys,
+        )
+        entry["run"] = name
+        entry["cells"] = _cells(then_report, report, name)
+        entries.append(entry)
+    correct(entries)
+    section = {
+        "source": str(baseline.path),
+        "version": then_version,
+        "created": then_report["created"],
+        "gold": {
+            "version": then_report["gold"].get("version"),
+            "fingerprint": then_report["gold"]["fingerprint"],
+        },
+        "gold_change": gold_change,
+        "method": {**method(), "family_size": sum(len(e["measures"]) for e in entries)},
+        "measures": keys,
+        "runs_not_in_baseline": [name for name in now_sides if name not in then_sides],
+        "baseline_runs_not_here": [name for name in then_sides if name not in now_sides],
+        "comparisons": entries,
+    }
+    sides = {name: (then_sides[name], now_sides[name]) for name in common}
+    return BaselineComparison(section, sides)
+
+
+def _cells(then: dict[str, Any], now: dict[str, Any], run: str) -> dict[str, Any] | None:
+    """The four cells (and pass rate) then and now, when both reports judged the run."""
+    try:
+        before, after = then["attribution"][run], now["attribution"][run]
+        return {
+            "then": before["cells"],
+            "now": after["cells"],
+            "pass_rate": {"then": before.get("pass_rate"), "now": after.get("pass_rate")},
+        }
+    except (KeyError, TypeError):
+        return None

@@ -1,0 +1,105 @@
+"""Runs side by side: pairs, Holm family, counts, changed questions, determinism."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from reportgen.compare import Side, compare_runs, paired_measures, pairs_to_compare
+
+
+def _frame(values: dict[str, tuple[str, float, float]]) -> pl.DataFrame:
+    """qid -> (kind, hit@1, recall@1)."""
+    return pl.DataFrame(
+        {
+            "qid": list(values),
+            "kind": [v[0] for v in values.values()],
+            "hit@1": [v[1] for v in values.values()],
+            "recall@1": [v[2] for v in values.values()],
+        }
+    )
+
+
+BEFORE = _frame({"a": ("x", 1, 1.0), "b": ("x", 0, 0.0), "c": ("y", 1, 0.5), "d": ("y", 0, 0.0)})
+AFTER = _frame({"a": ("x", 1, 1.0), "b": ("x", 1, 0.5), "c": ("y", 0, 0.0), "d": ("y", 1, 1.0)})
+
+
+def test_pair_hand_worked() -> None:
+    entry = paired_measures(
+        Side("old", BEFORE), Side("new", AFTER), ["hit@1", "recall@1"], ["recall@1"]
+    )
+    assert entry["n"] == 4 and entry["one_question"] == 0.25
+    recall = entry["measures"]["recall@1"]
+    # before 1, 0, .5, 0 (mean .375); after 1, .5, 0, 1 (mean .625); diffs 0, .5, -.5, 1.
+    assert recall["before"] == 0.375 and recall["after"] == 0.625
+    assert recall["difference"] == 0.25
+    assert (recall["wins"], recall["ties"], recall["losses"]) == (2, 1, 1)
+    # 3 questions differ: the 8 sign flips of (.5, -.5, 1) sum to 2, 0, 1, -1, 1, -1, 0, -2;
+    # observed 1; P(null >= 1) = 3/8, P(null <= 1) = 7/8 -> p = 2 * 3/8 = 0.75.
+    assert recall["p_randomization"] == 0.75 and recall["randomization_exact"]
+    hit = entry["measures"]["hit@1"]
+    # discordant: c lost, b and d gained: P(X <= 1), X ~ Bin(3, 1/2) = 4/8, doubled = 1.
+    assert hit["test"] == "mcnemar" and hit["p_mcnemar"] == 1.0
+    assert entry["changed_questions"]["recall@1"] == [
+        {"qid": "c", "kind": "y", "before": 0.5, "after": 0.0},
+        {"qid": "b", "kind": "x", "before": 0.0, "after": 0.5},
+        {"qid": "d", "kind": "y", "before": 0.0, "after": 1.0},
+    ]
+
+
+def test_a_run_compared_with_itself_shows_no_change() -> None:
+    entry = paired_measures(Side("a", BEFORE), Side("b", BEFORE), ["hit@1", "recall@1"], ["hit@1"])
+    for measure in entry["measures"].values():
+        assert measure["difference"] == 0
+        assert measure["p"] == 1.0
+        assert measure["ci_low"] == 0 and measure["ci_high"] == 0
+        assert measure["wins"] == 0 and measure["losses"] == 0
+    assert entry["changed_questions"]["hit@1"] == []
+
+
+def test_question_order_does_not_change_any_number() -> None:
+    keys = ["hit@1", "recall@1"]
+    first = paired_measures(Side("a", BEFORE), Side("b", AFTER), keys, keys)
+    shuffled = paired_measures(
+        Side("a", BEFORE.reverse()), Side("b", AFTER.sample(fraction=1.0, seed=3)), keys, keys
+    )
+    assert first == shuffled
+
+
+def test_pairs_all_or_against_a_reference() -> None:
+    assert pairs_to_compare(["a", "b", "c"], None) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert pairs_to_compare(["a", "b", "c"], "b") == [("b", "a"), ("b", "c")]
+
+
+def test_clear_gain_is_better_after_holm_and_noise_is_not() -> None:
+    n = 40
+    zeros = pl.DataFrame({"qid": [f"q{i:02}" for i in range(n)], "kind": ["k"] * n})
+    worst = zeros.with_columns(pl.lit(0.0).alias("hit@1"), pl.lit(0.0).alias("recall@1"))
+    best = zeros.with_columns(pl.lit(1.0).alias("hit@1"), pl.lit(1.0).alias("recall@1"))
+    noisy = zeros.with_columns(
+        (pl.int_range(n) % 2).cast(pl.Float64).alias("hit@1"),
+        (pl.int_range(n) % 2).cast(pl.Float64).alias("recall@1"),
+    )
+    result = compare_runs({"worst": worst, "best": best, "noisy": noisy}, ["hit@1", "recall@1"], [])
+    assert result["method"]["family_size"] == 6
+    assert result["method"]["test"]["resamples"] == 10_000
+    assert result["method"]["interval"]["seed"] == result["method"]["test"]["seed"]
+    labels = {
+        (e["before"], e["after"], key): m["label"]
+        for e in result["pairs"]
+        for key, m in e["measures"].items()
+    }
+    assert labels[("worst", "best", "hit@1")] == "better"
+    assert labels[("worst", "best", "recall@1")] == "better"
+    assert labels[("best", "noisy", "hit@1")] == "worse"
+    hit = result["pairs"][0]["measures"]["hit@1"]
+    # 40 discordant, all gained: 2 / 2^40, then times 6 (the smallest of the family).
+    assert hit["p_mcnemar"] == pytest.approx(2 / 2**40)
+    assert hit["p_holm"] == pytest.approx(6 * 2 / 2**40)
+
+
+def test_same_inputs_give_the_same_p_values() -> None:
+    keys = ["hit@1", "recall@1"]
+    one = compare_runs({"a": BEFORE, "b": AFTER}, keys, keys)
+    two = compare_runs({"a": BEFORE, "b": AFTER}, keys, keys)
+    assert one == two

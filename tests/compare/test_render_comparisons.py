@@ -1,0 +1,85 @@
+"""Comparisons as a reader sees them in the Markdown and the HTML."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from reportgen.api import make_demo
+from reportgen.render import comparisons_view
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("demo")
+    make_demo(out)
+    return out
+
+
+def test_markdown_says_noise_and_one_question(demo: Path) -> None:
+    text = (demo / "report.md").read_text()
+    assert "## Runs compared" in text
+    assert text.index("## Runs compared") < text.index("## Questions")
+    # 52 questions with relevant passages: 1/52 = 0.019.
+    assert "52 paired questions; one question moves a mean by 0.019 \\(1/n\\)." in text
+    assert "| better |" in text and "| within noise |" in text
+    assert "Holm's correction across all 54 differences" in text  # 6 pairs x 9 measures
+    assert "&#39;" not in text and "&amp;lt;" not in text
+
+
+def test_html_has_the_comparison_section(demo: Path) -> None:
+    html = (demo / "index.html").read_text()
+    assert '<section id="comparisons">' in html
+    assert 'class="verdict verdict-within-noise"' in html
+    assert "keyword → rerank" in html
+
+
+def test_four_cells_then_and_now_when_both_reports_have_them(demo: Path) -> None:
+    import json
+
+    report = json.loads((demo / "report.json").read_text())
+    entry = copy.deepcopy(report["comparisons"]["pairs"][0])
+    entry["cells"] = {
+        "then": {"working": 31, "generation_failure": 9},
+        "now": {"working": 33, "generation_failure": 7},
+    }
+    report["baseline"] = {
+        "version": "v1",
+        "created": "2025-01-01T00:00:00Z",
+        "source": "base/report.json",
+        "gold": {"version": "g1", "fingerprint": "abc"},
+        "gold_change": None,
+        "runs_not_in_baseline": [],
+        "baseline_runs_not_here": [],
+        "comparisons": [entry],
+    }
+    view = comparisons_view(report)
+    cells = view.baseline[0].cells
+    assert cells is not None
+    assert [[c.text for c in row] for row in cells.rows] == [
+        ["working", "31", "33"],
+        ["generation_failure", "9", "7"],
+    ]
+    assert view.baseline_facts[0].startswith("Baseline v1 (2025-01-01T00:00:00Z)")
+
+
+def test_baseline_with_verdicts_on_both_sides_shows_the_cells(demo: Path, tmp_path: Path) -> None:
+    from reportgen.api import example_dir, make_report
+
+    example = example_dir()
+    result = make_report(
+        example / "gold.jsonl",
+        [("rerank", example / "runs" / "rerank.jsonl")],
+        tmp_path / "out",
+        baseline=demo,
+        verdicts=example / "verdicts.jsonl",
+        verdicts_run="rerank",
+    )
+    entry = result.report["baseline"]["comparisons"][0]
+    then = result.report["attribution"]["rerank"]["cells"]
+    assert entry["cells"]["then"] == then and entry["cells"]["now"] == then
+    assert result.report["baseline"]["baseline_runs_not_here"] == ["keyword", "dense", "hybrid"]
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "**The four cells, then and now**" in text

@@ -1,0 +1,182 @@
+"""The gate through the real command line: exit codes, messages, the report still written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reportgen.cli import cli
+
+REPO = Path(__file__).resolve().parents[2]
+QUESTIONS = [f"q{i}" for i in range(6)]
+
+
+def reportgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "SOURCE_DATE_EPOCH": "1764000000"}
+    return subprocess.run(
+        [sys.executable, "-m", "reportgen", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """A gold set of 6, a run that finds all (then.jsonl) and one that misses q5 (now.jsonl)."""
+    (tmp_path / "gold.jsonl").write_text(
+        "".join(json.dumps({"id": q, "gold": [f"c{q}"]}) + "\n" for q in QUESTIONS)
+    )
+    for name, missed in (("then", set()), ("now", {"q5"})):
+        (tmp_path / f"{name}.jsonl").write_text(
+            "".join(
+                json.dumps({"id": q, "chunks": ["x" if q in missed else f"c{q}"]}) + "\n"
+                for q in QUESTIONS
+            )
+        )
+    result = reportgen("report", "gold.jsonl", "m=then.jsonl", "--out", "base", "-q", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    return tmp_path
+
+
+def test_passing_rules_exit_0(work: Path) -> None:
+    result = reportgen(
+        "report",
+        "gold.jsonl",
+        "m=now.jsonl",
+        "--out",
+        "out",
+        "--min",
+        "recall@5=0.8",
+        "--baseline",
+        "base",
+        "--max-drop",
+        "recall@5=0.2",
+        cwd=work,
+    )
+    assert result.returncode == 0, result.stderr
+    gate = json.loads((work / "out" / "report.json").read_text())["gate"]
+    assert gate["passed"] and len(gate["rules"]) == 2
+    assert "Quality gate: passed" in result.stdout
+
+
+def test_failed_rule_exits_1_after_writing_the_report(work: Path) -> None:
+    result = reportgen(
+        "report",
+        "gold.jsonl",
+        "m=now.jsonl",
+        "--out",
+        "out",
+        "--baseline",
+        "base",
+        "--max-drop",
+        "recall@5=0.02",
+        "--min",
+        "hit@1=0.9",
+        cwd=work,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    # recall@5 went from 1 to 5/6: a drop of 1/6 = 0.167; hit@1 is 5/6 = 0.833 < 0.9.
+    assert "--max-drop recall@5=0.02 FAILED: run m went from 1.000 (baseline" in result.stderr
+    assert "to 0.833, a drop of 0.167 against at most 0.02" in result.stderr
+    assert "--min hit@1=0.9 FAILED: run m has hit@1 0.833, minimum 0.9" in result.stderr
+    report = json.loads((work / "out" / "report.json").read_text())
+    assert report["gate"]["passed"] is False
+    drop = next(r for r in report["gate"]["rules"] if r["type"] == "max-drop")
+    assert drop["baseline_value"] == 1.0 and drop["drop"] == pytest.approx(1 / 6)
+    assert (work / "out" / "report.md").is_file()
+
+
+def test_significant_only_lets_a_drop_within_noise_pass(work: Path) -> None:
+    # One question of six lost: McNemar p = 1, so the drop is within noise.
+    result = reportgen(
+        "report",
+        "gold.jsonl",
+        "m=now.jsonl",
+        "--out",
+        "out",
+        "--baseline",
+        "base",
+        "--max-drop",
+        "recall@5=0.02",
+        "--significant-only",
+        cwd=work,
+    )
+    assert result.returncode == 0, result.stderr
+    rule = json.loads((work / "out" / "report.json").read_text())["gate"]["rules"][0]
+    assert rule["passed"] and rule["label"] == "within noise" and not rule["significant"]
+
+
+def test_rules_from_reportgen_toml(work: Path) -> None:
+    (work / "reportgen.toml").write_text('min = { "recall@5" = 0.9 }\n')
+    result = reportgen("report", "gold.jsonl", "m=now.jsonl", "--out", "out", "-q", cwd=work)
+    assert result.returncode == 1
+    assert "--min recall@5=0.9 FAILED" in result.stderr
+    overridden = reportgen(
+        "report",
+        "gold.jsonl",
+        "m=now.jsonl",
+        "--out",
+        "out",
+        "-q",
+        "--min",
+        "recall@5=0.8",
+        cwd=work,
+    )
+    assert overridden.returncode == 0, overridden.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["--max-drop", "recall@5=0.02"], "needs a baseline"),
+        (["--min", "recall@7=0.5"], "'recall@7' is not measured in this report"),
+        (["--min", "recall@5:nosuch=0.5"], "no question of kind 'nosuch'"),
+        (["--min", "recall@5"], "has no =VALUE"),
+        (["--reference-run", "zz"], "--reference-run 'zz' is not one of the runs"),
+    ],
+)
+def test_bad_rules_exit_2_and_write_nothing(
+    work: Path, args: list[str], problem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(work)  # in-process: the subprocess tests above cover the real exit
+    result = CliRunner().invoke(cli, ["report", "gold.jsonl", "m=now.jsonl", "--out", "out", *args])
+    assert result.exit_code == 2
+    assert problem in result.output and "Fix:" in result.output
+    assert not (work / "out").exists()
+
+
+def test_baseline_on_another_gold_set_exits_2(work: Path) -> None:
+    (work / "gold2.jsonl").write_text(
+        "".join(json.dumps({"id": q, "gold": [f"c{q}", "extra"]}) + "\n" for q in QUESTIONS)
+    )
+    refused = reportgen(
+        "report", "gold2.jsonl", "m=now.jsonl", "--out", "out", "--baseline", "base", cwd=work
+    )
+    assert refused.returncode == 2
+    assert "numbers measured on different question sets cannot be compared" in refused.stderr
+    intersected = reportgen(
+        "report",
+        "gold2.jsonl",
+        "m=now.jsonl",
+        "--out",
+        "out",
+        "--baseline",
+        "base",
+        "--on-gold-change",
+        "intersect",
+        cwd=work,
+    )
+    assert intersected.returncode == 0, intersected.stderr
+    change = json.loads((work / "out" / "report.json").read_text())["baseline"]["gold_change"]
+    assert change["shared_questions"] == 0
+    assert change["left_out"]["changed"]["count"] == 6

@@ -1,0 +1,75 @@
+"""Gate rules: how they are written, read from config files, merged and judged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reportgen.errors import InputError, UsageError
+from reportgen.gate import GateRules, Rule, find_config, load_config, parse_rule
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("recall@5=0.80", Rule("min", "recall@5", 0.8)),
+        ("recall@5:version=0.7", Rule("min", "recall@5", 0.7, kind="version")),
+        ("rerank/nDCG@10=0.5", Rule("min", "ndcg@10", 0.5, run="rerank")),
+        ("rerank/mrr:table=0", Rule("min", "mrr", 0.0, kind="table", run="rerank")),
+    ],
+)
+def test_rule_syntax(text: str, rule: Rule) -> None:
+    assert parse_rule("min", text) == rule
+
+
+@pytest.mark.parametrize("text", ["recall@5", "=0.8", "recall@5=high", "recall@5=-1", "x/=1"])
+def test_bad_rules_say_how_to_write_them(text: str) -> None:
+    with pytest.raises(UsageError, match=r"Fix: write it as \[RUN/\]MEASURE\[:KIND\]=VALUE"):
+        parse_rule("min", text)
+
+
+def test_rules_from_pyproject_and_reportgen_toml(tmp_path: Path) -> None:
+    assert find_config(tmp_path) is None
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert find_config(tmp_path) is None  # no [tool.reportgen] table: not a config
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.reportgen]\nmin = { "recall@5" = 0.8, "hit@5:version" = 1 }\n'
+        'max-drop = { "recall@5" = 0.02 }\nsignificant-only = true\n'
+    )
+    assert find_config(tmp_path) == tmp_path / "pyproject.toml"
+    rules = load_config(tmp_path / "pyproject.toml")
+    assert rules.significant_only
+    assert rules.rules == (
+        Rule("min", "recall@5", 0.8),
+        Rule("min", "hit@5", 1.0, kind="version"),
+        Rule("max-drop", "recall@5", 0.02),
+    )
+    (tmp_path / "reportgen.toml").write_text('max_drop = { "mrr" = 0.05 }\n')
+    assert find_config(tmp_path) == tmp_path / "reportgen.toml"  # preferred
+    assert load_config(tmp_path / "reportgen.toml").rules == (Rule("max-drop", "mrr", 0.05),)
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("min = [", "not valid TOML"),
+        ('min = "recall@5=0.8"', "min must be a table"),
+        ('min = { "recall@5" = "high" }', "min.recall@5 is not a number"),
+        ('significant-only = "yes"', "significant-only must be true or false"),
+    ],
+)
+def test_bad_config_names_the_file(tmp_path: Path, content: str, problem: str) -> None:
+    path = tmp_path / "reportgen.toml"
+    path.write_text(content + "\n")
+    with pytest.raises(InputError, match=problem) as error:
+        load_config(path)
+    assert str(error.value).startswith(str(path))
+
+
+def test_command_line_rule_replaces_the_files_rule() -> None:
+    from_file = GateRules((Rule("min", "recall@5", 0.8), Rule("min", "mrr", 0.3)), False, ("f",))
+    cli = GateRules((Rule("min", "recall@5", 0.7),), True)
+    merged = from_file.merged(cli)
+    assert merged.rules == (Rule("min", "mrr", 0.3), Rule("min", "recall@5", 0.7))
+    assert merged.significant_only and merged.sources == ("f",)

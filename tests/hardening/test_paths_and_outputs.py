@@ -1,0 +1,163 @@
+"""Labels never become paths outside the output, other files survive, outputs are reproducible."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reportgen.cli import cli
+from reportgen.output import MAX_FOLDER_NAME, safe_folder_name, write_files
+
+GOLD = '{"id": "q1", "gold": ["c1"]}\n{"id": "q2", "gold": ["c2"]}\n'
+RUN = '{"id": "q1", "chunks": ["c1", "c2"]}\n{"id": "q2", "chunks": ["c3"]}\n'
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> tuple[Path, Path]:
+    gold, run = tmp_path / "in" / "gold.jsonl", tmp_path / "in" / "run.jsonl"
+    gold.parent.mkdir()
+    gold.write_text(GOLD)
+    run.write_text(RUN)
+    return gold, run
+
+
+def _tree(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("v1.2", "v1.2"),
+        ("2026-11-30", "2026-11-30"),
+        ("bm25+rerank", "bm25+rerank"),
+        ("../../x", "x-9cdf6a50"),
+        ("a/b", "a-b-c14cddc0"),
+        ("..", "label-5ec1f7e7"),
+        ("", "label-e3b0c442"),
+        ("CON", "CON-a3dbc4b6"),
+    ],
+)
+def test_safe_folder_name_examples(label: str, expected: str) -> None:
+    assert safe_folder_name(label) == expected
+
+
+@given(st.text(max_size=300))
+def test_safe_folder_name_is_one_plain_component(label: str) -> None:
+    name = safe_folder_name(label)
+    assert name and name not in {".", ".."}
+    assert "/" not in name and "\\" not in name and "\x00" not in name
+    assert not name.startswith(("-", "."))
+    assert all(ch.isascii() and (ch.isalnum() or ch in "._+-") for ch in name)
+    assert len(name) <= MAX_FOLDER_NAME + 9
+    assert safe_folder_name(name) == name, "a safe name is kept as it is"
+
+
+@given(st.text(max_size=20), st.text(max_size=20))
+def test_different_labels_get_different_folders(first: str, second: str) -> None:
+    if first != second:
+        assert safe_folder_name(first) != safe_folder_name(second)
+
+
+@pytest.mark.parametrize("label", ["../../x", "a/b", "bad\x1b[31mred\nlabel", "/etc/passwd"])
+def test_hostile_labels_write_nothing_outside_the_output(
+    label: str, inputs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    gold, run = inputs
+    out = tmp_path / "site" / "out"
+    before = _tree(tmp_path)
+    result = CliRunner().invoke(
+        cli, ["report", str(gold), f"{label}={run}", "--out", str(out), "--version", label, "-q"]
+    )
+    if "/" in label:
+        # a/b=run is read as the run file's path when no such name is meant: either
+        # way nothing may land outside the output folder.
+        assert result.exit_code in (0, 2), result.output
+    else:
+        assert result.exit_code == 0, result.output
+    created = _tree(tmp_path) - before
+    assert all(path.startswith("site") for path in created), created
+    if result.exit_code == 0:
+        assert {p.name for p in out.iterdir()} == {
+            "report.json", "index.html", "report.md", "summary.md", "per_question.csv", "charts"
+        }  # fmt: skip
+        assert json.loads((out / "report.json").read_text())["version"] == label
+
+
+def test_other_files_in_the_output_folder_are_kept(
+    inputs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    gold, run = inputs
+    out = tmp_path / "out"
+    (out / "notes").mkdir(parents=True)
+    (out / "notes" / "keep.txt").write_text("mine")
+    (out / "README.md").write_text("mine too")
+    (out / "report.json").write_text("{}")
+    result = CliRunner().invoke(cli, ["report", str(gold), str(run), "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert (out / "notes" / "keep.txt").read_text() == "mine"
+    assert (out / "README.md").read_text() == "mine too"
+    assert json.loads((out / "report.json").read_text())["format_version"] == 1
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_out_pointing_at_a_file_is_exit_2(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    gold, run = inputs
+    target = tmp_path / "taken"
+    target.write_text("a file")
+    result = CliRunner().invoke(cli, ["report", str(gold), str(run), "--out", str(target)])
+    assert result.exit_code == 2
+    assert "is a file" in result.output
+    assert "Traceback" not in result.output
+    assert target.read_text() == "a file"
+
+
+def test_leftovers_of_a_killed_run_are_cleared_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / ".index.html.abc123.tmp").write_text("half")
+    (tmp_path / ".other.tmp").write_text("not ours")
+    write_files(tmp_path, {"index.html": b"<html></html>", "report.json": b"{}"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.tmp", "index.html", "report.json"]
+
+
+def test_an_output_name_that_is_a_path_is_a_bug(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not a plain file name"):
+        write_files(tmp_path / "out", {"../escape.html": b"x"})
+    assert not (tmp_path / "escape.html").exists()
+
+
+def test_same_inputs_give_identical_bytes_with_every_check(
+    inputs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01T00:00:00Z
+    gold, run = inputs
+    manifest = tmp_path / "in" / "m.jsonl"
+    manifest.write_text(
+        '{"chunk_id": "c1"}\n{"chunk_id": "c3", "audience": "staff"}\n'
+        '{"chunk_id": "c2", "valid_to": "2025-12-31"}\n'
+    )
+    outputs = []
+    for name in ("one", "two"):
+        out = tmp_path / name
+        args = ["report", str(gold), str(run), "--out", str(out), "--manifest", str(manifest)]
+        result = CliRunner().invoke(cli, [*args, "--audience", "public", "-q"])
+        assert result.exit_code == 0, result.output
+        outputs.append(
+            {
+                p.relative_to(out).as_posix(): p.read_bytes()
+                for p in sorted(out.rglob("*"))
+                if p.is_file()
+            }
+        )
+    assert outputs[0] == outputs[1]
+    report = json.loads(outputs[0]["report.json"])
+    # as_of comes from SOURCE_DATE_EPOCH: c2 expired the day before.
+    assert report["hygiene"]["forbidden"]["as_of"] == "2026-01-01"
+    assert report["runs"]["run"]["leaks"]["at"]["5"]["by_reason"] == {
+        "staff-only": 1,
+        "wrong version": 1,
+    }

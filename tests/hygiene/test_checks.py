@@ -1,0 +1,152 @@
+"""Stale ids, provenance, forbidden chunks and leaks@k on the hand-worked scenario."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from reportgen.errors import UsageError
+from reportgen.evaluate import Settings, evaluate
+from reportgen.hygiene import check, leak_counts, leak_line, with_hygiene
+from reportgen.load import load_gold, load_manifest, load_run
+from reportgen.report import build_report
+
+SETTINGS = Settings(ks=(1, 3), context_k=3)
+AS_OF = date(2026, 1, 1)
+
+
+def _evaluation(scenario: dict[str, Path], run_index: str | None = None):  # type: ignore[no-untyped-def]
+    run = load_run(scenario["run"], name="r")
+    if run_index is not None:
+        run = dataclasses.replace(run, index_version=run_index)
+    return evaluate(load_gold(scenario["gold"]), [run], SETTINGS)
+
+
+def _pairs(frame: pl.DataFrame) -> list[tuple[str, str]]:
+    return [(q, c) for q, c in frame.select("qid", "chunk_id").iter_rows()]
+
+
+def test_stale_against_the_manifest(scenario: dict[str, Path]) -> None:
+    found = check(_evaluation(scenario), load_manifest(scenario["manifest"]))
+    assert found.stale_basis == "manifest"
+    assert _pairs(found.stale) == [("q2", "b2"), ("q3", "c1")]
+    warning = next(w for w in found.warnings if w.code == "stale_gold")
+    assert warning.count == 2
+    assert warning.examples == ("q2: b2", "q3: c1")
+    assert "not in the index manifest (kb-1)" in warning.message
+
+
+def test_without_manifest_only_ids_no_run_returns_and_worded_as_possible(
+    scenario: dict[str, Path],
+) -> None:
+    # b2 is returned (for q4), so only c1 is suspect.
+    found = check(_evaluation(scenario))
+    assert found.stale_basis == "no_run_returns"
+    assert _pairs(found.stale) == [("q3", "c1")]
+    (warning,) = [w for w in found.warnings if "stale" in w.code]
+    assert warning.code == "possibly_stale_gold"
+    assert "may no longer exist" in warning.message
+
+
+def test_means_without_the_stale_questions(scenario: dict[str, Path]) -> None:
+    evaluation = _evaluation(scenario)
+    evaluation = with_hygiene(evaluation, check(evaluation, load_manifest(scenario["manifest"])))
+    report = build_report(evaluation, version="t")
+    # all: q1 hit 1 recall 1; q2 hit 1 recall 1/2; q3 0 -> 2/3 and 0.5. Without q2, q3: 1 and 1.
+    assert report["runs"]["r"]["means"]["hit@3"] == pytest.approx(2 / 3)
+    assert report["runs"]["r"]["means"]["recall@3"] == pytest.approx(0.5)
+    clean = report["hygiene"]["stale"]["means_without_stale"]["r"]
+    assert clean["n"] == 1
+    assert clean["hit@3"] == 1.0 and clean["recall@3"] == 1.0
+    assert report["hygiene"]["stale"]["questions"] == {"q2": ["b2"], "q3": ["c1"]}
+
+
+def test_index_versions_that_differ_are_a_warning(scenario: dict[str, Path]) -> None:
+    found = check(_evaluation(scenario, run_index="kb-2"), load_manifest(scenario["manifest"]))
+    assert found.provenance["gold"] == "kb-1"
+    assert found.provenance["runs"] == {"r": "kb-2"}
+    assert found.provenance["consistent"] is False
+    warning = found.warnings[0]
+    assert warning.code == "index_version_mismatch"
+    assert warning.count == 1
+    assert warning.examples == ("run 'r': kb-2",)
+
+
+def test_same_index_versions_are_quiet(scenario: dict[str, Path]) -> None:
+    found = check(_evaluation(scenario, run_index="kb-1"), load_manifest(scenario["manifest"]))
+    assert found.provenance["consistent"] is True
+    assert not [w for w in found.warnings if w.code == "index_version_mismatch"]
+
+
+def test_leaks_at_k_per_reason(scenario: dict[str, Path]) -> None:
+    found = check(
+        _evaluation(scenario), load_manifest(scenario["manifest"]), audience="public", as_of=AS_OF
+    )
+    leaks = found.leaks["r"]
+    # q1 s1 at 1 (gold's own reason), q2 old1 at 2 (valid to 2025-01-01), q4 s1 at 1 (staff).
+    assert list(leaks.iter_rows()) == [
+        ("q1", "s1", 1, "staff-only"),
+        ("q2", "old1", 2, "wrong version"),
+        ("q4", "s1", 1, "staff-only"),
+    ]
+    reasons = list(found.reasons)
+    at1, at3 = leak_counts(leaks, 1, reasons), leak_counts(leaks, 3, reasons)
+    assert (at1.total, at1.questions, at1.by_reason) == (
+        2, 2, {"staff-only": 2, "wrong version": 0}
+    )  # fmt: skip
+    assert (at3.total, at3.questions, at3.by_reason) == (
+        3, 3, {"staff-only": 2, "wrong version": 1}
+    )  # fmt: skip
+    assert leak_line(at1, found.reasons) == (
+        "staff passages shown to a public audience: 2 | superseded or not yet valid versions: 0"
+    )
+    warning = next(w for w in found.warnings if w.code == "leaks")
+    assert warning.count == 3
+    assert "put 3 forbidden chunk(s) in the top 3 of 3 question(s)" in warning.message
+
+
+def test_only_the_gold_sets_own_forbidden_list_without_audience(scenario: dict[str, Path]) -> None:
+    # No audience, and as_of before old1 expired: only q1's own s1 is forbidden.
+    found = check(
+        _evaluation(scenario), load_manifest(scenario["manifest"]), as_of=date(2024, 6, 1)
+    )
+    assert list(found.leaks["r"].iter_rows()) == [("q1", "s1", 1, "staff-only")]
+    assert found.reasons == {"staff-only": "staff-only"}
+
+
+def test_a_gold_chunk_the_audience_may_not_see_is_flagged(tmp_path: Path) -> None:
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "q1", "gold": ["s1"]}\n')
+    manifest = tmp_path / "m.csv"
+    manifest.write_text("chunk_id,audience\ns1,staff\nx1,public\n")
+    run = tmp_path / "r.jsonl"
+    run.write_text('{"id": "q1", "chunks": ["x1", "s1"]}\n')
+    evaluation = evaluate(load_gold(gold), [load_run(run)], SETTINGS)
+    found = check(evaluation, load_manifest(manifest), audience="public")
+    codes = [w.code for w in found.warnings]
+    assert codes == ["forbidden_gold", "leaks"]
+    assert found.warnings[0].examples == ("q1: s1 (staff-only)",)
+
+
+def test_audience_needs_a_manifest_with_audiences(
+    scenario: dict[str, Path], tmp_path: Path
+) -> None:
+    evaluation = _evaluation(scenario)
+    with pytest.raises(UsageError, match="needs an index manifest"):
+        check(evaluation, audience="public")
+    bare = tmp_path / "ids.txt"
+    bare.write_text("a1\nb1\n")
+    with pytest.raises(UsageError, match="gives no audience"):
+        check(evaluation, load_manifest(bare), audience="public")
+
+
+def test_reports_without_checks_still_have_the_section(scenario: dict[str, Path]) -> None:
+    report = build_report(_evaluation(scenario), version="t")
+    assert report["hygiene"]["stale"]["basis"] == "no_run_returns"
+    assert report["hygiene"]["manifest"] is None
+    assert report["warnings"][0]["code"] == "possibly_stale_gold"
+    assert report["runs"]["r"]["leaks"]["at"]["3"]["total"] == 1  # q1's own s1

@@ -1,0 +1,114 @@
+"""summary.md: a PR comment or job summary that GitHub accepts and renders."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import cmarkgfm
+
+from reportgen.api import ReportResult
+from reportgen.summary import MARKER, SUMMARY_BUDGET, render_summary
+
+
+def with_cells(report: dict, n: int) -> dict:
+    """The report with made-up four cells for run 'mine': n questions per failure cell."""
+    report = copy.deepcopy(report)
+    questions = {
+        "retrieved_correct": [f"ok{i:05d}" for i in range(n)],
+        "retrieved_wrong": [f"gen{i:05d}" for i in range(n + 1)],
+        "missed_correct": [f"mem{i:05d}" for i in range(3)],
+        "missed_wrong": [f"ret{i:05d}" for i in range(n)],
+    }
+    report["attribution"] = {
+        "mine": {
+            "k": 3,
+            "cells": {cell: len(ids) for cell, ids in questions.items()},
+            "questions": questions,
+            "focus": "generation",
+            "pass_rate": 0.5,
+            "by_kind": {},
+        }
+    }
+    return report
+
+
+def test_starts_with_the_marker_and_holds_the_headline(spec_example: ReportResult) -> None:
+    text = render_summary(spec_example.report, "https://example.org/r/v1/")
+    assert text.startswith(MARKER + "\n")
+    assert "mine, top 3: 4 questions with relevant passages." in text
+    assert "[full report](https://example.org/r/v1/)" in text
+
+
+def test_recall_curve_is_one_mermaid_series_per_run_with_a_table(
+    spec_example: ReportResult,
+) -> None:
+    text = render_summary(spec_example.report)
+    charts = re.findall(r"```mermaid\n(.*?)```", text, re.DOTALL)
+    assert len(charts) == 2  # one per run: xychart-beta has no legend
+    assert all(chart.count("\n    line [") == 1 for chart in charts)
+    # recall@1 and recall@3 of SPEC.md's example (mine: 1/4 + 0 + 1/2 ... = 0.375, 0.625)
+    assert '    title "mine: recall@k (k_ctx = 3)"\n    x-axis "k" [1, 3]' in charts[0]
+    assert "line [0.375, 0.625]" in charts[0]
+    rendered = cmarkgfm.github_flavored_markdown_to_html(text)
+    assert "<td>mine</td>" in rendered and '<td align="right">0.625</td>' in rendered
+
+
+def test_four_cells_and_where_the_effort_goes(spec_example: ReportResult) -> None:
+    text = render_summary(with_cells(spec_example.report, 4))
+    rendered = cmarkgfm.github_flavored_markdown_to_html(text)
+    # 4 + 5 + 3 + 4 = 16 questions; generation failure 5 = 31%
+    assert '<td align="right">5 (31%)</td>' in rendered
+    assert "generation failures outnumber retrieval failures" in text
+    assert "gen00000, gen00001" in text
+
+
+def test_huge_lists_are_cut_with_a_count_and_a_link(spec_example: ReportResult) -> None:
+    text = render_summary(with_cells(spec_example.report, 20_000), "https://example.org/full")
+    assert len(text) <= SUMMARY_BUDGET
+    assert "… and 19960 more ([full report](https://example.org/full))" in text
+    assert text.startswith(MARKER)
+
+
+def test_endless_warnings_still_fit(spec_example: ReportResult) -> None:
+    report = copy.deepcopy(spec_example.report)
+    report["warnings"] = [{"message": "x" * 500}] * 1000
+    text = render_summary(report)
+    assert len(text) <= SUMMARY_BUDGET
+    assert "more warning(s) in the [full report]" in text
+
+
+def test_baseline_deltas_and_gate(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The demo against itself with rerank swapped for keyword: rerank's recall@5 falls
+    from 0.849 to 0.542 (worse), the others stay (within noise), and the gate fails."""
+    from click.testing import CliRunner
+
+    from reportgen.api import example_dir
+    from reportgen.cli import cli
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764000000")
+    example = example_dir()
+    runs = [
+        f"keyword={example / 'runs' / 'keyword.trec'}",
+        f"rerank={example / 'runs' / 'rerank.jsonl'}",
+    ]
+    base = tmp_path / "base"
+    first = CliRunner().invoke(
+        cli, ["report", str(example / "gold.jsonl"), *runs, "--out", str(base), "-q"]
+    )
+    assert first.exit_code == 0, first.output
+    runs[1] = f"rerank={example / 'runs' / 'keyword.trec'}"
+    out = tmp_path / "new"
+    args = ["--baseline", str(base), "--max-drop", "recall@5=0.02", "--out", str(out), "-q"]
+    second = CliRunner().invoke(cli, ["report", str(example / "gold.jsonl"), *runs, *args])
+    assert second.exit_code == 1  # the gate failed; the report is still written
+    text = (out / "summary.md").read_text()
+    gate = text.index("#### Quality gate: FAILED")
+    assert gate < text.index("#### Against the baseline") < text.index("#### recall@k")
+    assert "| recall@5 | 0.849 | 0.542 | -0.308" in text
+    rerank = text.split("**rerank")[1]
+    assert rerank.split("| recall@5 |")[1].split("\n")[0].endswith("| worse |")
+    keyword = text.split("**keyword")[1]
+    assert keyword.split("| recall@5 |")[1].split("\n")[0].endswith("| within noise |")
+    rendered = cmarkgfm.github_flavored_markdown_to_html(text)
+    assert "<details><summary>Questions that changed" in text and "<table>" in rendered

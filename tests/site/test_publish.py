@@ -1,0 +1,152 @@
+"""`reportgen publish`: one folder per version, an index ordered by time, a history
+that only grows, and a previous site left intact when anything fails."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reportgen import site as site_module
+from reportgen.api import make_demo
+from reportgen.cli import cli
+from reportgen.site import publish
+
+EPOCHS = {"v2": "1760000000", "v10": "1761000000", "v9": "1762000000"}
+"""Created in this order: v2, then v10, then v9 (text order would say v10, v2, v9)."""
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folders = {}
+    with pytest.MonkeyPatch.context() as patch:
+        for version, epoch in EPOCHS.items():
+            patch.setenv("SOURCE_DATE_EPOCH", epoch)
+            folder = tmp_path_factory.mktemp(f"report-{version}")
+            make_demo(folder, version=version)
+            folders[version] = folder
+    return folders
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_publishes_every_file_of_a_version(reports: dict[str, Path], tmp_path: Path) -> None:
+    published = publish(reports["v2"], tmp_path / "site")
+    assert published.folder == tmp_path / "site" / "v2"
+    assert sorted(tree(published.folder)) == [
+        *[f"charts/cutoff_{i}.{ext}" for i in range(4) for ext in ("png", "svg")],
+        "charts/hit_at_k.png",
+        "charts/hit_at_k.svg",
+        "charts/recall_at_k.png",
+        "charts/recall_at_k.svg",
+        "index.html",
+        "per_question.csv",
+        "report.json",
+        "report.md",
+        "summary.md",
+    ]
+    assert tree(published.folder) == {
+        name: data for name, data in tree(reports["v2"]).items() if name in tree(published.folder)
+    }
+
+
+def test_index_lists_versions_newest_first_by_time(
+    reports: dict[str, Path], tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    for version in ("v9", "v2", "v10"):  # published out of order on purpose
+        publish(reports[version], site)
+    index = (site / "index.html").read_text()
+    rows = [index.index(f'<a href="{v}/index.html">{v}</a>') for v in ("v9", "v10", "v2")]
+    assert rows == sorted(rows)  # v9 (newest) first, then v10, then v2
+    trend = index.split('id="chart-trend_recall"')[1]
+    assert trend.index(">v2<") < trend.index(">v10<") < trend.index(">v9<")  # oldest left
+    assert "Versions (3)" in index
+    assert "rerank: hit@5 0.904 | recall@5 0.849 | precision@5 0.250 | MRR@5 0.600" in index
+
+
+def test_history_only_grows_and_republishing_replaces_one_version(
+    reports: dict[str, Path], tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    publish(reports["v2"], site)
+    publish(reports["v10"], site)
+    v10_before = tree(site / "v10")
+    history_before = (site / "history.jsonl").read_bytes()
+    (site / "v2" / "stale.txt").write_text("left by an older publication")
+    publish(reports["v2"], site)
+    history = (site / "history.jsonl").read_bytes()
+    assert history.startswith(history_before)
+    lines = [json.loads(line) for line in history.decode().splitlines()]
+    assert [line["version"] for line in lines] == ["v2", "v10", "v2"]
+    assert lines[0]["runs"]["rerank"]["recall"] == pytest.approx(0.8493589744)
+    assert not (site / "v2" / "stale.txt").exists()  # the version folder was replaced whole
+    assert tree(site / "v10") == v10_before
+    assert (site / "index.html").read_text().count('<th scope="row"><a href=') == 2
+    assert not [p for p in site.iterdir() if p.name.startswith(".publish-")]
+
+
+def test_a_failure_leaves_the_previous_site_intact(
+    reports: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    publish(reports["v2"], site)
+    before = tree(site)
+
+    def broken(*args: object, **kwargs: object) -> str:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(site_module, "render_index", broken)
+    with pytest.raises(RuntimeError):
+        publish(reports["v2"], site)
+    with pytest.raises(RuntimeError):
+        publish(reports["v10"], site)
+    assert tree(site) == before
+    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v2"]
+
+
+def test_a_failed_rename_puts_the_old_version_back(
+    reports: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    publish(reports["v2"], site)
+    before = tree(site)
+    real_rename = Path.rename
+
+    def rename(self: Path, target: Path) -> Path:
+        if self.name == "v2" and self.parent != site:  # the staged copy moving in
+            raise OSError("killed")
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", rename)
+    with pytest.raises(OSError):
+        publish(reports["v2"], site)
+    assert tree(site) == before
+
+
+def test_cli_publish_and_unsafe_version_labels(reports: dict[str, Path], tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    result = CliRunner().invoke(cli, ["publish", str(reports["v2"]), "--site", str(site)])
+    assert result.exit_code == 0, result.output
+    assert "Published v2" in result.output
+    report = json.loads((reports["v2"] / "report.json").read_text())
+    for label in ("../escape", "<script>", ".hidden", "index.html", "a b"):
+        bad = tmp_path / "bad"
+        bad.mkdir(exist_ok=True)
+        (bad / "report.json").write_text(json.dumps({**report, "version": label}))
+        result = CliRunner().invoke(cli, ["publish", str(bad), "--site", str(site)])
+        assert result.exit_code == 2, (label, result.output)
+        assert "Fix:" in result.output and "Traceback" not in result.output
+    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v2"]
+
+
+def test_a_folder_without_a_report_is_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["publish", str(tmp_path), "--site", str(tmp_path / "s")])
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'report.json'}: no report.json in this folder. Fix:" in result.output
