@@ -48,7 +48,10 @@ def templates_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "templates"
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#+|~])")
+"""Characters that start Markdown or HTML in running text. Parentheses and ! are left
+alone: with [ and ] escaped they cannot form a link or an image, and the raw Markdown
+pasted into a review stays readable."""
 _MENTION = re.compile(r"(?<![A-Za-z0-9])@(?=[A-Za-z0-9])")
 """An @ that GitHub would read as a mention (of a user or a team): after it, a zero-width
 space."""

@@ -23,7 +23,7 @@ def test_markdown_says_noise_and_one_question(demo: Path) -> None:
     assert "## Runs compared" in text
     assert text.index("## Runs compared") < text.index("## Questions")
     # 52 questions with relevant passages: 1/52 = 0.019.
-    assert "52 paired questions; one question moves a mean by 0.019 \\(1/n\\)." in text
+    assert "52 paired questions; one question moves a mean by 0.019 (1/n)." in text
     assert "| better |" in text and "| within noise |" in text
     assert "Holm's correction across all 54 differences" in text  # 6 pairs x 9 measures
     assert "&#39;" not in text and "&amp;lt;" not in text
