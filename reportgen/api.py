@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.charts import render_charts, report_chart_specs
 from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.gate import GateRules, failures
@@ -30,11 +29,12 @@ from reportgen.output import (
     report_json,
     write_files,
 )
-from reportgen.render import cutoff_chart_specs, render_html, render_markdown
+from reportgen.progress import track
 from reportgen.report import Report, build_report, created_at, per_question_long
-from reportgen.site import Published, publish
-from reportgen.summary import render_summary
 from reportgen.versions import GoldChangePolicy
+
+if TYPE_CHECKING:
+    from reportgen.site import Published
 
 RunSpec = str | tuple[str | None, str | Path]
 
@@ -56,9 +56,17 @@ def example_dir() -> Path:
     return Path(str(resources.files("reportgen"))) / "examples" / "helpcentre"
 
 
+def _spec_label(spec: RunSpec) -> str:
+    """The run's name, or its file name, for the progress bar."""
+    name, path = (
+        (spec.partition("=")[::2] if "=" in spec else ("", spec)) if isinstance(spec, str) else spec
+    )
+    return name or Path(path).name
+
+
 def load_runs(specs: Sequence[RunSpec], fmt: str | None = None) -> list[Run]:
     runs = []
-    for spec in specs:
+    for spec in track(specs, "Loading runs", _spec_label):
         name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
         runs.append(load_run(path, name=name, fmt=fmt))
     return runs
@@ -129,6 +137,11 @@ def render_files(
     }
     if "html" not in formats and "md" not in formats:
         return files
+    # Jinja2 and vl-convert only when HTML or Markdown is asked for
+    from reportgen.charts import render_charts, report_chart_specs
+    from reportgen.render import cutoff_chart_specs, render_html, render_markdown
+    from reportgen.summary import render_summary
+
     specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
     charts = render_charts(specs, png=True)
     files.update({f"charts/{name}": data for name, data in charts.items()})
@@ -257,6 +270,44 @@ def make_demo(
     )
 
 
+@dataclass(frozen=True)
+class MergeResult:
+    report: Report
+    files: list[Path]
+
+
+def merge_reports(
+    shards: Sequence[str | Path],
+    out_dir: str | Path,
+    *,
+    trec_eval: bool | None = None,
+    version: str | None = None,
+    per_question_format: str = "csv",
+) -> MergeResult:
+    """Merge shards' per-question outputs (disjoint questions) into one report.json.
+
+    Means are recomputed from the per-question values, so they equal the means of
+    one report over all the questions.
+    """
+    from reportgen.load.shards import load_shard
+    from reportgen.merge import merge_shards
+
+    if per_question_format not in PER_QUESTION_FORMATS:
+        raise UsageError(
+            f"unknown per-question format {per_question_format!r}",
+            f"choose from {', '.join(PER_QUESTION_FORMATS)}",
+        )
+    loaded = [load_shard(shard) for shard in shards]
+    report, rows = merge_shards(loaded, trec_eval=trec_eval, version=version, created=created_at())
+    files = {
+        "report.json": report_json(report).encode(),
+        f"per_question.{per_question_format}": per_question_bytes(rows, per_question_format),
+    }
+    return MergeResult(report=report, files=write_files(Path(out_dir), files))
+
+
 def publish_report(report_dir: str | Path, site: str | Path) -> Published:
     """Add a written report folder to a versioned site (``reportgen publish``)."""
+    from reportgen.site import publish  # Jinja2 and vl-convert: only for this command
+
     return publish(report_dir, site)

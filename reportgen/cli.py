@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from reportgen import __version__
+from reportgen import __version__, progress
 from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
 from reportgen.ci import append_step_summary, default_version
 from reportgen.errors import GateFailed, ReportgenError, UsageError
@@ -20,7 +20,6 @@ from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
 from reportgen.gate import GateRules, find_config, load_config, rules_from_options
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.output import FORMATS, PER_QUESTION_FORMATS
-from reportgen.render import fmt
 from reportgen.versions import GOLD_CHANGE_POLICIES
 
 
@@ -371,6 +370,7 @@ def report(
     """
     gate = _gate_rules(config_path, minimums, max_drops, significant_only)
     check_summary_wanted(github_summary, formats)
+    progress.enable(False if quiet else None)
     result = make_report(
         gold,
         list(runs),
@@ -447,6 +447,7 @@ def demo(
       reportgen demo --out demo-report && open demo-report/index.html
     """
     check_summary_wanted(github_summary, formats)
+    progress.enable(False if quiet else None)
     result = make_demo(
         out_dir,
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),
@@ -458,6 +459,72 @@ def demo(
         print_summary(result)
     if github_summary:
         write_step_summary(result, quiet)
+
+
+@cli.command()
+@click.argument("shards", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("report"),
+    show_default=True,
+    help="Folder to write the merged report.json and per-question file into.",
+)
+@click.option(
+    "--trec-eval/--no-trec-eval",
+    default=None,
+    help="Keep questions with no relevant chunk in the means (default: as the shards' "
+    "report.json say; needed only when the shards have none).",
+)
+@click.option("--version", "version", default=None, help="Label of the merged report.")
+@click.option(
+    "--per-question-format",
+    type=click.Choice(PER_QUESTION_FORMATS),
+    default="csv",
+    show_default=True,
+    help="File format of the merged per-question values.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def merge(
+    shards: Sequence[Path],
+    out_dir: Path,
+    trec_eval: bool | None,
+    version: str | None,
+    per_question_format: str,
+    quiet: bool,
+) -> None:
+    """Merge the per-question outputs of SHARDS (disjoint sets of questions) into one report.
+
+    Each SHARD is the --out folder of a `reportgen report` run on some of the
+    questions, or its per_question.csv / .parquet. Means are recomputed from the
+    per-question values, so they equal those of one report over every question;
+    shards that share a question are refused.
+
+    \b
+    Example:
+      reportgen merge shard-*/ --out report/
+    """
+    from reportgen.api import merge_reports
+    from reportgen.render import fmt
+
+    result = merge_reports(
+        shards,
+        out_dir,
+        trec_eval=trec_eval,
+        version=version,
+        per_question_format=per_question_format,
+    )
+    if quiet:
+        return
+    report = result.report
+    click.echo(f"Merged {len(shards)} shards: {report['gold']['questions']} questions.")
+    k = report["context_k"]
+    for name, run in report["runs"].items():
+        shown = [key for key in (f"hit@{k}", f"recall@{k}", f"mrr@{k}") if key in run["means"]]
+        values = " | ".join(f"{key} {fmt(run['means'][key])}" for key in shown)
+        click.echo(f"{name}: {run['n']} questions in the means. {values}")
+    click.echo("Wrote " + ", ".join(str(path) for path in result.files))
 
 
 def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:
@@ -513,7 +580,7 @@ def publish(report_dir: Path, site: Path, quiet: bool) -> None:
 
 def print_summary(result: ReportResult) -> None:
     """Per run: the headline, a small table by kind; then where the files went."""
-    from reportgen.render import headline
+    from reportgen.render import fmt, headline
 
     report = result.report
     k = report["context_k"]
@@ -550,6 +617,8 @@ def print_summary(result: ReportResult) -> None:
 
 
 def _comparison_line(entry: dict[str, Any], key: str) -> str:
+    from reportgen.render import fmt
+
     measure = entry["measures"].get(key)
     if measure is None:
         return f"  {entry['before']} -> {entry['after']}: no shared question"
@@ -563,6 +632,8 @@ def _comparison_line(entry: dict[str, Any], key: str) -> str:
 
 def print_comparisons(report: dict[str, Any]) -> None:
     """One line per comparison on recall at k_ctx, then the gate's verdicts."""
+    from reportgen.render import fmt
+
     key = f"recall@{report['context_k']}"
     sections = [("Runs compared", report["comparisons"]["pairs"])]
     if report.get("baseline"):

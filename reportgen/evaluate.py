@@ -17,6 +17,7 @@ from reportgen.cutoff import CutoffAnalysis, analyse
 from reportgen.errors import InputError, UsageError
 from reportgen.measures import measure_keys, per_question, ties_at_cutoffs
 from reportgen.model import GoldSet, Run, VerdictSet
+from reportgen.progress import track
 
 if TYPE_CHECKING:
     from reportgen.hygiene import Hygiene
@@ -45,6 +46,11 @@ class Settings:
             raise UsageError(
                 f"--context-k must be at least 1, got {self.context_k}",
                 "pass the number of chunks sent to the model, e.g. --context-k 5",
+            )
+        if self.threshold < 1:
+            raise UsageError(
+                f"--relevance-threshold must be at least 1, got {self.threshold}",
+                "grades below 1 mean not relevant; pass 1 (the default) or 2 (TREC DL)",
             )
         object.__setattr__(self, "ks", tuple(sorted({*self.ks, self.context_k})))
 
@@ -232,7 +238,8 @@ def evaluate(
             f"two runs are named {duplicated[0]!r}",
             "name them explicitly, e.g. bm25=runs/a.trec dense=runs/b.trec",
         )
-    scored = tuple(score_run(gold, run, settings) for run in runs)
+    measuring = track(runs, "Measuring", lambda run: run.name)
+    scored = tuple(score_run(gold, run, settings) for run in measuring)
     for result in scored:
         if result.scores.get_column("n_retrieved").sum() == 0:
             raise InputError(

@@ -150,35 +150,35 @@ def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1)
 
     Columns: qid, kind, status, n_relevant, n_retrieved, n_relevant_retrieved,
     first_relevant_rank (null when none), then :func:`measure_keys`.
+    ``threshold`` is at least 1: an unjudged chunk is never relevant.
     """
     judgments = gold.judgments
     relevant = judgments.group_by("qid").agg(
         n_relevant=(pl.col("grade") >= threshold).sum().cast(pl.Int64)
     )
-    ranked = (
-        run.results.join(gold.questions.select("qid"), on="qid", how="semi")
-        .join(judgments, on=["qid", "chunk_id"], how="left")
+    retrieved = run.results.group_by("qid").agg(
+        n_retrieved=pl.col("chunk_id").n_unique().cast(pl.Int64)
+    )
+    # Only a chunk judged with a positive grade can move a measure, so the rest of
+    # the work is on those few rows per question, never on the whole ranked list.
+    found = (
+        run.results.select("qid", "chunk_id", "rank")
+        .join(judgments.filter(pl.col("grade") > 0), on=["qid", "chunk_id"], how="inner")
         .join(relevant, on="qid", how="left")
-        .with_columns(
-            pl.col("grade").fill_null(0),
-            pl.col("n_relevant").fill_null(0),
-        )
+        # joins do not keep row order: sort right before the running count
         .sort("qid", "rank")
-        # A chunk repeated in one list counts once, at its first rank (SPEC.md): a
-        # repeat keeps its position but is neither relevant nor a gain.
-        .with_columns(first=pl.col("rank") == pl.col("rank").min().over("qid", "chunk_id"))
-        .with_columns(is_rel=(pl.col("grade") >= threshold) & pl.col("first"))
+        # A chunk repeated in one list counts once, at its first rank (SPEC.md).
+        .unique(["qid", "chunk_id"], keep="first", maintain_order=True)
+        .with_columns(is_rel=pl.col("grade") >= threshold)
         .with_columns(
+            # relevant rows are in rank order, so their running count is |G ∩ T_rank|
             precision_here=pl.col("is_rel").cum_sum().over("qid") / pl.col("rank"),
-            gain=pl.when(pl.col("first") & (pl.col("grade") > 0))
-            .then(pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2))
-            .otherwise(0.0),
+            gain=pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2),
         )
     )
     rel = pl.col("is_rel")
     rank = pl.col("rank")
-    per_run = ranked.group_by("qid").agg(
-        pl.col("first").sum().cast(pl.Int64).alias("n_retrieved"),
+    per_run = found.group_by("qid").agg(
         rel.sum().cast(pl.Int64).alias("n_relevant_retrieved"),
         rank.filter(rel).min().alias("first_relevant_rank"),
         pl.col("precision_here").filter(rel).sum().alias("_ap_sum"),
@@ -200,6 +200,7 @@ def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1)
     base = (
         gold.questions.select("qid", "kind", "unanswerable")
         .join(relevant, on="qid", how="left")
+        .join(retrieved, on="qid", how="left")
         .join(per_run, on="qid", how="left")
         .join(_ideal_dcg(judgments, ks), on="qid", how="left")
         .with_columns(
@@ -285,25 +286,35 @@ def to_long(scores: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
 
 
 def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
-    """Questions whose score at rank k equals the score at rank k + 1.
+    """Questions whose score at position k equals the score at position k + 1.
 
     Only meaningful when the order came from scores: the measure at k then depends
-    on an arbitrary tie-break (chunk id descending).
+    on an arbitrary tie-break (chunk id descending). Loaded runs already hold each
+    question's rows together in rank order, so positions come from row order
+    without a sort or a window; anything else is sorted first.
     """
     if run.order != "score" or not run.has_scores:
         return {}
-    ordered = run.results.sort("qid", "rank").with_columns(
-        next_score=pl.col("score").shift(-1).over("qid"),
-        position=pl.int_range(1, pl.len() + 1).over("qid"),
+    results = run.results
+    qid = pl.col("qid")
+    starts = (qid != qid.shift(1)).fill_null(True)
+    in_blocks = results.select(
+        ((pl.col("rank") > pl.col("rank").shift(1)) | starts).all()
+        & (starts.sum() == qid.n_unique())
+    ).item()
+    if not in_blocks:
+        results = results.sort("qid", "rank")
+    index = pl.int_range(pl.len(), dtype=pl.Int64)
+    position = index - pl.when(starts).then(index).forward_fill() + 1
+    tie = (qid == qid.shift(-1)) & (pl.col("score") == pl.col("score").shift(-1))
+    tied = (
+        results.select("qid", position.alias("position"), tie.alias("tie"))
+        .filter(pl.col("tie") & pl.col("position").is_in(list(ks)))
+        .sort("qid")
     )
     ties: dict[int, list[str]] = {}
     for k in ks:
-        qids = (
-            ordered.filter((pl.col("position") == k) & (pl.col("score") == pl.col("next_score")))
-            .get_column("qid")
-            .sort()
-            .to_list()
-        )
+        qids = tied.filter(pl.col("position") == k).get_column("qid").to_list()
         if qids:
             ties[k] = qids
     return ties

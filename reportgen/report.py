@@ -21,6 +21,11 @@ Format history (``format_version``):
       tests, Holm, labels, the questions that changed; see compare.py); ``baseline``
       (null, or this report's runs against a previous report's); ``gate`` (null, or
       the quality rules and whether each passed).
+      A report written by ``reportgen merge`` has the same keys, means recomputed
+      from the shards' per-question values, plus ``merged_from`` (source, questions,
+      fingerprint per shard) and ``shard`` on each warning carried over; counts that
+      per-question rows cannot rebuild (results, repeated_chunks, extra_questions)
+      are summed from the shards' report.json, or null without one.
 """
 
 from __future__ import annotations

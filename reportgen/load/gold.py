@@ -17,7 +17,6 @@ from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
     column,
     csv_rows,
-    fields,
     first_line,
     fits_int64,
     json_id,
@@ -26,8 +25,8 @@ from reportgen.load.text import (
     meta,
     optional_column,
     pick,
-    read_lines,
     refuse_bad_ids,
+    split_fields,
     text_id,
 )
 from reportgen.model import (
@@ -115,7 +114,7 @@ def load_gold(
 def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``qid iter docid grade`` lines; the iter column means nothing to us."""
     picks = {0: "qid", 2: "chunk_id", 3: "raw"}
-    rows = fields(path, read_lines(path), picks, 4, True, "qid iter docid grade")
+    rows = split_fields(path, picks, 4, True, "qid iter docid grade")
     if rows.height == 0:
         raise InputError(path, "no judgments in the file", "add lines: qid 0 docid grade", 1)
     refuse_bad_ids(path, rows, {"qid": "question id", "chunk_id": "chunk id"})

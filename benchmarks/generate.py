@@ -1,0 +1,133 @@
+"""Seeded synthetic TREC inputs for the benchmark: graded qrels and runs of any size.
+
+The same seed gives the same bytes. Each question's run lists ``depth`` distinct
+chunk ids, scores strictly decreasing with rank and distinct even as 32-bit floats
+(pytrec_eval stores scores as float32), so every tool ranks identically and the
+means can be compared across tools. About half of each question's judged chunks
+fall inside its list, at random ranks; grades run 0-3 as in TREC Deep Learning.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+SEED = 20261129
+
+
+@dataclass(frozen=True)
+class Inputs:
+    qrels: Path
+    runs: tuple[Path, ...]
+
+
+def _qids(questions: int) -> pl.Series:
+    return pl.Series("qid", [f"q{i:06d}" for i in range(questions)])
+
+
+def _bases(questions: int, depth: int, rng: np.random.Generator) -> np.ndarray:
+    """Each question's ids are ``base + 0 .. base + 2 * depth - 1``: unique in a list."""
+    return rng.integers(0, 9_000_000, size=questions, dtype=np.int64)
+
+
+def write_qrels(path: Path, questions: int, depth: int, seed: int = SEED) -> None:
+    rng = np.random.default_rng(seed)
+    bases = _bases(questions, depth, rng)
+    per_question = 1 + rng.poisson(7, size=questions)
+    owner = np.repeat(np.arange(questions), per_question)
+    offsets = rng.integers(0, 2 * depth, size=owner.size)
+    grades = rng.choice(4, size=owner.size, p=[0.35, 0.3, 0.23, 0.12])
+    frame = (
+        pl.DataFrame(
+            {
+                "qid": _qids(questions).gather(owner),
+                "iter": "0",
+                "docid": bases[owner] + offsets,
+                "grade": grades,
+            }
+        )
+        .unique(["qid", "docid"], keep="first", maintain_order=True)
+        .with_columns(pl.format("d{}", pl.col("docid").cast(pl.String).str.zfill(8)).alias("docid"))
+    )
+    frame.write_csv(path, separator=" ", include_header=False)
+
+
+def run_frame(questions: int, depth: int, seed: int = SEED, variant: int = 0) -> pl.DataFrame:
+    """Long rows qid, docid, rank, score; ``variant`` gives another method's ranking."""
+    rng = np.random.default_rng(seed)
+    bases = _bases(questions, depth, rng)
+    shuffler = np.random.default_rng([seed, variant + 1])
+    picks = shuffler.permuted(np.tile(np.arange(2 * depth), (questions, 1)), axis=1)[:, :depth]
+    ranks = np.tile(np.arange(1, depth + 1), questions)
+    return pl.DataFrame(
+        {
+            "qid": _qids(questions).gather(np.repeat(np.arange(questions), depth)),
+            "docid": (bases[:, None] + picks).ravel(),
+            "rank": ranks,
+            "score": (depth - ranks + 1) / 64.0,
+        }
+    ).with_columns(pl.format("d{}", pl.col("docid").cast(pl.String).str.zfill(8)).alias("docid"))
+
+
+def write_trec(frame: pl.DataFrame, path: Path) -> None:
+    frame.select(
+        "qid",
+        pl.lit("Q0").alias("q0"),
+        "docid",
+        "rank",
+        pl.col("score").round(6),
+        pl.lit("bench").alias("tag"),
+    ).write_csv(path, separator=" ", include_header=False)
+
+
+def generate(
+    folder: Path,
+    questions: int,
+    depth: int,
+    *,
+    runs: int = 1,
+    parquet: bool = False,
+    seed: int = SEED,
+) -> Inputs:
+    """Write qrels and ``runs`` TREC runs (and Parquet copies) unless already there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{questions}x{depth}"
+    qrels = folder / f"qrels-{questions}-{depth}.txt"
+    if not qrels.exists():
+        write_qrels(qrels, questions, depth, seed)
+    paths: list[Path] = []
+    for variant in range(runs):
+        trec = folder / f"run-{stem}-{variant}.trec"
+        pq = trec.with_suffix(".parquet")
+        if not trec.exists() or (parquet and not pq.exists()):
+            frame = run_frame(questions, depth, seed, variant)
+            write_trec(frame, trec)
+            if parquet:
+                frame.write_parquet(pq)
+        paths.append(trec)
+        if parquet:
+            paths.append(pq)
+    return Inputs(qrels, tuple(paths))
+
+
+def main() -> None:
+    """``python generate.py FOLDER QUESTIONS DEPTH [RUNS] [--parquet]``: prints the paths."""
+    args = [a for a in sys.argv[1:] if a != "--parquet"]
+    folder, questions, depth, *runs = args
+    inputs = generate(
+        Path(folder),
+        int(questions),
+        int(depth),
+        runs=int(runs[0]) if runs else 1,
+        parquet="--parquet" in sys.argv,
+    )
+    print(json.dumps({"qrels": str(inputs.qrels), "runs": [str(p) for p in inputs.runs]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""Merge the per-question outputs of shards into one report.json.
+
+A run too large for one machine is split by question; each shard is measured on its
+own (`reportgen report`, or any engine that writes the same long rows), and the
+shards are merged here. Every mean is a sum over questions divided by how many
+count, so the means are recomputed from the per-question values, never averaged
+from the shards' means: the result equals the unsharded report. Shards must not
+share a question, and must have been measured with the same settings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import polars as pl
+
+from reportgen import __version__
+from reportgen.errors import UsageError
+from reportgen.load.shards import Shard
+from reportgen.measures import in_means, means
+from reportgen.report import DIGITS, FORMAT_VERSION, Report, default_version_label
+
+SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval")
+SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "results")
+"""Counts per-question rows cannot rebuild: added up from the shards' report.json."""
+
+
+def _settings(shards: Sequence[Shard], trec_eval: bool | None) -> dict[str, Any]:
+    """The settings every shard was measured with; two that differ cannot be merged."""
+    found: dict[str, Any] | None = None
+    first = ""
+    for shard in shards:
+        if shard.report is None:
+            continue
+        mine = {key: shard.report["settings"].get(key) for key in SETTING_KEYS}
+        if found is None:
+            found, first = mine, shard.source
+        elif mine != found:
+            key = next(k for k in SETTING_KEYS if mine[k] != found[k])
+            raise UsageError(
+                f"shards were measured differently: {key} is {found[key]!r} in {first} "
+                f"and {mine[key]!r} in {shard.source}",
+                "measure every shard with the same options, then merge",
+            )
+    settings = found or {key: None for key in SETTING_KEYS}
+    if trec_eval is not None:
+        if found is not None and found["trec_eval"] != trec_eval:
+            raise UsageError(
+                f"--trec-eval is {trec_eval} but the shards were measured with "
+                f"{found['trec_eval']}",
+                "leave the option out: the shards' report.json decides",
+            )
+        settings["trec_eval"] = trec_eval
+    settings["trec_eval"] = bool(settings["trec_eval"])
+    return settings
+
+
+def _combined(shards: Sequence[Shard]) -> pl.DataFrame:
+    """Every shard's rows, refusing a question that two shards both hold."""
+    if not shards:
+        raise UsageError("no shard to merge", "pass the per-question outputs of every shard")
+    runs = [set(shard.rows["run"].unique()) for shard in shards]
+    measures = [set(shard.rows["measure"].unique()) for shard in shards]
+    for shard, its_runs, its_measures in zip(shards[1:], runs[1:], measures[1:], strict=True):
+        if its_runs != runs[0]:
+            odd = sorted(its_runs ^ runs[0])[0]
+            raise UsageError(
+                f"run {odd!r} is in only some of the shards ({shards[0].source}, {shard.source})",
+                "measure every run on every shard",
+            )
+        if its_measures != measures[0]:
+            odd = sorted(its_measures ^ measures[0])[0]
+            raise UsageError(
+                f"measure {odd!r} is in only some of the shards ({shards[0].source}, "
+                f"{shard.source})",
+                "measure every shard with the same --k and --context-k",
+            )
+    rows = pl.concat(
+        [
+            shard.rows.with_columns(pl.lit(i, pl.Int64).alias("_shard"))
+            for i, shard in enumerate(shards)
+        ]
+    )
+    owners = (
+        rows.group_by("qid")
+        .agg(pl.col("_shard").unique().sort().head(2))
+        .filter(pl.col("_shard").list.len() > 1)
+        .sort("qid")
+    )
+    if owners.height:
+        qid = owners["qid"][0]
+        first, second = owners["_shard"][0].to_list()
+        raise UsageError(
+            f"shards overlap: question {qid!r} is in {shards[first].source} and "
+            f"{shards[second].source} ({owners.height} shared question(s))",
+            "split the questions so that each is in exactly one shard",
+        )
+    return rows.drop("_shard")
+
+
+def _wide(rows: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    return rows.pivot(on="measure", index=["run", "qid", "kind", "status"], values="value").select(
+        "run", "qid", "kind", "status", *keys
+    )
+
+
+def _rounded(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]:
+    return {key: None if row[key] is None else round(float(row[key]), DIGITS) for key in keys}
+
+
+def _common(shards: Sequence[Shard], *path: str) -> Any:
+    """A value every shard's report.json agrees on, else None."""
+    values = set()
+    for shard in shards:
+        value: Any = shard.report
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        values.add(value)
+    return values.pop() if len(values) == 1 else None
+
+
+def _summed(shards: Sequence[Shard], run: str, key: str) -> int | None:
+    total = 0
+    for shard in shards:
+        counts = (shard.report or {}).get("runs", {}).get(run, {}).get("counts", {})
+        if not isinstance(counts.get(key), int):
+            return None
+        total += counts[key]
+    return total
+
+
+def merge_shards(
+    shards: Sequence[Shard],
+    *,
+    trec_eval: bool | None = None,
+    version: str | None = None,
+    created: datetime,
+) -> tuple[Report, pl.DataFrame]:
+    """The merged report.json dict, and the merged per-question rows."""
+    settings = _settings(shards, trec_eval)
+    rows = _combined(shards)
+    keys = shards[0].rows["measure"].unique(maintain_order=True).to_list()
+    keep = settings["trec_eval"]
+    wide = _wide(rows, keys)
+    runs: dict[str, Any] = {}
+    for run in shards[0].rows["run"].unique(maintain_order=True).to_list():
+        scores = wide.filter(pl.col("run") == run)
+        overall = means(scores, keys, keep_no_relevant=keep).row(0, named=True)
+        by_kind = means(scores, keys, keep_no_relevant=keep, by="kind")
+        status = scores["status"]
+        counts: dict[str, int | None] = {
+            "questions_scored": int((status == "scored").sum()),
+            "questions_missing": int((status == "missing").sum()),
+            "unanswerable_left_out": int((status == "unanswerable").sum()),
+            "no_relevant": int((status == "no_relevant").sum()),
+        }
+        counts |= {key: _summed(shards, run, key) for key in SUMMED_COUNTS}
+        runs[run] = {
+            "n": overall["n"],
+            "means": _rounded(overall, keys),
+            "by_kind": {
+                row["kind"]: {"n": row["n"], **_rounded(row, keys)}
+                for row in by_kind.iter_rows(named=True)
+            },
+            "counts": counts,
+        }
+    first_run = wide.filter(pl.col("run") == wide["run"][0])
+    counted = first_run.filter(in_means(keep))
+    fingerprints = [_common([shard], "gold", "fingerprint") for shard in shards]
+    combined = hashlib.sha256("\n".join(sorted(str(f) for f in fingerprints)).encode())
+    report: Report = {
+        "format_version": FORMAT_VERSION,
+        "tool_version": __version__,
+        "version": version or default_version_label(created),
+        "created": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "settings": {
+            "k": settings["k"],
+            "context_k": settings["context_k"],
+            "relevance_threshold": settings["relevance_threshold"],
+            "trec_eval": keep,
+        },
+        "k": settings["k"],
+        "context_k": settings["context_k"],
+        "gold": {
+            "source": f"merged from {len(shards)} shards",
+            "version": _common(shards, "gold", "version"),
+            "index_version": _common(shards, "gold", "index_version"),
+            "fingerprint": combined.hexdigest()[:16],
+            "questions": first_run.height,
+            "answerable": counted.height,
+            "unanswerable": first_run.filter(pl.col("status") == "unanswerable").height,
+            "no_relevant": first_run.filter(pl.col("status") == "no_relevant").height,
+        },
+        "runs": runs,
+        "warnings": [
+            {**warning, "shard": shard.source}
+            for shard in shards
+            for warning in (shard.report or {}).get("warnings", [])
+        ],
+        "merged_from": [
+            {
+                "source": shard.source,
+                "questions": shard.rows["qid"].n_unique(),
+                "fingerprint": fingerprint,
+            }
+            for shard, fingerprint in zip(shards, fingerprints, strict=True)
+        ],
+    }
+    return report, rows.sort("run", "qid", maintain_order=True)

@@ -1,0 +1,54 @@
+"""Ties at a cutoff are found whatever order the run's rows are stored in."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from reportgen.measures import ties_at_cutoffs
+from reportgen.model import Run
+
+
+def run_of(rows: list[tuple[str, str, int, float]]) -> Run:
+    results = pl.DataFrame(
+        rows,
+        schema={"qid": pl.String, "chunk_id": pl.String, "rank": pl.Int64, "score": pl.Float64},
+        orient="row",
+    )
+    return Run(name="r", results=results, source="<test>", order="score")
+
+
+# q1: 0.9, 0.5, 0.5 -> positions 2 and 3 tie: a tie across k = 2.
+# q2: 0.8, 0.8, 0.1 -> positions 1 and 2 tie: a tie across k = 1.
+# q3: one result, nothing after it to tie with.
+ROWS = [
+    ("q1", "a", 1, 0.9),
+    ("q1", "b", 2, 0.5),
+    ("q1", "c", 3, 0.5),
+    ("q2", "d", 1, 0.8),
+    ("q2", "e", 2, 0.8),
+    ("q2", "f", 3, 0.1),
+    ("q3", "g", 1, 0.7),
+]
+EXPECTED = {1: ["q2"], 2: ["q1"]}
+
+
+def test_rows_in_rank_order():
+    assert ties_at_cutoffs(run_of(ROWS), [1, 2, 3]) == EXPECTED
+
+
+def test_rows_shuffled_and_questions_split():
+    # q1's rows apart from each other and out of rank order: sorted before reading
+    shuffled = [ROWS[2], ROWS[3], ROWS[0], ROWS[6], ROWS[5], ROWS[1], ROWS[4]]
+    assert ties_at_cutoffs(run_of(shuffled), [1, 2, 3]) == EXPECTED
+
+
+def test_question_blocks_in_order_but_one_question_twice():
+    # each row follows the one before in rank, but q1 comes back after q2
+    split = [ROWS[0], ROWS[1], ROWS[3], ROWS[4], ROWS[5], ROWS[2], ROWS[6]]
+    assert ties_at_cutoffs(run_of(split), [1, 2, 3]) == EXPECTED
+
+
+def test_ranks_with_gaps_use_positions():
+    # a repeat was dropped at rank 2: the scores at positions 2 and 3 (ranks 3, 4) tie
+    rows = [("q1", "a", 1, 0.9), ("q1", "c", 3, 0.4), ("q1", "d", 4, 0.4)]
+    assert ties_at_cutoffs(run_of(rows), [2]) == {2: ["q1"]}
