@@ -233,9 +233,7 @@ def test_same_numbers_in_json_html_and_markdown(tmp_path: Path) -> None:
         assert re.search(rf">{count}</span> \({share}\)", html)
         assert f"**{count}** ({share})" in markdown
     cells_md = markdown.split("## Where answers fail")[1].split("## When to say")[0]
-    assert "| **gold retrieved (hit@5 = 1)** | **31** (62.0%) working as designed |" in (
-        cells_md
-    )
+    assert "| **gold retrieved (hit@5 = 1)** | **31** (62.0%) working as designed |" in (cells_md)
     assert "- retrieval failure (6): " + ", ".join(MISSED_WRONG) in cells_md
     assert '<th scope="row">gold not retrieved</th>' in html
     assert "<details><summary>31 question ids</summary>" in html  # long lists fold
