@@ -107,17 +107,25 @@ def strict_failure(report: Report) -> GateFailed | None:
     return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
 
 
+def draws_charts(formats: Sequence[str]) -> bool:
+    """Whether these outputs need charts (and so Jinja2 and vl-convert)."""
+    return "html" in formats or "md" in formats
+
+
 def render_files(
     report: Report,
     evaluation: Evaluation,
     formats: Sequence[str] = FORMATS,
     per_question_format: str = "csv",
     report_url: str = "index.html",
+    chart_png: bool = False,
 ) -> dict[str, bytes]:
     """Every output file's bytes, rendered in memory before anything is written.
 
     ``report_url`` is where readers of summary.md find the full report (e.g. the
-    published site's page of this version); relative by default.
+    published site's page of this version); relative by default. Charts are SVG files
+    (report.md shows them, GitHub included); ``chart_png`` adds a PNG of each, for
+    places that take no SVG (slides, some wikis and chat tools).
     """
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
@@ -135,7 +143,7 @@ def render_files(
         "report.json": report_json(report).encode(),
         per_question_file: per_question_bytes(per_question_long(evaluation), per_question_format),
     }
-    if "html" not in formats and "md" not in formats:
+    if not draws_charts(formats):
         return files
     # Jinja2 and vl-convert only when HTML or Markdown is asked for
     from reportgen.charts import render_charts, report_chart_specs
@@ -143,7 +151,7 @@ def render_files(
     from reportgen.summary import render_summary
 
     specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
-    charts = render_charts(specs, png=True)
+    charts = render_charts(specs, png=chart_png)
     files.update({f"charts/{name}": data for name, data in charts.items()})
     if "html" in formats:
         files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
@@ -183,6 +191,7 @@ def make_report(
     audience: str | None = None,
     as_of: date | None = None,
     sources_relative_to: str | Path | None = None,
+    chart_png: bool = False,
 ) -> ReportResult:
     """Load, measure, check, render and write a report; nothing is written if a step fails.
 
@@ -197,6 +206,10 @@ def make_report(
     A failed quality gate does not stop the report: it is written, and
     ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
+    if draws_charts(formats):
+        from reportgen.charts import start_engine
+
+        start_engine()  # its ~0.6 s start overlaps with loading and measuring
     created = created_at()
     gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
     previous = load_baseline(baseline) if baseline is not None else None
@@ -234,7 +247,9 @@ def make_report(
         gate=gate,
         compare_measures=compare_measures,
     )
-    files = render_files(report, evaluation, formats, per_question_format, report_url)
+    files = render_files(
+        report, evaluation, formats, per_question_format, report_url, chart_png=chart_png
+    )
     written = write_files(Path(out_dir), files)
     return ReportResult(report=report, evaluation=evaluation, files=written)
 
@@ -246,6 +261,7 @@ def make_demo(
     version: str | None = None,
     formats: Sequence[str] = FORMATS,
     report_url: str = "index.html",
+    chart_png: bool = False,
 ) -> ReportResult:
     """The bundled example's report, the same as `reportgen demo`."""
     example = example_dir()
@@ -267,6 +283,7 @@ def make_demo(
         verdicts_run="rerank",
         manifest=example / "manifest.txt",
         sources_relative_to=example.parent,
+        chart_png=chart_png,
     )
 
 
