@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from reportgen.charts import ChartWorker
 from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.gate import GateRules, failures
@@ -119,13 +120,15 @@ def render_files(
     per_question_format: str = "csv",
     report_url: str = "index.html",
     chart_png: bool = False,
+    chart_worker: ChartWorker | None = None,
 ) -> dict[str, bytes]:
     """Every output file's bytes, rendered in memory before anything is written.
 
     ``report_url`` is where readers of summary.md find the full report (e.g. the
     published site's page of this version); relative by default. Charts are SVG files
     (report.md shows them, GitHub included); ``chart_png`` adds a PNG of each, for
-    places that take no SVG (slides, some wikis and chat tools).
+    places that take no SVG (slides, some wikis and chat tools). ``chart_worker``
+    draws them when given (started early, its engine is ready by now).
     """
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
@@ -151,7 +154,7 @@ def render_files(
     from reportgen.summary import render_summary
 
     specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
-    charts = render_charts(specs, png=chart_png)
+    charts = render_charts(specs, png=chart_png, worker=chart_worker)
     files.update({f"charts/{name}": data for name, data in charts.items()})
     if "html" in formats:
         files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
@@ -206,51 +209,59 @@ def make_report(
     A failed quality gate does not stop the report: it is written, and
     ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
-    if draws_charts(formats):
-        from reportgen.charts import start_engine
-
-        start_engine()  # its ~0.6 s start overlaps with loading and measuring
-    created = created_at()
-    gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
-    previous = load_baseline(baseline) if baseline is not None else None
-    verdict_set = None
-    if verdicts is not None:
-        verdict_set = load_verdicts(
-            verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+    # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
+    worker = ChartWorker() if draws_charts(formats) else None
+    try:
+        created = created_at()
+        gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
+        previous = load_baseline(baseline) if baseline is not None else None
+        verdict_set = None
+        if verdicts is not None:
+            verdict_set = load_verdicts(
+                verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+            )
+        elif verdicts_run is not None:
+            raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
+        loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
+        index = None if manifest is None else load_manifest(manifest, manifest_format)
+        if sources_relative_to is not None:
+            root = Path(sources_relative_to)
+            gold_set = relabel(gold_set, root)
+            loaded = [relabel(run, root) for run in loaded]
+            verdict_set = None if verdict_set is None else relabel(verdict_set, root)
+            index = None if index is None else relabel(index, root)
+        evaluation = evaluate(
+            gold_set,
+            loaded,
+            settings or Settings(),
+            verdicts=verdict_set,
+            verdicts_run=verdicts_run,
         )
-    elif verdicts_run is not None:
-        raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
-    loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
-    index = None if manifest is None else load_manifest(manifest, manifest_format)
-    if sources_relative_to is not None:
-        root = Path(sources_relative_to)
-        gold_set = relabel(gold_set, root)
-        loaded = [relabel(run, root) for run in loaded]
-        verdict_set = None if verdict_set is None else relabel(verdict_set, root)
-        index = None if index is None else relabel(index, root)
-    evaluation = evaluate(
-        gold_set,
-        loaded,
-        settings or Settings(),
-        verdicts=verdict_set,
-        verdicts_run=verdicts_run,
-    )
-    hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
-    evaluation = with_hygiene(evaluation, hygiene)
-    report = build_report(
-        evaluation,
-        version=version,
-        created=created,
-        reference_run=reference_run,
-        baseline=previous,
-        on_gold_change=on_gold_change,
-        gate=gate,
-        compare_measures=compare_measures,
-    )
-    files = render_files(
-        report, evaluation, formats, per_question_format, report_url, chart_png=chart_png
-    )
-    written = write_files(Path(out_dir), files)
+        hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
+        evaluation = with_hygiene(evaluation, hygiene)
+        report = build_report(
+            evaluation,
+            version=version,
+            created=created,
+            reference_run=reference_run,
+            baseline=previous,
+            on_gold_change=on_gold_change,
+            gate=gate,
+            compare_measures=compare_measures,
+        )
+        files = render_files(
+            report,
+            evaluation,
+            formats,
+            per_question_format,
+            report_url,
+            chart_png=chart_png,
+            chart_worker=worker,
+        )
+        written = write_files(Path(out_dir), files)
+    finally:
+        if worker is not None:
+            worker.close()
     return ReportResult(report=report, evaluation=evaluation, files=written)
 
 

@@ -2,16 +2,13 @@
 
 SVG serves every reader (the HTML inlines it; report.md links it, and GitHub shows
 relative SVG images in Markdown files), so PNG is drawn only on request, rasterised
-from the SVG instead of drawing the spec a second time.
+from the SVG instead of drawing the spec a second time. A report's charts are drawn
+by a child process started before the inputs load.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import vl_convert
@@ -19,13 +16,11 @@ import vl_convert
 from reportgen.api import make_report
 from reportgen.charts import (
     VEGA_LITE_VERSION,
+    ChartWorker,
     at_k_curve_spec,
     printable,
     render_charts,
-    start_engine,
 )
-
-REPO = Path(__file__).resolve().parents[2]
 
 REPORT = {
     "k": [1, 3],
@@ -33,6 +28,8 @@ REPORT = {
     "runs": {"bm25": {"means": {"recall@1": 0.25, "recall@3": 0.5}}},
 }
 SPEC = at_k_curve_spec(REPORT, "recall", "recall@k")
+HOSTILE = {**REPORT, "runs": {"<b>\x1b[31mé</b>": REPORT["runs"]["bm25"]}}
+"""Markup, an escape code (replaced before drawing) and non-ASCII: through the pipe intact."""
 
 
 def test_svg_only_unless_png_is_asked_for() -> None:
@@ -47,28 +44,26 @@ def test_png_from_the_svg_is_the_png_vl_convert_draws_from_the_spec() -> None:
     assert drawn.startswith(b"\x89PNG") and drawn == direct
 
 
-def test_the_engine_starts_once_per_process() -> None:
-    assert start_engine() is start_engine()
+def test_the_worker_draws_the_bytes_this_process_draws() -> None:
+    """A fresh process (the worker, cold engine) and this one (warm, many charts drawn
+    before) give the same bytes: the worker cannot change a report."""
+    specs = {"curve": SPEC, "hostile": at_k_curve_spec(HOSTILE, "recall", "recall@k")}
+    assert render_charts(specs, png=True, worker=ChartWorker()) == render_charts(specs, png=True)
 
 
-def test_warm_engine_draws_the_bytes_of_a_cold_one() -> None:
-    """A fresh process drawing the spec with no warm-up gives what this process
-    (warmed up, many charts drawn) gives: the warm-up cannot change a report's bytes."""
-    script = (
-        "import json, sys, vl_convert\n"
-        "spec = json.loads(sys.stdin.read())\n"
-        f"sys.stdout.write(vl_convert.vegalite_to_svg(spec, vl_version={VEGA_LITE_VERSION!r}))\n"
-    )
-    cold = subprocess.run(
-        [sys.executable, "-c", script],
-        input=json.dumps(printable(SPEC)),
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    ).stdout
-    start_engine().join()
-    assert render_charts({"curve": SPEC})["curve.svg"].decode() == cold
+def test_a_failed_worker_falls_back_to_drawing_here() -> None:
+    worker = ChartWorker()
+    worker.close()  # as if the child had died
+    assert render_charts({"curve": SPEC}, worker=worker) == render_charts({"curve": SPEC})
+
+
+def test_close_ends_a_child_that_never_drew() -> None:
+    """make_report closes the worker when a step fails before the charts."""
+    worker = ChartWorker()
+    process = worker._process
+    assert process is not None and process.poll() is None
+    worker.close()
+    assert process.poll() is not None
 
 
 def _report(tmp_path: Path, **options: bool) -> Path:
