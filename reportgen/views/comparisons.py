@@ -180,11 +180,19 @@ def _baseline_facts(report: Report) -> list[str]:
     return facts
 
 
+def gate_lines(report: Report) -> tuple[bool | None, list[tuple[bool, str]]]:
+    """Whether the quality gate passed (None without a gate) and each rule's outcome."""
+    gate = report.get("gate")
+    if not gate:
+        return None, []
+    return bool(gate["passed"]), [(bool(rule["passed"]), rule["message"]) for rule in gate["rules"]]
+
+
 def comparisons_view(report: Report) -> ComparisonsView:
     """Every comparison of the report, formatted: runs, baseline, gate."""
     comparisons = report["comparisons"]
     gold = report["gold"]
-    gate = report.get("gate")
+    gate_passed, gate = gate_lines(report)
     return ComparisonsView(
         method=_method_text(comparisons["method"]),
         gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
@@ -192,6 +200,6 @@ def comparisons_view(report: Report) -> ComparisonsView:
         pairs=_blocks(comparisons["pairs"]),
         baseline_facts=_baseline_facts(report),
         baseline=_blocks(report["baseline"]["comparisons"]) if report.get("baseline") else [],
-        gate_passed=None if not gate else bool(gate["passed"]),
-        gate=[(rule["passed"], rule["message"]) for rule in gate["rules"]] if gate else [],
+        gate_passed=gate_passed,
+        gate=gate,
     )
