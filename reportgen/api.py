@@ -142,6 +142,14 @@ def render_files(
             f"choose from {', '.join(PER_QUESTION_FORMATS)}",
         )
     per_question_file = f"per_question.{per_question_format}"
+    specs = {}
+    if draws_charts(formats):
+        from reportgen.charts import report_chart_specs
+        from reportgen.views.cutoff import cutoff_chart_specs
+
+        specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
+        if chart_worker is not None:
+            chart_worker.send(specs)  # drawn in the child while the other files render
     files = {
         "report.json": report_json(report).encode(),
         per_question_file: per_question_bytes(per_question_long(evaluation), per_question_format),
@@ -149,18 +157,18 @@ def render_files(
     if not draws_charts(formats):
         return files
     # Jinja2 and vl-convert only when HTML or Markdown is asked for
-    from reportgen.charts import render_charts, report_chart_specs
-    from reportgen.render import cutoff_chart_specs, render_html, render_markdown
+    from reportgen.charts import render_charts
+    from reportgen.render import render_html, render_markdown
     from reportgen.summary import render_summary
 
-    specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
+    if "md" in formats:
+        files["summary.md"] = render_summary(report, report_url).encode()
     charts = render_charts(specs, png=chart_png, worker=chart_worker)
     files.update({f"charts/{name}": data for name, data in charts.items()})
     if "html" in formats:
         files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
     if "md" in formats:
         files["report.md"] = render_markdown(report, evaluation, charts, per_question_file).encode()
-        files["summary.md"] = render_summary(report, report_url).encode()
     return files
 
 

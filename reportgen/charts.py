@@ -18,6 +18,7 @@ import json
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -347,12 +348,16 @@ class ChartWorker:
     """vl-convert in a child process, started before the inputs load.
 
     vl-convert holds the GIL while it converts, so a thread cannot overlap its ~0.5 s
-    engine start with loading and measuring; a child process on another core can
-    (the demo: ~0.4 s less). Same library, same bytes. Draws once; ``close`` always.
+    engine start with loading and measuring; a child process on another core can.
+    ``send`` hands it the specs as soon as they are known, and it draws them while
+    this process renders the rest. Same library, same bytes. One batch; ``close``
+    always.
     """
 
     def __init__(self) -> None:
         self._process: subprocess.Popen[bytes] | None = None
+        self._writer: threading.Thread | None = None
+        self._names: list[str] = []
         # no interpreter to start (an embedded Python): draw in this process instead
         with contextlib.suppress(OSError):
             self._process = subprocess.Popen(
@@ -361,17 +366,40 @@ class ChartWorker:
                 stdout=subprocess.PIPE,
             )
 
+    def send(self, specs: Mapping[str, Spec]) -> None:
+        """Start drawing ``specs`` (control characters replaced) in the child.
+
+        A thread writes them: large specs would fill the pipe, and the child's SVGs
+        its other pipe, before this process reads any.
+        """
+        if self._process is None or self._process.stdin is None or self._writer is not None:
+            return
+        lines = "".join(json.dumps(printable(spec)) + "\n" for spec in specs.values())
+        stdin = self._process.stdin
+
+        def write() -> None:
+            with contextlib.suppress(OSError):  # the child died: draw() says so
+                stdin.write(lines.encode())
+                stdin.close()
+
+        self._names = list(specs)
+        self._writer = threading.Thread(target=write, name="reportgen-chart-specs")
+        self._writer.start()
+
     def draw(self, specs: Mapping[str, Spec]) -> dict[str, str] | None:
-        """Each spec's SVG, or None when the child failed (then draw in this process)."""
-        if self._process is None:
+        """The SVG of each spec sent (``specs`` if none was), or None when the child
+        failed (then draw in this process)."""
+        self.send(specs)
+        if self._process is None or self._process.stdout is None or self._writer is None:
             return None
-        lines = "".join(json.dumps(spec) + "\n" for spec in specs.values())
-        out, _ = self._process.communicate(lines.encode())
+        out = self._process.stdout.read()
+        self._writer.join()
+        self._process.wait()
         self._process = None
         drawn = out.decode().splitlines()
-        if len(drawn) != len(specs):
+        if len(drawn) != len(self._names):
             return None
-        return {name: json.loads(svg) for name, svg in zip(specs, drawn, strict=True)}
+        return {name: json.loads(svg) for name, svg in zip(self._names, drawn, strict=True)}
 
     def close(self) -> None:
         """End the child if it never drew (the command failed before its charts)."""
@@ -379,6 +407,8 @@ class ChartWorker:
             self._process.kill()
             self._process.communicate()
             self._process = None
+        if self._writer is not None:
+            self._writer.join()
 
 
 def render_charts(
@@ -392,12 +422,11 @@ def render_charts(
     """
     import vl_convert
 
-    safe = {name: printable(spec) for name, spec in specs.items()}
-    svgs = worker.draw(safe) if worker is not None else None
+    svgs = worker.draw(specs) if worker is not None else None
     if svgs is None:
         svgs = {
-            name: vl_convert.vegalite_to_svg(spec, vl_version=VEGA_LITE_VERSION)
-            for name, spec in safe.items()
+            name: vl_convert.vegalite_to_svg(printable(spec), vl_version=VEGA_LITE_VERSION)
+            for name, spec in specs.items()
         }
     drawn: dict[str, bytes] = {}
     for name, svg in svgs.items():

@@ -18,6 +18,7 @@ from reportgen.charts import (
     VEGA_LITE_VERSION,
     ChartWorker,
     at_k_curve_spec,
+    cutoff_chart_spec,
     printable,
     render_charts,
 )
@@ -46,9 +47,22 @@ def test_png_from_the_svg_is_the_png_vl_convert_draws_from_the_spec() -> None:
 
 def test_the_worker_draws_the_bytes_this_process_draws() -> None:
     """A fresh process (the worker, cold engine) and this one (warm, many charts drawn
-    before) give the same bytes: the worker cannot change a report."""
-    specs = {"curve": SPEC, "hostile": at_k_curve_spec(HOSTILE, "recall", "recall@k")}
-    assert render_charts(specs, png=True, worker=ChartWorker()) == render_charts(specs, png=True)
+    before) give the same bytes: the worker cannot change a report. The large chart
+    (~0.2 MB of spec, ~1 MB of SVG) overfills both pipes: sending it must not deadlock."""
+    points = [
+        {"qid": f"q{i}", "group": ("answerable", "unanswerable")[i % 2], "score": i / 3000}
+        for i in range(3000)
+    ]
+    specs = {
+        "curve": SPEC,
+        "hostile": at_k_curve_spec(HOSTILE, "recall", "recall@k"),
+        "large": cutoff_chart_spec("bm25", points, 0.5),
+    }
+    worker = ChartWorker()
+    worker.send(specs)
+    drawn = render_charts(specs, worker=worker)
+    assert len(drawn["large.svg"]) > 500_000
+    assert drawn == render_charts(specs)
 
 
 def test_a_failed_worker_falls_back_to_drawing_here() -> None:
