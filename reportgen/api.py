@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from reportgen.charts import ChartWorker
 from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.gate import GateRules, failures
@@ -107,17 +108,27 @@ def strict_failure(report: Report) -> GateFailed | None:
     return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
 
 
+def draws_charts(formats: Sequence[str]) -> bool:
+    """Whether these outputs need charts (and so Jinja2 and vl-convert)."""
+    return "html" in formats or "md" in formats
+
+
 def render_files(
     report: Report,
     evaluation: Evaluation,
     formats: Sequence[str] = FORMATS,
     per_question_format: str = "csv",
     report_url: str = "index.html",
+    chart_png: bool = False,
+    chart_worker: ChartWorker | None = None,
 ) -> dict[str, bytes]:
     """Every output file's bytes, rendered in memory before anything is written.
 
     ``report_url`` is where readers of summary.md find the full report (e.g. the
-    published site's page of this version); relative by default.
+    published site's page of this version); relative by default. Charts are SVG files
+    (report.md shows them, GitHub included); ``chart_png`` adds a PNG of each, for
+    places that take no SVG (slides, some wikis and chat tools). ``chart_worker``
+    draws them when given (started early, its engine is ready by now).
     """
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown:
@@ -131,25 +142,33 @@ def render_files(
             f"choose from {', '.join(PER_QUESTION_FORMATS)}",
         )
     per_question_file = f"per_question.{per_question_format}"
+    specs = {}
+    if draws_charts(formats):
+        from reportgen.charts import report_chart_specs
+        from reportgen.views.cutoff import cutoff_chart_specs
+
+        specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
+        if chart_worker is not None:
+            chart_worker.send(specs)  # drawn in the child while the other files render
     files = {
         "report.json": report_json(report).encode(),
         per_question_file: per_question_bytes(per_question_long(evaluation), per_question_format),
     }
-    if "html" not in formats and "md" not in formats:
+    if not draws_charts(formats):
         return files
     # Jinja2 and vl-convert only when HTML or Markdown is asked for
-    from reportgen.charts import render_charts, report_chart_specs
-    from reportgen.render import cutoff_chart_specs, render_html, render_markdown
+    from reportgen.charts import render_charts
+    from reportgen.render import render_html, render_markdown
     from reportgen.summary import render_summary
 
-    specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
-    charts = render_charts(specs, png=True)
+    if "md" in formats:
+        files["summary.md"] = render_summary(report, report_url).encode()
+    charts = render_charts(specs, png=chart_png, worker=chart_worker)
     files.update({f"charts/{name}": data for name, data in charts.items()})
     if "html" in formats:
         files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
     if "md" in formats:
         files["report.md"] = render_markdown(report, evaluation, charts, per_question_file).encode()
-        files["summary.md"] = render_summary(report, report_url).encode()
     return files
 
 
@@ -183,6 +202,7 @@ def make_report(
     audience: str | None = None,
     as_of: date | None = None,
     sources_relative_to: str | Path | None = None,
+    chart_png: bool = False,
 ) -> ReportResult:
     """Load, measure, check, render and write a report; nothing is written if a step fails.
 
@@ -197,45 +217,59 @@ def make_report(
     A failed quality gate does not stop the report: it is written, and
     ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
-    created = created_at()
-    gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
-    previous = load_baseline(baseline) if baseline is not None else None
-    verdict_set = None
-    if verdicts is not None:
-        verdict_set = load_verdicts(
-            verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+    # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
+    worker = ChartWorker() if draws_charts(formats) else None
+    try:
+        created = created_at()
+        gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
+        previous = load_baseline(baseline) if baseline is not None else None
+        verdict_set = None
+        if verdicts is not None:
+            verdict_set = load_verdicts(
+                verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+            )
+        elif verdicts_run is not None:
+            raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
+        loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
+        index = None if manifest is None else load_manifest(manifest, manifest_format)
+        if sources_relative_to is not None:
+            root = Path(sources_relative_to)
+            gold_set = relabel(gold_set, root)
+            loaded = [relabel(run, root) for run in loaded]
+            verdict_set = None if verdict_set is None else relabel(verdict_set, root)
+            index = None if index is None else relabel(index, root)
+        evaluation = evaluate(
+            gold_set,
+            loaded,
+            settings or Settings(),
+            verdicts=verdict_set,
+            verdicts_run=verdicts_run,
         )
-    elif verdicts_run is not None:
-        raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
-    loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
-    index = None if manifest is None else load_manifest(manifest, manifest_format)
-    if sources_relative_to is not None:
-        root = Path(sources_relative_to)
-        gold_set = relabel(gold_set, root)
-        loaded = [relabel(run, root) for run in loaded]
-        verdict_set = None if verdict_set is None else relabel(verdict_set, root)
-        index = None if index is None else relabel(index, root)
-    evaluation = evaluate(
-        gold_set,
-        loaded,
-        settings or Settings(),
-        verdicts=verdict_set,
-        verdicts_run=verdicts_run,
-    )
-    hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
-    evaluation = with_hygiene(evaluation, hygiene)
-    report = build_report(
-        evaluation,
-        version=version,
-        created=created,
-        reference_run=reference_run,
-        baseline=previous,
-        on_gold_change=on_gold_change,
-        gate=gate,
-        compare_measures=compare_measures,
-    )
-    files = render_files(report, evaluation, formats, per_question_format, report_url)
-    written = write_files(Path(out_dir), files)
+        hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
+        evaluation = with_hygiene(evaluation, hygiene)
+        report = build_report(
+            evaluation,
+            version=version,
+            created=created,
+            reference_run=reference_run,
+            baseline=previous,
+            on_gold_change=on_gold_change,
+            gate=gate,
+            compare_measures=compare_measures,
+        )
+        files = render_files(
+            report,
+            evaluation,
+            formats,
+            per_question_format,
+            report_url,
+            chart_png=chart_png,
+            chart_worker=worker,
+        )
+        written = write_files(Path(out_dir), files)
+    finally:
+        if worker is not None:
+            worker.close()
     return ReportResult(report=report, evaluation=evaluation, files=written)
 
 
@@ -246,6 +280,7 @@ def make_demo(
     version: str | None = None,
     formats: Sequence[str] = FORMATS,
     report_url: str = "index.html",
+    chart_png: bool = False,
 ) -> ReportResult:
     """The bundled example's report, the same as `reportgen demo`."""
     example = example_dir()
@@ -267,6 +302,7 @@ def make_demo(
         verdicts_run="rerank",
         manifest=example / "manifest.txt",
         sources_relative_to=example.parent,
+        chart_png=chart_png,
     )
 
 

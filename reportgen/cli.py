@@ -139,6 +139,12 @@ def measure_options(command: Any) -> Any:
             help="File format of the per-question values (run, question, measure, value).",
         ),
         click.option(
+            "--chart-png",
+            is_flag=True,
+            help="Also write each chart as PNG (charts/*.png, 2x) beside its SVG, for "
+            "places that show no SVG.",
+        ),
+        click.option(
             "--report-url",
             default="index.html",
             show_default=True,
@@ -323,6 +329,7 @@ def report(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    chart_png: bool,
     report_url: str,
     github_summary: bool,
     quiet: bool,
@@ -399,6 +406,7 @@ def report(
         run_index_versions=run_index_versions,
         audience=audience,
         as_of=None if as_of is None else as_of.date(),
+        chart_png=chart_png,
     )
     if not quiet:
         print_summary(result)
@@ -436,6 +444,7 @@ def demo(
     version: str | None,
     formats: tuple[str, ...],
     per_question_format: str,
+    chart_png: bool,
     report_url: str,
     github_summary: bool,
     quiet: bool,
@@ -454,6 +463,7 @@ def demo(
         version=version or default_version(),
         formats=formats,
         report_url=report_url,
+        chart_png=chart_png,
     )
     if not quiet:
         print_summary(result)

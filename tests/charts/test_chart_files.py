@@ -1,0 +1,113 @@
+"""Which chart files a report writes, and that drawing them faster kept their bytes.
+
+SVG serves every reader (the HTML inlines it; report.md links it, and GitHub shows
+relative SVG images in Markdown files), so PNG is drawn only on request, rasterised
+from the SVG instead of drawing the spec a second time. A report's charts are drawn
+by a child process started before the inputs load.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import vl_convert
+
+from reportgen.api import make_report
+from reportgen.charts import (
+    VEGA_LITE_VERSION,
+    ChartWorker,
+    at_k_curve_spec,
+    cutoff_chart_spec,
+    printable,
+    render_charts,
+)
+
+REPORT = {
+    "k": [1, 3],
+    "context_k": 3,
+    "runs": {"bm25": {"means": {"recall@1": 0.25, "recall@3": 0.5}}},
+}
+SPEC = at_k_curve_spec(REPORT, "recall", "recall@k")
+HOSTILE = {**REPORT, "runs": {"<b>\x1b[31mé</b>": REPORT["runs"]["bm25"]}}
+"""Markup, an escape code (replaced before drawing) and non-ASCII: through the pipe intact."""
+
+
+def test_svg_only_unless_png_is_asked_for() -> None:
+    assert sorted(render_charts({"curve": SPEC})) == ["curve.svg"]
+    assert sorted(render_charts({"curve": SPEC}, png=True)) == ["curve.png", "curve.svg"]
+
+
+def test_png_from_the_svg_is_the_png_vl_convert_draws_from_the_spec() -> None:
+    """The PNG used to be drawn from the spec (a second conversion); same bytes now."""
+    drawn = render_charts({"curve": SPEC}, png=True)["curve.png"]
+    direct = vl_convert.vegalite_to_png(printable(SPEC), vl_version=VEGA_LITE_VERSION, scale=2)
+    assert drawn.startswith(b"\x89PNG") and drawn == direct
+
+
+def test_the_worker_draws_the_bytes_this_process_draws() -> None:
+    """A fresh process (the worker, cold engine) and this one (warm, many charts drawn
+    before) give the same bytes: the worker cannot change a report. The large chart
+    (~0.2 MB of spec, ~1 MB of SVG) overfills both pipes: sending it must not deadlock."""
+    points = [
+        {"qid": f"q{i}", "group": ("answerable", "unanswerable")[i % 2], "score": i / 3000}
+        for i in range(3000)
+    ]
+    specs = {
+        "curve": SPEC,
+        "hostile": at_k_curve_spec(HOSTILE, "recall", "recall@k"),
+        "large": cutoff_chart_spec("bm25", points, 0.5),
+    }
+    worker = ChartWorker()
+    worker.send(specs)
+    drawn = render_charts(specs, worker=worker)
+    assert len(drawn["large.svg"]) > 500_000
+    assert drawn == render_charts(specs)
+
+
+def test_a_failed_worker_falls_back_to_drawing_here() -> None:
+    worker = ChartWorker()
+    worker.close()  # as if the child had died
+    assert render_charts({"curve": SPEC}, worker=worker) == render_charts({"curve": SPEC})
+
+
+def test_close_ends_a_child_that_never_drew() -> None:
+    """make_report closes the worker when a step fails before the charts."""
+    worker = ChartWorker()
+    process = worker._process
+    assert process is not None and process.poll() is None
+    worker.close()
+    assert process.poll() is not None
+
+
+def _report(tmp_path: Path, **options: bool) -> Path:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(
+        '{"id": "A", "gold": ["a1"]}\n{"id": "B", "gold": ["b1"]}\n'
+        '{"id": "E", "gold": [], "unanswerable": true}\n'
+    )
+    run = tmp_path / "run.jsonl"
+    run.write_text(
+        '{"id": "A", "chunks": ["a1", "x1"], "scores": [0.9, 0.5]}\n'
+        '{"id": "B", "chunks": ["x2", "b1"], "scores": [0.8, 0.4]}\n'
+        '{"id": "E", "chunks": ["x3", "x4"], "scores": [0.3, 0.2]}\n'
+    )
+    out = tmp_path / "out"
+    make_report(gold, [("mine", run)], out, **options)
+    return out
+
+
+def test_report_writes_svg_charts_and_its_markdown_links_them(tmp_path: Path) -> None:
+    out = _report(tmp_path)
+    charts = sorted(p.name for p in (out / "charts").iterdir())
+    assert charts and all(name.endswith(".svg") for name in charts)
+    linked = re.findall(r"\]\((charts/[^)]+)\)", (out / "report.md").read_text())
+    assert linked == ["charts/recall_at_k.svg", "charts/hit_at_k.svg"]
+    assert all((out / name).is_file() for name in linked)
+
+
+def test_chart_png_adds_a_png_beside_each_svg(tmp_path: Path) -> None:
+    out = _report(tmp_path, chart_png=True)
+    names = sorted(p.name for p in (out / "charts").iterdir())
+    svgs = [name for name in names if name.endswith(".svg")]
+    assert names == sorted(svgs + [name.replace(".svg", ".png") for name in svgs])
