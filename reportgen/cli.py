@@ -524,7 +524,21 @@ def merge(
         shown = [key for key in (f"hit@{k}", f"recall@{k}", f"mrr@{k}") if key in run["means"]]
         values = " | ".join(f"{key} {fmt(run['means'][key])}" for key in shown)
         click.echo(f"{name}: {run['n']} questions in the means. {values}")
-    click.echo("Wrote " + ", ".join(str(path) for path in result.files))
+    click.echo(written_line(result.files))
+
+
+def written_line(files: Sequence[Path]) -> str:
+    """Where the files went, one line: the folder, its files, chart files counted."""
+    if not files:
+        return "Wrote nothing."
+    folder = min(files, key=lambda path: len(path.parts)).parent
+    top = [path.name for path in files if path.parent == folder]
+    nested: dict[str, int] = {}
+    for path in files:
+        if path.parent != folder:
+            nested[path.parent.name] = nested.get(path.parent.name, 0) + 1
+    parts = top + [f"{name}/ ({count} files)" for name, count in sorted(nested.items())]
+    return f"Wrote {folder}/: " + ", ".join(parts)
 
 
 def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:
@@ -613,7 +627,7 @@ def print_summary(result: ReportResult) -> None:
         click.echo(f"warning: {warning['message']}")
     if report["warnings"]:
         click.echo()
-    click.echo("Wrote " + ", ".join(str(path) for path in result.files))
+    click.echo(written_line(result.files))
 
 
 def _comparison_line(entry: dict[str, Any], key: str) -> str:

@@ -15,16 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from reportgen.render import (
-    CELL_NAMES,
-    ComparisonBlock,
-    Table,
-    comparisons_view,
-    environment,
-    fmt,
-    headlines,
-)
+from reportgen.render import environment
 from reportgen.report import Report
+from reportgen.views.attribution import CELL_NAMES
+from reportgen.views.common import Table, fmt
+from reportgen.views.comparisons import ComparisonBlock, comparisons_view, gate_lines
+from reportgen.views.methods import headlines
 
 MARKER = "<!-- reportgen -->"
 SUMMARY_BUDGET = 60_000
@@ -154,13 +150,6 @@ def baseline_blocks(report: Report, limit: int) -> list[BaselineBlock]:
         )
         for block in blocks
     ]
-
-
-def gate_lines(report: Report) -> tuple[bool | None, list[tuple[bool, str]]]:
-    gate = report.get("gate")
-    if not gate:
-        return None, []
-    return bool(gate["passed"]), [(bool(rule["passed"]), rule["message"]) for rule in gate["rules"]]
 
 
 def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:

@@ -1,0 +1,71 @@
+"""View-models: the report turned into the plain values the templates print.
+
+Python decides every value and formats every number here; the templates only lay them
+out. One module per section of the report, assembled by view_model().
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from reportgen.evaluate import Evaluation
+from reportgen.report import Report
+from reportgen.views.attribution import attribution_view
+from reportgen.views.comparisons import comparisons_view
+from reportgen.views.cutoff import cutoff_charts, cutoff_views
+from reportgen.views.hygiene import hygiene_view
+from reportgen.views.methods import figures, glossary, headlines, kind_tables, methods_tables
+from reportgen.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows
+
+
+def facts(report: Report) -> list[tuple[str, str]]:
+    gold = report["gold"]
+    return [
+        ("report version", report["version"]),
+        ("gold set", f"{gold['source']} (version {gold['version'] or 'unversioned'})"),
+        ("gold fingerprint", gold["fingerprint"]),
+        ("index version", gold["index_version"] or "not stated"),
+        (
+            "questions",
+            f"{gold['questions']} ({gold['answerable']} with relevant passages, "
+            f"{gold['unanswerable']} unanswerable, {gold['no_relevant']} with none at "
+            f"grade ≥ {report['settings']['relevance_threshold']})",
+        ),
+        ("cutoffs", ", ".join(str(k) for k in report["k"])),
+        ("chunks sent to the model", str(report["context_k"])),
+        ("tool", f"reportgen {report['tool_version']}"),
+        ("created", report["created"]),
+    ]
+
+
+def view_model(
+    report: Report,
+    evaluation: Evaluation,
+    charts: Mapping[str, bytes] | None = None,
+    per_question_file: str = "per_question.csv",
+) -> dict[str, Any]:
+    """Everything report.html.j2 and report.md.j2 print, by template variable."""
+    questions, total = question_rows(report, evaluation, PER_QUESTION_ROWS_SHOWN)
+    return {
+        "report": report,
+        "title": f"Retrieval report {report['version']}",
+        "facts": facts(report),
+        "warnings": [w["message"] for w in report["warnings"]],
+        "headlines": headlines(report),
+        "methods": methods_tables(report),
+        "figures": figures(charts or {}),
+        "kinds": kind_tables(report),
+        "run_names": list(report["runs"]),
+        "questions": questions,
+        "questions_total": total,
+        "questions_cut": total > len(questions),
+        "has_cells": bool(report.get("attribution")),
+        "per_question_file": per_question_file,
+        "glossary": glossary(),
+        "cutoff_charts": cutoff_charts(report, charts or {}),
+        "comparisons": comparisons_view(report),
+        "attribution": attribution_view(report),
+        "cutoffs": cutoff_views(report, evaluation),
+        "hygiene": hygiene_view(report),
+    }

@@ -1,0 +1,208 @@
+"""The four cells of the run with verdicts (SPEC.md, "The four cells"), and the sentence
+that says where the next week of work goes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportgen.report import Report
+from reportgen.views.common import IDS_INLINE, Cell, Table, fmt, fmt_share
+
+CELL_NAMES = {
+    "retrieved_correct": "working as designed",
+    "retrieved_wrong": "generation failure",
+    "missed_correct": "answered from memory",
+    "missed_wrong": "retrieval failure",
+}
+"""report.json's attribution cells and the names a reader sees (SPEC.md, "The four cells")."""
+
+CELL_MEANINGS = {
+    "retrieved_correct": "the passage arrived and the answer was right",
+    "retrieved_wrong": "it had the passage; work on the prompt, chunk count, order, model",
+    "missed_correct": "right today, a hallucination when corpus and world disagree",
+    "missed_wrong": "no prompt can fix it; work on chunking, embeddings, hybrid, rewriting",
+}
+FOCUS_CELL = {"generation": "retrieved_wrong", "retrieval": "missed_wrong"}
+
+
+def conclusion(summary: dict[str, Any]) -> str:
+    """The plain sentence that says where the next week of work goes (SPEC.md)."""
+    cells = summary["cells"]
+    generation, retrieval = cells["retrieved_wrong"], cells["missed_wrong"]
+    focus = summary["focus"]
+    if summary["n"] == 0:
+        return "No answerable question has a verdict, so no failure can be located."
+    if focus == "generation":
+        return (
+            f"Generation failures are the larger failure cell ({generation} vs {retrieval} "
+            "retrieval failures): the model had the passage and did not use it. "
+            "Work on the prompt, the chunk count and order, or the model."
+        )
+    if focus == "retrieval":
+        return (
+            f"Retrieval failures are the larger failure cell ({retrieval} vs {generation} "
+            "generation failures): the evidence never reached the model, and no prompt can "
+            "fix that. Work on chunking, embeddings, hybrid search or query rewriting."
+        )
+    if focus == "tie":
+        return (
+            f"Generation and retrieval failures are tied ({generation} each): neither stage "
+            "is the clear culprit; look at the questions of both cells before choosing."
+        )
+    return "No judged answer is wrong: neither stage shows a failure on these questions."
+
+
+def pass_rate_note(summary: dict[str, Any]) -> str:
+    cells = summary["cells"]
+    right = cells["retrieved_correct"] + cells["missed_correct"]
+    return (
+        f"End-to-end pass rate {fmt(summary['pass_rate'])} ({right} of {summary['n']}). "
+        "It counts right answers whichever stage did the work, so it cannot tell the "
+        f"{cells['retrieved_wrong']} generation failure(s) from the "
+        f"{cells['missed_wrong']} retrieval failure(s)."
+    )
+
+
+@dataclass(frozen=True)
+class CellView:
+    key: str
+    label: str
+    meaning: str
+    count: str
+    share: str
+    ids: list[str]
+    focus: bool
+    """The larger failure cell: labelled in text, not only by colour."""
+
+    @property
+    def folded(self) -> bool:
+        return len(self.ids) > IDS_INLINE
+
+
+@dataclass(frozen=True)
+class AttributionView:
+    run: str
+    k: int
+    rows: list[tuple[str, list[CellView]]]
+    """The 2x2: (row header, [correct cell, wrong cell])."""
+    pass_rate: str
+    conclusion: str
+    kinds: Table
+    unanswerable: Table
+    join: list[str]
+
+
+def _cell_views(section: dict[str, Any]) -> dict[str, CellView]:
+    focus_cell = FOCUS_CELL.get(section["focus"])
+    return {
+        key: CellView(
+            key=key,
+            label=CELL_NAMES[key],
+            meaning=CELL_MEANINGS[key],
+            count=str(section["cells"][key]),
+            share=fmt_share(section["shares"][key]),
+            ids=section["questions"][key],
+            focus=key == focus_cell,
+        )
+        for key in CELL_NAMES
+    }
+
+
+def _kinds_table(section: dict[str, Any]) -> Table:
+    header = ["kind", "n", *CELL_NAMES.values(), "pass rate", "larger failure"]
+    rows = [
+        [
+            Cell(kind),
+            Cell(str(values["n"])),
+            *[Cell(str(values["cells"][key])) for key in CELL_NAMES],
+            Cell(fmt(values["pass_rate"])),
+            Cell(values["focus"]),
+        ]
+        for kind, values in section["by_kind"].items()
+    ]
+    return Table(f"By kind, top {section['k']}", header, rows)
+
+
+def _unanswerable_table(section: dict[str, Any]) -> Table:
+    outcomes = section["unanswerable"]
+    labels = {
+        "declined": "declined correctly",
+        "answered": "answered anyway (wrong)",
+        "unknown": "unknown",
+    }
+    rows = [
+        [Cell(label), Cell(str(outcomes[key])), Cell(", ".join(outcomes["questions"][key]))]
+        for key, label in labels.items()
+        if key != "unknown" or outcomes[key]
+    ]
+    return Table("Unanswerable questions (not in the cells)", ["outcome", "n", "questions"], rows)
+
+
+def _join_lines(verdicts: dict[str, Any], section: dict[str, Any]) -> list[str]:
+    joined = (
+        "by question id"
+        if verdicts["joined_on"] == "id"
+        else "by question text (the file has no id column)"
+    )
+    lines = [
+        f"Verdicts: {verdicts['source']} ({verdicts['format']}), for run {verdicts['run']} "
+        f"with its top {verdicts['k']} chunks sent to the model; joined {joined}.",
+    ]
+    if verdicts["metric"] is not None:
+        rule = f"{verdicts['metric']}"
+        if verdicts["threshold"] is not None:
+            rule += f" ≥ {verdicts['threshold']:g} counts as correct"
+        else:
+            rule += "'s own success counts as correct"
+        lines.append(f"Verdict rule: {rule}.")
+    lines.append(
+        f"{verdicts['questions_with_verdict']} gold question(s) have a verdict "
+        f"({section['n']} answerable ones in the cells, "
+        f"{sum(section['unanswerable'][k] for k in ('declined', 'answered', 'unknown'))} "
+        "unanswerable)."
+    )
+    for key, text in (
+        ("gold_without_verdict", "gold question(s) without a verdict"),
+        ("unknown_verdicts", "verdict(s) unknown (the eval errored or left them empty)"),
+        ("unknown_questions", "verdict(s) for questions not in the gold set (ignored)"),
+    ):
+        listed = verdicts[key]
+        ids = f": {', '.join(listed['ids'])}" if listed["ids"] else ""
+        lines.append(f"{listed['count']} {text}{ids}.")
+    if verdicts["other_runs"]:
+        lines.append(f"The file also judges run(s) {', '.join(verdicts['other_runs'])}: not shown.")
+    return lines
+
+
+def attribution_view(report: Report) -> AttributionView | None:
+    if not report["attribution"] or report["verdicts"] is None:
+        return None
+    run, section = next(iter(report["attribution"].items()))
+    cells = _cell_views(section)
+    k = section["k"]
+    return AttributionView(
+        run=run,
+        k=k,
+        rows=[
+            (
+                f"gold retrieved (hit@{k} = 1)",
+                [cells["retrieved_correct"], cells["retrieved_wrong"]],
+            ),
+            ("gold not retrieved", [cells["missed_correct"], cells["missed_wrong"]]),
+        ],
+        pass_rate=pass_rate_note(section),
+        conclusion=conclusion(section),
+        kinds=_kinds_table(section),
+        unanswerable=_unanswerable_table(section),
+        join=_join_lines(report["verdicts"], section),
+    )
+
+
+def attribution_lines(report: Report) -> list[str]:
+    """The four cells in a few terminal lines, for the CLI's summary."""
+    view = attribution_view(report)
+    if view is None:
+        return []
+    counts = ", ".join(f"{cell.label} {cell.count}" for _, row in view.rows for cell in row)
+    return [f"{view.run}, four cells at top {view.k}: {counts}.", view.conclusion, ""]

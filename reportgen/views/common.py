@@ -1,0 +1,43 @@
+"""What every view shares: number formats and the plain table the partials lay out.
+
+Numbers are formatted here, once, so HTML, Markdown and the CLI print the same text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+IDS_INLINE = 8
+"""Longest list of question ids printed inline; longer ones fold into a <details> in HTML."""
+
+
+def fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def fmt_interval(bounds: list[float] | None) -> str:
+    return "" if bounds is None else f"{bounds[0]:.2f}\u2013{bounds[1]:.2f}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    best: bool = False
+    note: str = ""
+    """Secondary text printed under the value (the 95% interval)."""
+
+
+@dataclass(frozen=True)
+class Table:
+    caption: str
+    header: list[str]
+    rows: list[list[Cell]]
+
+
+def fmt_share(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def fmt_score(value: float | None) -> str:
+    """Scores come on any scale (BM25 14.2, RRF 0.0295): four significant digits."""
+    return "n/a" if value is None else f"{value:.4g}"

@@ -1,0 +1,205 @@
+"""Runs side by side and against a baseline (report["comparisons"], report["baseline"],
+report["gate"]), formatted for _comparisons.html.j2 / .md.j2 and summary.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportgen.measures import MEASURES
+from reportgen.report import Report
+from reportgen.views.common import Cell, Table, fmt
+
+CHANGED_ROWS_SHOWN = 50
+"""Questions that changed, per comparison, before the pages point to report.json."""
+
+
+@dataclass(frozen=True)
+class ComparisonBlock:
+    title: str
+    note: str
+    table: Table
+    changed: Table
+    changed_total: int
+    cells: Table | None = None
+
+
+@dataclass(frozen=True)
+class ComparisonsView:
+    method: str
+    gold: str
+    pairs: list[ComparisonBlock]
+    baseline_facts: list[str]
+    baseline: list[ComparisonBlock]
+    gate_passed: bool | None
+    gate: list[tuple[bool, str]]
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.3f}"
+
+
+def _measure_title(key: str) -> str:
+    name, _, k = key.partition("@")
+    titles = {m.name: m.title for m in MEASURES if m.cutoff == bool(k)}
+    title = titles.get(name, key)
+    return title.replace("@k", f"@{k}") if k else title
+
+
+def _comparison_table(entry: dict[str, Any]) -> Table:
+    rows = []
+    for key, m in entry["measures"].items():
+        test = "McNemar" if m["test"] == "mcnemar" else "randomization"
+        rows.append(
+            [
+                Cell(_measure_title(key)),
+                Cell(fmt(m["before"])),
+                Cell(fmt(m["after"])),
+                Cell(
+                    f"{_signed(m['difference'])} [{_signed(m['ci_low'])}, {_signed(m['ci_high'])}]"
+                ),
+                Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}"),
+                Cell(f"{m['wins']} / {m['ties']} / {m['losses']}"),
+                Cell(m["label"]),
+            ]
+        )
+    header = [
+        "measure",
+        "before",
+        "after",
+        "difference [95% CI]",
+        "p / Holm p",
+        "wins / ties / losses",
+        "verdict",
+    ]
+    return Table("Per measure (after - before)", header, rows)
+
+
+def _changed_table(entry: dict[str, Any]) -> tuple[Table, int]:
+    """Questions whose values at k_ctx moved, one row each: largest losses first."""
+    changed = entry["changed_questions"]
+    keys = list(changed)
+    found: dict[str, dict[str, Any]] = {}
+    for key in keys:
+        for row in changed[key]:
+            item = found.setdefault(row["qid"], {"kind": row["kind"], "delta": {}})
+            item[key] = f"{fmt(row['before'])} → {fmt(row['after'])}"
+            item["delta"][key] = row["after"] - row["before"]
+    order = sorted(
+        found, key=lambda qid: (*(found[qid]["delta"].get(key, 0.0) for key in keys), qid)
+    )
+    rows = [
+        [Cell(qid), Cell(found[qid]["kind"]), *[Cell(found[qid].get(key, "=")) for key in keys]]
+        for qid in order[:CHANGED_ROWS_SHOWN]
+    ]
+    header = ["question", "kind", *[_measure_title(key) for key in keys]]
+    return Table("Questions that changed (= unchanged)", header, rows), len(order)
+
+
+def _cells_table(cells: dict[str, Any] | None) -> Table | None:
+    if (
+        not cells
+        or not isinstance(cells.get("then"), dict)
+        or not isinstance(cells.get("now"), dict)
+    ):
+        return None
+    names = list(dict.fromkeys([*cells["then"], *cells["now"]]))
+    rows = [
+        [
+            Cell(name),
+            Cell(str(cells["then"].get(name, "n/a"))),
+            Cell(str(cells["now"].get(name, "n/a"))),
+        ]
+        for name in names
+    ]
+    rates = cells.get("pass_rate") or {}
+    if rates:
+        rows.append([Cell("pass rate"), Cell(fmt(rates.get("then"))), Cell(fmt(rates.get("now")))])
+    return Table("The four cells, then and now", ["cell", "then", "now"], rows)
+
+
+def _blocks(entries: list[dict[str, Any]]) -> list[ComparisonBlock]:
+    blocks = []
+    for entry in entries:
+        changed, total = _changed_table(entry)
+        moves = fmt(entry["one_question"])
+        blocks.append(
+            ComparisonBlock(
+                title=f"{entry['before']} → {entry['after']}",
+                note=f"{entry['n']} paired questions; one question moves a mean by {moves} (1/n).",
+                table=_comparison_table(entry),
+                changed=changed,
+                changed_total=total,
+                cells=_cells_table(entry.get("cells")),
+            )
+        )
+    return blocks
+
+
+def _method_text(method: dict[str, Any]) -> str:
+    return (
+        f"Differences are after - before, paired by question. Intervals: 95% percentile "
+        f"bootstrap ({method['interval']['resamples']:,} resamples, seed "
+        f"{method['interval']['seed']}). p: two-sided paired randomization test "
+        f"(sign flips, {method['test']['resamples']:,}, exact when few questions differ); "
+        f"exact McNemar for hit@k. Holm's correction across all "
+        f"{method['family_size']} differences. A difference is called better or worse only "
+        f"when the Holm-adjusted p < {method['alpha']} and the interval excludes 0; "
+        "otherwise it is within noise."
+    )
+
+
+def _baseline_facts(report: Report) -> list[str]:
+    baseline = report["baseline"]
+    if not baseline:
+        return []
+    gold = baseline["gold"]
+    facts = [
+        f"Baseline {baseline['version']} ({baseline['created']}), read from {baseline['source']}; "
+        f"gold set {gold['version'] or 'unversioned'}, fingerprint {gold['fingerprint']}.",
+    ]
+    change = baseline["gold_change"]
+    if change:
+        left = "; ".join(
+            f"{part['count']} {part['why']}"
+            for part in change["left_out"].values()
+            if part["count"]
+        )
+        facts.append(
+            f"The gold set changed (fingerprint {change['baseline_fingerprint']} → "
+            f"{change['fingerprint']}): both sides are measured on the "
+            f"{change['shared_questions']} questions the two sets share. Left out: "
+            f"{left or 'none'}."
+        )
+        if change["note"]:
+            facts.append(f"Note: {change['note']}.")
+    if baseline["runs_not_in_baseline"]:
+        facts.append("Not in the baseline: " + ", ".join(baseline["runs_not_in_baseline"]) + ".")
+    if baseline["baseline_runs_not_here"]:
+        facts.append("Only in the baseline: " + ", ".join(baseline["baseline_runs_not_here"]) + ".")
+    return facts
+
+
+def gate_lines(report: Report) -> tuple[bool | None, list[tuple[bool, str]]]:
+    """Whether the quality gate passed (None without a gate) and each rule's outcome."""
+    gate = report.get("gate")
+    if not gate:
+        return None, []
+    return bool(gate["passed"]), [(bool(rule["passed"]), rule["message"]) for rule in gate["rules"]]
+
+
+def comparisons_view(report: Report) -> ComparisonsView:
+    """Every comparison of the report, formatted: runs, baseline, gate."""
+    comparisons = report["comparisons"]
+    gold = report["gold"]
+    gate_passed, gate = gate_lines(report)
+    return ComparisonsView(
+        method=_method_text(comparisons["method"]),
+        gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
+        f"{gold['fingerprint']}.",
+        pairs=_blocks(comparisons["pairs"]),
+        baseline_facts=_baseline_facts(report),
+        baseline=_blocks(report["baseline"]["comparisons"]) if report.get("baseline") else [],
+        gate_passed=gate_passed,
+        gate=gate,
+    )

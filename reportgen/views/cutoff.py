@@ -1,0 +1,164 @@
+"""The unanswerable cutoff per run: what the top-1 scores say, in sentences, facts, a text
+histogram (for Markdown) and the chart spec drawn with the other charts (for HTML)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from reportgen.charts import cutoff_chart_spec
+from reportgen.cutoff import CutoffAnalysis, histogram
+from reportgen.evaluate import Evaluation
+from reportgen.report import Report
+from reportgen.views.common import IDS_INLINE, Cell, Table, fmt_score
+
+
+@dataclass(frozen=True)
+class CutoffView:
+    run: str
+    summary: list[str]
+    facts: list[tuple[str, str]]
+    histogram: Table | None
+
+
+def _cutoff_summary(run: str, section: dict[str, Any]) -> list[str]:
+    if section["reason"] is not None:
+        return [f"No cutoff analysis for {run}: {section['reason']}."]
+    errors = section["errors"]
+    questions = section["questions"]
+    cutoff = fmt_score(section["cutoff"])
+    if section["gap"] is not None:
+        low, high = section["gap"]
+        return [
+            f"The top-1 scores of unanswerable questions reach at most {fmt_score(low)}; "
+            f"those of answerable ones start at {fmt_score(high)}. A cutoff of {cutoff} "
+            "(the middle of the gap) separates them: answer at or above it, decline below."
+        ]
+    low, high = section["overlap"]
+    inside = questions["in_overlap"]
+    counts = {group: len(ids) for group, ids in inside.items()}
+    named = [*inside["answerable"], *inside["unanswerable"]]
+    listed = f": {', '.join(named)}" if len(named) <= IDS_INLINE else ""
+    lines = [
+        f"No cutoff separates them: answerable top-1 scores go down to {fmt_score(low)} and "
+        f"unanswerable ones up to {fmt_score(high)}; {counts['answerable']} answerable and "
+        f"{counts['unanswerable']} unanswerable question(s) sit in that overlap{listed}.",
+        f"The cutoff with the fewest errors is {cutoff}: it answers "
+        f"{errors['answered_unanswerable']} unanswerable question(s)"
+        + (
+            f" ({', '.join(questions['answered_unanswerable'])})"
+            if errors["answered_unanswerable"]
+            else ""
+        )
+        + f" and declines {errors['declined_answerable']} answerable one(s)"
+        + (
+            f" ({', '.join(questions['declined_answerable'])})"
+            if errors["declined_answerable"]
+            else ""
+        )
+        + ".",
+    ]
+    if errors["declined_answerable"] == 0:
+        lines.append(
+            "That means answering everything: these scores do not tell answerable from "
+            "unanswerable questions, so a cutoff on them cannot make the system decline."
+        )
+    return lines
+
+
+def _cutoff_facts(section: dict[str, Any]) -> list[tuple[str, str]]:
+    def spread(group: dict[str, Any]) -> str:
+        if not group["n"]:
+            return "none"
+        return f"{group['n']} questions, {fmt_score(group['min'])} to {fmt_score(group['max'])}"
+
+    facts = [
+        ("answerable", spread(section["answerable"])),
+        ("unanswerable", spread(section["unanswerable"])),
+    ]
+    if section["gap"] is not None:
+        facts.append(("gap", " to ".join(fmt_score(v) for v in section["gap"])))
+    if section["overlap"] is not None:
+        facts.append(("overlap", " to ".join(fmt_score(v) for v in section["overlap"])))
+    if section["cutoff"] is not None:
+        facts.append(("cutoff", f"{fmt_score(section['cutoff'])} (answer at or above)"))
+        errors = section["errors"]
+        facts.append(("answered though unanswerable", str(errors["answered_unanswerable"])))
+        facts.append(("declined though answerable", str(errors["declined_answerable"])))
+    if section["unscored"]:
+        facts.append(("without a result", str(section["unscored"])))
+    return facts
+
+
+def _bar(count: int) -> str:
+    return f"{'█' * count} {count}" if count else "0"
+
+
+def _histogram_table(run: str, analysis: CutoffAnalysis, cutoff: float | None) -> Table:
+    rows = []
+    for row in histogram(analysis.top_scores).iter_rows(named=True):
+        here = cutoff is not None and row["low"] <= cutoff < row["high"]
+        rows.append(
+            [
+                Cell(
+                    f"{fmt_score(row['low'])} to {fmt_score(row['high'])}"
+                    + (f" ◀ cutoff {fmt_score(cutoff)}" if here else "")
+                ),
+                Cell(_bar(row["answerable"])),
+                Cell(_bar(row["unanswerable"])),
+            ]
+        )
+    return Table(f"{run}: top-1 scores", ["top-1 score", "answerable", "unanswerable"], rows)
+
+
+def cutoff_views(report: Report, evaluation: Evaluation) -> list[CutoffView]:
+    analyses = {analysis.run: analysis for analysis in evaluation.cutoffs}
+    views = []
+    for run, section in report["cutoff"].items():
+        analysis = analyses[run]
+        views.append(
+            CutoffView(
+                run=run,
+                summary=_cutoff_summary(run, section),
+                facts=_cutoff_facts(section) if section["reason"] is None else [],
+                histogram=None
+                if section["reason"] is not None
+                else _histogram_table(run, analysis, section["cutoff"]),
+            )
+        )
+    return views
+
+
+def cutoff_stem(index: int) -> str:
+    """File stem of the cutoff chart of the index-th run in report["cutoff"]."""
+    return f"cutoff_{index}"
+
+
+def cutoff_chart_specs(report: Report, evaluation: Evaluation) -> dict[str, dict[str, Any]]:
+    """The cutoff chart spec of every run that has a cutoff analysis, by file stem."""
+    analyses = {analysis.run: analysis for analysis in evaluation.cutoffs}
+    specs = {}
+    for index, (run, section) in enumerate(report.get("cutoff", {}).items()):
+        if section["reason"] is not None or run not in analyses:
+            continue
+        band = section["gap"] or section["overlap"]
+        specs[cutoff_stem(index)] = cutoff_chart_spec(
+            run,
+            analyses[run].top_scores.select("qid", "group", "score").to_dicts(),
+            section["cutoff"],
+            None if band is None else (band[0], band[1]),
+            "gap" if section["gap"] else "overlap",
+        )
+    return specs
+
+
+def cutoff_charts(report: Report, charts: Mapping[str, bytes]) -> dict[str, Markup]:
+    """Inline SVG of each run's cutoff chart, drawn with the others by render_charts."""
+    return {
+        run: Markup(charts[f"{cutoff_stem(index)}.svg"].decode())
+        for index, run in enumerate(report.get("cutoff", {}))
+        if f"{cutoff_stem(index)}.svg" in charts
+    }

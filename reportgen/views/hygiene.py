@@ -1,0 +1,108 @@
+"""Input hygiene in sentences: stale gold ids, index provenance, leaked chunks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportgen.report import Report
+from reportgen.views.common import fmt
+
+
+@dataclass(frozen=True)
+class HygieneView:
+    """What the hygiene partials print; every sentence decided here."""
+
+    provenance: str
+    stale_title: str
+    stale_note: str
+    stale_rows: list[tuple[str, str]]
+    without_stale: list[str]
+    leaks: list[str]
+
+
+def provenance_line(provenance: dict[str, Any]) -> str:
+    """``gold set kb-1 · manifest kb-1 · run 'dense' kb-2 · ...`` (not stated when unknown)."""
+    parts = [f"gold set {provenance['gold'] or 'not stated'}"]
+    if provenance["manifest"] is not None:
+        parts.append(f"manifest {provenance['manifest']}")
+    runs = provenance["runs"]
+    if all(version is None for version in runs.values()):
+        parts.append("runs: not stated")
+    else:
+        parts += [f"run {name} {version or 'not stated'}" for name, version in runs.items()]
+    return " · ".join(parts)
+
+
+def _stale_texts(hygiene: dict[str, Any]) -> tuple[str, str]:
+    stale = hygiene["stale"]
+    n, questions = stale["chunks"], len(stale["questions"])
+    if stale["basis"] == "manifest":
+        manifest = hygiene["manifest"]
+        where = manifest["index_version"] or manifest["source"]
+        if not n:
+            return "Gold ids", f"Every gold id is in the index manifest ({where})."
+        return (
+            "Stale gold ids",
+            f"{n} gold id(s) in {questions} question(s) are not in the index manifest "
+            f"({where}). These questions miss them whatever the run does: a stale gold "
+            "set, not a regression.",
+        )
+    return (
+        "Possibly stale gold ids",
+        f"{n} gold id(s) in {questions} question(s) are returned by no run at any depth. "
+        "They may no longer exist; without a manifest (--manifest) this cannot be confirmed.",
+    )
+
+
+def without_stale_lines(report: Report) -> list[str]:
+    """Per run, the headline measures with and without the stale questions."""
+    section = report["hygiene"]["stale"]["means_without_stale"]
+    if not section:
+        return []
+    k = report["context_k"]
+    lines = []
+    for name, run in report["runs"].items():
+        clean = section[name]
+        lines.append(
+            f"{name}: hit@{k} {fmt(clean[f'hit@{k}'])} and recall@{k} "
+            f"{fmt(clean[f'recall@{k}'])} over the {clean['n']} questions with current gold "
+            f"ids ({fmt(run['means'][f'hit@{k}'])} and {fmt(run['means'][f'recall@{k}'])} "
+            f"over all {run['n']})"
+        )
+    return lines
+
+
+def leak_lines(report: Report) -> list[str]:
+    """``rerank, top 5: staff passages shown to a public audience: 0 | ...`` per run."""
+    hygiene = report["hygiene"]
+    phrases = hygiene["forbidden"]["reasons"]
+    if not phrases:
+        return []
+    k = str(report["context_k"])
+    lines = []
+    for name, run in report["runs"].items():
+        counts = run["leaks"]["at"][k]["by_reason"]
+        listed = " | ".join(f"{phrases[r]}: {n}" for r, n in counts.items())
+        lines.append(f"{name}, top {k}: {listed}")
+    return lines
+
+
+def hygiene_view(report: Report) -> HygieneView | None:
+    """None when there is nothing to say: no manifest, no suspect ids, no forbidden chunks."""
+    hygiene = report.get("hygiene")
+    if hygiene is None:
+        return None
+    stale = hygiene["stale"]
+    leaks = leak_lines(report)
+    if hygiene["manifest"] is None and not stale["chunks"] and not leaks:
+        return None
+    title, note = _stale_texts(hygiene)
+    return HygieneView(
+        provenance=provenance_line(hygiene["provenance"]),
+        stale_title=title,
+        stale_note=note,
+        stale_rows=[(qid, ", ".join(ids)) for qid, ids in stale["questions"].items()],
+        without_stale=without_stale_lines(report),
+        leaks=leaks,
+    )

@@ -1,0 +1,138 @@
+"""The per-question table: gold ids, and per run the first gold rank, the top k, the cell.
+
+Built with Polars joins, then cut to PER_QUESTION_ROWS_SHOWN rows so the pages stay small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from reportgen.evaluate import Evaluation
+from reportgen.report import Report
+from reportgen.views.attribution import CELL_NAMES
+
+PER_QUESTION_ROWS_SHOWN = 500
+"""Past this, the HTML and Markdown point to the per-question file instead of growing:
+10,000 questions x 6 runs then stay well under 5 MB of HTML."""
+
+
+@dataclass(frozen=True)
+class RunEvidence:
+    """What one run did for one question, as the per-question table shows it."""
+
+    found: str
+    outcome: str
+    """found, missed or neutral (nothing to find): a CSS class, shown with a symbol too."""
+    first_rank: int | None
+    top: list[tuple[str, bool]]
+    """The top k chunk ids in rank order, each with whether it is gold."""
+    cell: str
+
+
+@dataclass(frozen=True)
+class QuestionRow:
+    qid: str
+    kind: str
+    question: str
+    gold: str
+    status: str
+    per_run: list[RunEvidence]
+
+
+def _cells_by_question(report: Report, run_names: list[str]) -> pl.DataFrame:
+    """(qid, run index, cell name) for every run that has verdicts (report["attribution"])."""
+    attribution = report.get("attribution", {})
+    frames = [
+        pl.DataFrame(
+            {"qid": ids, "_run": [index] * len(ids), "_cell": [CELL_NAMES[cell]] * len(ids)},
+            schema={"qid": pl.String, "_run": pl.Int64, "_cell": pl.String},
+        )
+        for index, name in enumerate(run_names)
+        for cell, ids in attribution.get(name, {}).get("questions", {}).items()
+        if cell in CELL_NAMES
+    ]
+    empty = pl.DataFrame(schema={"qid": pl.String, "_run": pl.Int64, "_cell": pl.String})
+    return pl.concat([empty, *frames])
+
+
+def question_rows(
+    report: Report, evaluation: Evaluation, limit: int
+) -> tuple[list[QuestionRow], int]:
+    """Per-question evidence, first ``limit`` questions by id: gold ids, and per run the
+    first gold rank, the top k and the question's cell when the run has verdicts."""
+    gold = evaluation.gold
+    k = evaluation.settings.context_k
+    threshold = evaluation.settings.threshold
+    gold_ids = (
+        gold.judgments.filter(pl.col("grade") >= threshold)
+        .sort("qid", "grade", "chunk_id", descending=[False, True, False])
+        .group_by("qid", maintain_order=True)
+        .agg(gold=pl.col("chunk_id").str.join(", "))
+    )
+    table = (
+        gold.questions.select("qid", "kind", "question")
+        .join(gold_ids, on="qid", how="left")
+        .join(evaluation.runs[0].scores.select("qid", "status"), on="qid", how="left")
+        .sort("qid")
+        .head(limit)
+    )
+    names = [result.name for result in evaluation.runs]
+    cells = _cells_by_question(report, names)
+    relevant = gold.judgments.filter(pl.col("grade") >= threshold).select(
+        "qid", "chunk_id", pl.lit(True).alias("_gold")
+    )
+    for index, result in enumerate(evaluation.runs):
+        top = (
+            result.run.results.filter(pl.col("rank") <= k)
+            .join(relevant, on=["qid", "chunk_id"], how="left")
+            .sort("qid", "rank")
+            .group_by("qid", maintain_order=True)
+            .agg(
+                pl.col("chunk_id").alias(f"_top{index}"),
+                pl.col("_gold").fill_null(False).alias(f"_isgold{index}"),
+            )
+        )
+        first = result.scores.select("qid", pl.col("first_relevant_rank").alias(f"_first{index}"))
+        cell = cells.filter(pl.col("_run") == index).select(
+            "qid", pl.col("_cell").alias(f"_cell{index}")
+        )
+        table = (
+            table.join(first, on="qid", how="left")
+            .join(top, on="qid", how="left")
+            .join(cell, on="qid", how="left")
+        )
+    rows = []
+    for row in table.sort("qid").iter_rows(named=True):
+        per_run = []
+        for index in range(len(evaluation.runs)):
+            first_rank = row[f"_first{index}"]
+            if first_rank is not None:
+                found, outcome = f"gold at rank {first_rank}", "found"
+            elif row["status"] in ("unanswerable", "no_relevant"):
+                found, outcome = "nothing to find", "neutral"
+            else:
+                found, outcome = "no gold returned", "missed"
+            per_run.append(
+                RunEvidence(
+                    found=found,
+                    outcome=outcome,
+                    first_rank=first_rank,
+                    top=list(
+                        zip(row[f"_top{index}"] or [], row[f"_isgold{index}"] or [], strict=True)
+                    ),
+                    cell=row[f"_cell{index}"] or "",
+                )
+            )
+        rows.append(
+            QuestionRow(
+                qid=row["qid"],
+                kind=row["kind"],
+                question=row["question"] or "",
+                gold=row["gold"] or "(none)",
+                status=row["status"],
+                per_run=per_run,
+            )
+        )
+    return rows, gold.questions.height
