@@ -35,6 +35,11 @@ SIGN_FLIP_BLOCK_CELLS = 4_000_000
 """Resamples are drawn in blocks of at most this many (resample, question) cells: memory
 stays bounded, and these sizes were the fastest at 10,000 questions on 2 cores."""
 
+STACKED_COLUMNS = 1_000
+"""At most this many (pair, measure) columns are resampled together: the bootstrap
+means (resamples x columns) stay under 80 MB however many runs are compared. More
+columns re-draw the same resamples (same seed and n) for the next batch."""
+
 Matrix = npt.NDArray[np.float64]
 
 
@@ -179,11 +184,15 @@ def _resampled(pairs: Sequence[_Pair], seed: int) -> list[Resampled]:
     """
     nothing: Resampled = (np.empty(0), np.empty(0), np.empty(0), np.empty(0, dtype=np.bool_))
     results = [nothing] * len(pairs)
-    groups: dict[int, list[int]] = {}
+    groups: dict[int, list[list[int]]] = {}
     for index, pair in enumerate(pairs):
-        if pair.diffs.shape[0] and pair.keys:
-            groups.setdefault(pair.diffs.shape[0], []).append(index)
-    for members in groups.values():
+        if not (pair.diffs.shape[0] and pair.keys):
+            continue
+        chunks = groups.setdefault(pair.diffs.shape[0], [[]])
+        if sum(len(pairs[i].keys) for i in chunks[-1]) + len(pair.keys) > STACKED_COLUMNS:
+            chunks.append([])
+        chunks[-1].append(index)
+    for members in (chunk for chunks in groups.values() for chunk in chunks if chunk):
         stacked = np.hstack([pairs[i].diffs for i in members])
         with threadpool_limits(limits=1, user_api="blas"):
             low, high = bootstrap_interval(stacked, np.random.default_rng(seed))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
+from reportgen import paired
 from reportgen.compare import (
     CHANGED_QUESTIONS_KEPT,
     Side,
@@ -123,12 +124,17 @@ def _random_side(seed: int, n: int) -> pl.DataFrame:
     return values
 
 
-def test_a_pair_gets_the_same_numbers_alone_or_resampled_with_others() -> None:
+@pytest.mark.parametrize("stacked_columns", [1_000, 3])
+def test_a_pair_gets_the_same_numbers_alone_or_resampled_with_others(
+    stacked_columns: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The draws depend on the seed and n only: pairs sharing n are resampled together,
     # a pair with another n on its own, and nothing moves either pair's numbers.
     keys = ["hit@1", "recall@1"]
     a, b, c = (_random_side(seed, 300) for seed in (1, 2, 3))
     shorter = _random_side(4, 250)
+    # 3 columns a batch: each pair of 2 measures is resampled in a batch of its own
+    monkeypatch.setattr(paired, "STACKED_COLUMNS", stacked_columns)
     together = compare_pairs(
         [
             (Side("a", a), Side("b", b)),

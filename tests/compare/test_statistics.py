@@ -76,7 +76,9 @@ def test_bootstrap_interval_covers_the_mean_and_is_reproducible() -> None:
     assert low[0] >= -1 and high[0] <= 1
 
 
-@pytest.mark.parametrize(("lost", "gained"), [(0, 5), (1, 9), (3, 3), (2, 7), (0, 0), (10, 25)])
+@pytest.mark.parametrize(
+    ("lost", "gained"), [(0, 5), (1, 9), (3, 3), (2, 7), (0, 0), (10, 25), (950, 1060)]
+)
 def test_mcnemar_matches_the_exact_binomial_test(lost: int, gained: int) -> None:
     before = np.array([1.0] * lost + [0.0] * gained + [1.0, 0.0])
     after = np.array([0.0] * lost + [1.0] * gained + [1.0, 0.0])
