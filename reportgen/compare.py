@@ -10,21 +10,22 @@ and pair compared, win / tie / loss counts, the questions that changed, and 1/n.
 A difference is labelled "better" or "worse" only when the Holm-adjusted p-value is
 below 0.05 AND the interval excludes 0; otherwise it is "within noise".
 
-Resampling is matrix algebra (resamples x questions, in blocks that bound memory),
-never a Python loop over resamples. The generator is seeded with :data:`SEED` afresh
-for every comparison and questions are sorted by id first, so the same inputs give
-the same intervals and p-values, whatever else is compared alongside.
+Resampling (paired.py, the only NumPy user, imported only when something is compared)
+is matrix algebra (resamples x questions, in blocks that bound memory), never a Python
+loop over resamples. The resamples depend only on :data:`SEED` and the
+number of questions n: every pair with the same n is resampled with the same draws
+(common random numbers), so each block of draws is made once per report and applied
+to all those pairs' differences side by side in one matrix product (15 pairs of runs
+over 10,000 questions: ~2 s instead of ~30 s). Questions are sorted by id first, so the
+same inputs give the same intervals and p-values, whatever else is compared alongside.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 import polars as pl
 
 from reportgen.measures import MEASURES
@@ -36,13 +37,12 @@ ALPHA = 0.05
 LEVEL = 0.95
 TOLERANCE = 1e-9
 """Two per-question values closer than this are equal (float noise is not a change)."""
-BOOTSTRAP_BLOCK_CELLS = 500_000
-SIGN_FLIP_BLOCK_CELLS = 4_000_000
-"""Resamples are drawn in blocks of at most this many (resample, question) cells: memory
-stays bounded, and these sizes were the fastest at 10,000 questions on 2 cores."""
 DIGITS = 10
+CHANGED_QUESTIONS_KEPT = 100
+"""Questions listed as changed per comparison in report.json (the full per-question
+values are in per_question.csv): 15 pairs x 3 measures x thousands of questions made
+report.json 15 MB at 10,000 questions."""
 
-Matrix = npt.NDArray[np.float64]
 BINARY_NAMES = frozenset(m.name for m in MEASURES if m.binary)
 
 
@@ -70,103 +70,22 @@ def method() -> dict[str, Any]:
         "binary_test": "exact McNemar test (two-sided binomial on the discordant questions); "
         "used as the p-value of binary measures (hit@k)",
         "correction": "Holm, across every measure of every comparison in this list",
+        "changed_questions_kept": CHANGED_QUESTIONS_KEPT,
         "alpha": ALPHA,
         "label": "better / worse only when the Holm-adjusted p < alpha and the interval "
         "excludes 0; otherwise within noise",
     }
 
 
-def _blocks(resamples: int, n: int, cells: int) -> list[int]:
-    size = max(1, cells // max(n, 1))
-    full, rest = divmod(resamples, size)
-    return [size] * full + ([rest] if rest else [])
-
-
-def bootstrap_interval(
-    diffs: Matrix, rng: np.random.Generator, resamples: int = RESAMPLES
-) -> tuple[Matrix, Matrix]:
-    """Percentile interval of the mean difference, per column of ``diffs`` (n x M).
-
-    Each resample is a row of counts (how often each question was drawn), so a
-    block of resamples is one matrix product with the differences.
-    """
-    n = diffs.shape[0]
-    means = []
-    for size in _blocks(resamples, n, BOOTSTRAP_BLOCK_CELLS):
-        draws = rng.integers(0, n, size=(size, n), dtype=np.int32)
-        offsets = (np.arange(size, dtype=np.int32) * n)[:, None]
-        counts = np.bincount((draws + offsets).ravel(), minlength=size * n).reshape(size, n)
-        means.append(counts @ diffs / n)
-    boot = np.vstack(means)
-    tail = (1 - LEVEL) / 2
-    low, high = np.quantile(boot, [tail, 1 - tail], axis=0)
-    return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
-
-
-def _two_sided(null: Matrix, observed: Matrix, adjustment: int) -> Matrix:
-    """scipy.stats.permutation_test's two-sided p: twice the smaller tail, at most 1."""
-    less = ((null <= observed + TOLERANCE).sum(axis=0) + adjustment) / (len(null) + adjustment)
-    greater = ((null >= observed - TOLERANCE).sum(axis=0) + adjustment) / (len(null) + adjustment)
-    return np.asarray(np.minimum(1.0, 2 * np.minimum(less, greater)), dtype=np.float64)
-
-
-def randomization_p(
-    diffs: Matrix, rng: np.random.Generator, resamples: int = RESAMPLES
-) -> tuple[Matrix, npt.NDArray[np.bool_]]:
-    """Two-sided p-value of the mean difference per column, and whether it is exact.
-
-    Under the null each question's difference is as likely to have either sign.
-    Questions whose values are equal never move the statistic, so when the m that
-    differ allow 2^m <= resamples every flip is enumerated (an exact p-value, as
-    scipy gives); otherwise random flips, with the +1 correction that keeps a Monte
-    Carlo p-value valid.
-    """
-    n, columns = diffs.shape
-    observed = diffs.sum(axis=0)
-    p = np.ones(columns)
-    changed = np.abs(diffs) > TOLERANCE
-    exact = changed.sum(axis=0) <= math.floor(math.log2(resamples))
-    sampled = ~exact
-    if sampled.any():
-        chosen = diffs[:, sampled]
-        nulls = []
-        for size in _blocks(resamples, n, SIGN_FLIP_BLOCK_CELLS):
-            # Flipping the questions marked 1 turns sum(d) into sum(d) - 2 * sum(flipped d).
-            flipped = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
-            nulls.append(chosen.sum(axis=0) - 2.0 * (flipped @ chosen))
-        p[sampled] = _two_sided(np.vstack(nulls), observed[sampled], adjustment=1)
-    for column in np.flatnonzero(exact):
-        values = diffs[changed[:, column], column]
-        m = len(values)
-        flips = 1.0 - 2.0 * ((np.arange(2**m)[:, None] >> np.arange(m)) & 1)
-        p[column] = _two_sided(
-            (flips @ values)[:, None], observed[column : column + 1], adjustment=0
-        )[0]
-    return p, exact
-
-
-def mcnemar_p(before: npt.NDArray[np.float64], after: npt.NDArray[np.float64]) -> float:
-    """Exact two-sided McNemar p-value: the discordant questions as fair coin flips."""
-    lost = int(((before > 0.5) & (after < 0.5)).sum())
-    gained = int(((before < 0.5) & (after > 0.5)).sum())
-    discordant = lost + gained
-    if discordant == 0:
-        return 1.0
-    tail = sum(math.comb(discordant, i) for i in range(min(lost, gained) + 1))
-    return min(1.0, 2 * tail / (1 << discordant))
-
-
 def holm(p_values: Sequence[float]) -> list[float]:
     """Holm's step-down adjusted p-values (family-wise error), in the input's order."""
-    p = np.asarray(p_values, dtype=np.float64)
-    if p.size == 0:
-        return []
-    order = np.argsort(p, kind="stable")
-    scaled = p[order] * (p.size - np.arange(p.size))
-    adjusted = np.minimum(1.0, np.maximum.accumulate(scaled))
-    result = np.empty_like(adjusted)
-    result[order] = adjusted
-    return [float(value) for value in result]
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [0.0] * len(p_values)
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, p_values[index] * (len(p_values) - rank)))
+        adjusted[index] = running
+    return adjusted
 
 
 def label(p_holm: float | None, low: float | None, high: float | None) -> str:
@@ -180,11 +99,11 @@ def label(p_holm: float | None, low: float | None, high: float | None) -> str:
     return "within noise"
 
 
-def _round(value: float) -> float:
+def round_value(value: float) -> float:
     return round(float(value), DIGITS)
 
 
-def _significant(p: float) -> float:
+def significant(p: float) -> float:
     """p-values keep 10 significant digits: 2 / 2^40 must not round to 0."""
     return float(f"{float(p):.10g}")
 
@@ -212,81 +131,70 @@ def paired_measures(
 
     ``change_keys`` are the measures whose changed questions are listed.
     """
-    keys = [k for k in keys if k in before.values.columns and k in after.values.columns]
-    paired = (
-        after.values.select("qid", "kind", *keys)
-        .join(
-            before.values.select("qid", *[pl.col(k).alias(f"{k}__before") for k in keys]),
-            on="qid",
-            how="inner",
-        )
-        .sort("qid")
-    )
-    n = paired.height
-    entry: dict[str, Any] = {
-        "before": before.name,
-        "after": after.name,
-        "n": n,
-        "one_question": _round(1 / n) if n else None,
-        "measures": {},
-        "changed_questions": {},
+    return compare_pairs([(before, after)], keys, change_keys, seed)[0]
+
+
+def compare_pairs(
+    sides: Sequence[tuple[Side, Side]],
+    keys: Sequence[str],
+    change_keys: Sequence[str] = (),
+    seed: int = SEED,
+) -> list[dict[str, Any]]:
+    """Every comparison (before, after) of ``sides``, before Holm, in the order given."""
+    if not sides:
+        return []
+    # NumPy (0.1 s to import) only when something is compared, not for every report
+    from reportgen.paired import compare_pairs as resample_pairs
+
+    return resample_pairs(sides, keys, change_keys, seed)
+
+
+def changed_questions(paired: pl.DataFrame, keys: Sequence[str]) -> dict[str, Any]:
+    """The questions whose value moved on any of ``keys``, and how many.
+
+    At most :data:`CHANGED_QUESTIONS_KEPT` questions are listed: those first in the
+    order the pages show them (largest losses on the first key, then the next key, then
+    id). A listed question carries every key on which it moved, so a reader never sees
+    a change as "=". Each key's list runs losses first (largest drop first), then gains.
+    """
+    if not keys:
+        return {"changed_questions": {}, "changed_counts": {}, "changed_total": 0}
+    deltas = {key: pl.col(key) - pl.col(f"{key}__before") for key in keys}
+    moved = paired.with_columns(
+        pl.when(delta.abs() > TOLERANCE).then(delta).otherwise(0.0).alias(f"{key}__delta")
+        for key, delta in deltas.items()
+    ).filter(pl.any_horizontal(pl.col(f"{key}__delta") != 0.0 for key in keys))
+    kept = moved.sort([*(f"{key}__delta" for key in keys), "qid"]).head(CHANGED_QUESTIONS_KEPT)
+    listed = {
+        key: [
+            {
+                "qid": row["qid"],
+                "kind": row["kind"],
+                "before": round_value(row["before"]),
+                "after": round_value(row["after"]),
+            }
+            for row in kept.filter(pl.col(f"{key}__delta") != 0.0)
+            .sort(f"{key}__delta", "qid")
+            .select(
+                "qid", "kind", pl.col(f"{key}__before").alias("before"), pl.col(key).alias("after")
+            )
+            .iter_rows(named=True)
+        ]
+        for key in keys
     }
-    if n == 0 or not keys:
-        return entry
-    old = paired.select([f"{k}__before" for k in keys]).to_numpy().astype(np.float64)
-    new = paired.select(keys).to_numpy().astype(np.float64)
-    diffs = new - old
-    diffs[np.abs(diffs) <= TOLERANCE] = 0.0  # values read back from CSV differ in the last bits
-    low, high = bootstrap_interval(diffs, np.random.default_rng(seed))
-    p_random, exact = randomization_p(diffs, np.random.default_rng(seed))
-    for column, key in enumerate(keys):
-        column_diffs = diffs[:, column]
-        binary = is_binary(key)
-        p_mcnemar = mcnemar_p(old[:, column], new[:, column]) if binary else None
-        entry["measures"][key] = {
-            "before": _round(old[:, column].mean()),
-            "after": _round(new[:, column].mean()),
-            "difference": _round(column_diffs.mean()),
-            "ci_low": _round(low[column]),
-            "ci_high": _round(high[column]),
-            "p_randomization": _significant(p_random[column]),
-            "randomization_exact": bool(exact[column]),
-            "p_mcnemar": None if p_mcnemar is None else _significant(p_mcnemar),
-            "test": "mcnemar" if binary else "randomization",
-            "p": _significant(p_mcnemar if p_mcnemar is not None else p_random[column]),
-            "wins": int((column_diffs > TOLERANCE).sum()),
-            "ties": int((np.abs(column_diffs) <= TOLERANCE).sum()),
-            "losses": int((column_diffs < -TOLERANCE).sum()),
-        }
-    for key in change_keys:
-        if key in keys:
-            entry["changed_questions"][key] = changed_questions(paired, key)
-    return entry
-
-
-def changed_questions(paired: pl.DataFrame, key: str) -> list[dict[str, Any]]:
-    """Questions whose value moved, losses first (largest drop first), then gains."""
-    delta = pl.col(key) - pl.col(f"{key}__before")
-    return [
-        {
-            "qid": row["qid"],
-            "kind": row["kind"],
-            "before": _round(row["before"]),
-            "after": _round(row["after"]),
-        }
-        for row in paired.filter(delta.abs() > TOLERANCE)
-        .with_columns(_delta=delta)
-        .sort("_delta", "qid")
-        .select("qid", "kind", pl.col(f"{key}__before").alias("before"), pl.col(key).alias("after"))
-        .iter_rows(named=True)
-    ]
+    counts = {key: moved.filter(pl.col(f"{key}__delta") != 0.0).height for key in keys}
+    return {
+        "changed_questions": listed,
+        "changed_counts": counts,
+        "changed_total": moved.height,
+    }
 
 
 def correct(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Holm across every measure of every comparison; then each difference's label."""
     cells = [measure for entry in comparisons for measure in entry["measures"].values()]
     for measure, adjusted in zip(cells, holm([m["p"] for m in cells]), strict=True):
-        measure["p_holm"] = _significant(adjusted)
+        measure["p_holm"] = significant(adjusted)
         measure["label"] = label(adjusted, measure["ci_low"], measure["ci_high"])
     return comparisons
 
@@ -305,10 +213,14 @@ def compare_runs(
     reference: str | None = None,
 ) -> dict[str, Any]:
     """The ``comparisons`` section: every pair (or every run against ``reference``)."""
-    entries = [
-        paired_measures(Side(a, sides[a]), Side(b, sides[b]), keys, change_keys)
-        for a, b in pairs_to_compare(list(sides), reference)
-    ]
+    entries = compare_pairs(
+        [
+            (Side(a, sides[a]), Side(b, sides[b]))
+            for a, b in pairs_to_compare(list(sides), reference)
+        ],
+        keys,
+        change_keys,
+    )
     correct(entries)
     return {
         "method": {**method(), "family_size": sum(len(e["measures"]) for e in entries)},

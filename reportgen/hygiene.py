@@ -85,9 +85,15 @@ def never_returned(gold: GoldSet, runs: Sequence[Run]) -> pl.DataFrame:
     """Gold chunks that no run returns, for any question, at any depth.
 
     A weaker signal than a manifest: a chunk can exist and still be found by no run.
+    Each run's rows are first cut down to the gold ids (a semi-join probing the few
+    gold ids, where ``unique`` over every result row took 0.1-0.4 s on 1M rows).
     """
-    returned = pl.concat([run.results.select("chunk_id") for run in runs]).unique()
-    return relevant_gold(gold).join(returned, on="chunk_id", how="anti").sort("qid", "chunk_id")
+    wanted = relevant_gold(gold)
+    ids = wanted.lazy().select("chunk_id").unique()
+    returned = pl.concat(
+        [run.results.lazy().select("chunk_id").join(ids, on="chunk_id", how="semi") for run in runs]
+    ).unique()
+    return wanted.lazy().join(returned, on="chunk_id", how="anti").sort("qid", "chunk_id").collect()
 
 
 def stale_warning(

@@ -21,6 +21,11 @@ Format history (``format_version``):
       tests, Holm, labels, the questions that changed; see compare.py); ``baseline``
       (null, or this report's runs against a previous report's); ``gate`` (null, or
       the quality rules and whether each passed).
+      Also: each comparison's ``changed_counts`` (measure -> questions that moved) and
+      ``changed_total`` (questions that moved on any listed measure); since then
+      ``changed_questions`` lists at most ``method.changed_questions_kept`` (100)
+      questions per comparison, the first the pages show (at 10,000 questions x 6
+      runs the full lists made report.json 15 MB; per_question.csv holds every value).
       A report written by ``reportgen merge`` has the same keys, means recomputed
       from the shards' per-question values, plus ``merged_from`` (source, questions,
       fingerprint per shard) and ``shard`` on each warning carried over; counts that

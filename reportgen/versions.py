@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.compare import Side, correct, method, paired_measures, wide
+from reportgen.compare import Side, compare_pairs, correct, method, wide
 from reportgen.errors import InputError
 from reportgen.evaluate import Evaluation
 from reportgen.load.baseline import Baseline
@@ -182,17 +182,20 @@ def compare_with_baseline(
     common = [name for name in now_sides if name in then_sides]
     then_report = baseline.report
     then_version = str(then_report["version"])
-    entries = []
-    for name in common:
-        entry = paired_measures(
-            Side(f"{name} ({then_version})", then_sides[name]),
-            Side(f"{name} ({report['version']})", now_sides[name]),
-            keys,
-            change_keys,
-        )
+    entries = compare_pairs(
+        [
+            (
+                Side(f"{name} ({then_version})", then_sides[name]),
+                Side(f"{name} ({report['version']})", now_sides[name]),
+            )
+            for name in common
+        ],
+        keys,
+        change_keys,
+    )
+    for name, entry in zip(common, entries, strict=True):
         entry["run"] = name
         entry["cells"] = _cells(then_report, report, name)
-        entries.append(entry)
     correct(entries)
     section = {
         "source": str(baseline.path),

@@ -93,7 +93,10 @@ def _changed_table(entry: dict[str, Any]) -> tuple[Table, int]:
         for qid in order[:CHANGED_ROWS_SHOWN]
     ]
     header = ["question", "kind", *[_measure_title(key) for key in keys]]
-    return Table("Questions that changed (= unchanged)", header, rows), len(order)
+    # report.json lists the first 100 changed questions; changed_total counts them all
+    # (reports written before it was added listed every one)
+    total = entry.get("changed_total", len(order))
+    return Table("Questions that changed (= unchanged)", header, rows), total
 
 
 def _cells_table(cells: dict[str, Any] | None) -> Table | None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from reportgen.compare import Side, compare_runs, paired_measures, pairs_to_compare
+from reportgen import paired
+from reportgen.compare import (
+    CHANGED_QUESTIONS_KEPT,
+    Side,
+    compare_pairs,
+    compare_runs,
+    paired_measures,
+    pairs_to_compare,
+)
 
 
 def _frame(values: dict[str, tuple[str, float, float]]) -> pl.DataFrame:
@@ -103,3 +111,69 @@ def test_same_inputs_give_the_same_p_values() -> None:
     one = compare_runs({"a": BEFORE, "b": AFTER}, keys, keys)
     two = compare_runs({"a": BEFORE, "b": AFTER}, keys, keys)
     assert one == two
+
+
+def _random_side(seed: int, n: int) -> pl.DataFrame:
+    """n questions with random hit@1 (0/1) and recall@1 (tenths): sampled, not exact, tests."""
+    values = pl.DataFrame({"u": range(n)}).select(
+        pl.format("q{}", pl.col("u").cast(pl.String).str.zfill(4)).alias("qid"),
+        pl.lit("k").alias("kind"),
+        (pl.int_range(n).hash(seed) % 2).cast(pl.Float64).alias("hit@1"),
+        ((pl.int_range(n).hash(seed + 1) % 11).cast(pl.Float64) / 10).alias("recall@1"),
+    )
+    return values
+
+
+@pytest.mark.parametrize("stacked_columns", [1_000, 3])
+def test_a_pair_gets_the_same_numbers_alone_or_resampled_with_others(
+    stacked_columns: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The draws depend on the seed and n only: pairs sharing n are resampled together,
+    # a pair with another n on its own, and nothing moves either pair's numbers.
+    keys = ["hit@1", "recall@1"]
+    a, b, c = (_random_side(seed, 300) for seed in (1, 2, 3))
+    shorter = _random_side(4, 250)
+    # 3 columns a batch: each pair of 2 measures is resampled in a batch of its own
+    monkeypatch.setattr(paired, "STACKED_COLUMNS", stacked_columns)
+    together = compare_pairs(
+        [
+            (Side("a", a), Side("b", b)),
+            (Side("a", a), Side("c", c)),
+            (Side("a", a), Side("s", shorter)),
+        ],
+        keys,
+        keys,
+    )
+    alone = [
+        paired_measures(Side("a", a), Side(name, side), keys, keys)
+        for name, side in (("b", b), ("c", c), ("s", shorter))
+    ]
+    assert together == alone
+    assert together[2]["n"] == 250
+    assert not together[0]["measures"]["recall@1"]["randomization_exact"]
+
+
+def test_changed_questions_are_capped_and_counted() -> None:
+    keys = ["hit@1", "recall@1"]
+    n = 3 * CHANGED_QUESTIONS_KEPT
+    qids = [f"q{i:04}" for i in range(n)]
+    zero = pl.DataFrame({"qid": qids, "kind": ["k"] * n, "hit@1": [0.0] * n, "recall@1": [0.0] * n})
+    # every question gains recall 0.5; the even ones also gain a hit (and recall 1.0)
+    after = (
+        zero.with_columns(
+            hit=(pl.int_range(n) % 2 == 0).cast(pl.Float64),
+        )
+        .with_columns(pl.col("hit").alias("hit@1"), (0.5 + 0.5 * pl.col("hit")).alias("recall@1"))
+        .drop("hit")
+    )
+    entry = paired_measures(Side("before", zero), Side("after", after), keys, keys)
+    assert entry["changed_total"] == n
+    assert entry["changed_counts"] == {"hit@1": n // 2, "recall@1": n}
+    listed = entry["changed_questions"]
+    # the questions the pages show first: smallest hit gain (the odd ones, +0 -> sorted
+    # before +1), then recall, then id: q0001, q0003, ... up to the cap
+    kept = {row["qid"] for rows in listed.values() for row in rows}
+    assert len(kept) == CHANGED_QUESTIONS_KEPT
+    assert sorted(kept) == [f"q{i:04}" for i in range(1, 2 * CHANGED_QUESTIONS_KEPT, 2)]
+    assert listed["hit@1"] == []
+    assert listed["recall@1"][0] == {"qid": "q0001", "kind": "k", "before": 0.0, "after": 0.5}

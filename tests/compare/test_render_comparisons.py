@@ -83,3 +83,17 @@ def test_baseline_with_verdicts_on_both_sides_shows_the_cells(demo: Path, tmp_pa
     assert result.report["baseline"]["baseline_runs_not_here"] == ["keyword", "dense", "hybrid"]
     text = (tmp_path / "out" / "report.md").read_text()
     assert "**The four cells, then and now**" in text
+
+
+def test_the_count_of_changed_questions_is_the_total_not_the_listed(demo: Path) -> None:
+    # report.json lists at most 100 changed questions; the pages count all of them.
+    import json
+
+    report = json.loads((demo / "report.json").read_text())
+    pair = report["comparisons"]["pairs"][0]
+    listed = len({row["qid"] for rows in pair["changed_questions"].values() for row in rows})
+    assert pair["changed_total"] == listed  # the demo's 52 questions: nothing left out
+    pair["changed_total"] = 2166
+    block = comparisons_view(report).pairs[0]
+    assert block.changed_total == 2166
+    assert len(block.changed.rows) == min(listed, 50)
