@@ -87,9 +87,14 @@ def _kill_while_writing(process: subprocess.Popen[bytes], out: Path, delay: floa
     return False
 
 
-def _trials(inputs: tuple[Path, Path], tmp_path: Path, moments: list[float]) -> None:
+def _trials(
+    inputs: tuple[Path, Path], tmp_path: Path, moments: list[float], *, require_hit: bool
+) -> None:
     """A kill at each moment: >= 0 a fraction of a run's time, < 0 that many seconds
-    (negated) after the first file is staged, the window where files are replaced."""
+    (negated) after the first file is staged, the window where files are replaced.
+
+    Whether a kill lands inside that short window depends on the machine's load, so
+    only the many-trial run requires that one did."""
     out = tmp_path / "out"
     out.mkdir()
     (out / "mine.txt").write_text("not reportgen's")
@@ -111,7 +116,7 @@ def _trials(inputs: tuple[Path, Path], tmp_path: Path, moments: list[float]) -> 
         assert {p.name for p in out.iterdir() if not p.name.startswith(".")} == {
             *OUTPUTS, "mine.txt"
         }  # fmt: skip
-    assert True in outcomes or not any(m < 0 for m in moments), "no kill hit the writing"
+    assert True in outcomes or not require_hit, "no kill hit the writing"
     assert (out / "mine.txt").read_text() == "not reportgen's"
     subprocess.run(_command(inputs, out, "final"), env=_env(), check=True, timeout=120)
     assert set(_versions(out).values()) == {"final"}
@@ -119,7 +124,7 @@ def _trials(inputs: tuple[Path, Path], tmp_path: Path, moments: list[float]) -> 
 
 
 def test_kills_while_writing_leave_whole_files(inputs: tuple[Path, Path], tmp_path: Path) -> None:
-    _trials(inputs, tmp_path, [-0.0, -0.002, 0.8])
+    _trials(inputs, tmp_path, [-0.0, -0.002, 0.8], require_hit=False)
 
 
 @pytest.mark.slow
@@ -130,4 +135,4 @@ def test_kills_at_random_moments_leave_whole_files(
     moments = [rng.uniform(0.2, 1.1) for _ in range(20)] + [
         -rng.uniform(0, 0.03) for _ in range(20)
     ]
-    _trials(inputs, tmp_path, moments)
+    _trials(inputs, tmp_path, moments, require_hit=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import polars as pl
@@ -50,9 +49,7 @@ def write_large_inputs(folder: Path) -> tuple[Path, list[tuple[str, Path]]]:
 @pytest.mark.slow
 def test_ten_thousand_questions_six_runs_under_five_megabytes(tmp_path: Path) -> None:
     gold, runs = write_large_inputs(tmp_path / "in")
-    started = time.perf_counter()
     result = make_report(gold, runs, tmp_path / "out", settings=Settings())
-    elapsed = time.perf_counter() - started
     out = tmp_path / "out"
     html = (out / "index.html").read_bytes()
     assert len(html) < 5_000_000, len(html)
@@ -63,4 +60,3 @@ def test_ten_thousand_questions_six_runs_under_five_megabytes(tmp_path: Path) ->
     hit5 = result.report["runs"]["method-0"]["means"]["hit@5"]
     assert hit5 == pytest.approx(sum(1 for i in range(QUESTIONS) if i % 12 < 5) / QUESTIONS)
     assert len((out / "summary.md").read_text()) < 60_000
-    assert elapsed < 60
