@@ -279,6 +279,7 @@ def make_demo(
     settings: Settings | None = None,
     version: str | None = None,
     formats: Sequence[str] = FORMATS,
+    per_question_format: str = "csv",
     report_url: str = "index.html",
     chart_png: bool = False,
 ) -> ReportResult:
@@ -297,6 +298,7 @@ def make_demo(
         settings=settings,
         version=version,
         formats=formats,
+        per_question_format=per_question_format,
         report_url=report_url,
         verdicts=example / "verdicts.jsonl",
         verdicts_run="rerank",

@@ -462,6 +462,7 @@ def demo(
         settings=Settings(ks, context_k, relevance_threshold, trec_eval),
         version=version or default_version(),
         formats=formats,
+        per_question_format=per_question_format,
         report_url=report_url,
         chart_png=chart_png,
     )

@@ -162,3 +162,13 @@ def test_demo_runs_as_a_real_subprocess(tmp_path: Path) -> None:
     assert report["runs"]["rerank"]["source"] == "helpcentre/runs/rerank.jsonl"
     html = (out / "index.html").read_text().lower()
     assert "<script src" not in html and 'http-equiv="content-security-policy"' in html
+
+
+def test_demo_writes_parquet_per_question_values(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    result = CliRunner().invoke(
+        cli, ["demo", "--out", str(out), "--format", "json", "--per-question-format", "parquet"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (out / "per_question.parquet").is_file()
+    assert not (out / "per_question.csv").exists()
