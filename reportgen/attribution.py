@@ -221,3 +221,17 @@ def attribute(scores: pl.DataFrame, join: VerdictJoin, k: int) -> Attribution:
         overall=summarise(questions),
         by_kind=by_kind,
     )
+
+
+def stale_by_cell(questions: pl.DataFrame, stale: pl.DataFrame) -> dict[str, list[str]]:
+    """Per cell, the questions with a gold id the index no longer holds.
+
+    ``questions`` is :attr:`Attribution.questions`; ``stale`` is (qid, chunk_id) of the
+    stale gold ids. Such a question cannot be retrieved whatever the run does, so a miss
+    on it says the gold set is out of date, not that search failed. The counts keep their
+    meaning; the ids are marked beside them.
+    """
+    flagged = questions.filter(pl.col("cell").is_not_null()).join(
+        stale.select("qid").unique(), on="qid", how="semi"
+    )
+    return summarise(flagged).questions

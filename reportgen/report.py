@@ -31,6 +31,9 @@ Format history (``format_version``):
       fingerprint per shard) and ``shard`` on each warning carried over; counts that
       per-question rows cannot rebuild (results, repeated_chunks, extra_questions)
       are summed from the shards' report.json, or null without one.
+      Also: ``attribution.<run>.stale`` (cell -> the question ids in it whose gold ids
+      the index manifest does not hold; empty lists without a manifest) and
+      ``attribution.<run>.stale_count`` (how many such questions are in the cells).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from typing import Any
 import polars as pl
 
 from reportgen import __version__
-from reportgen.attribution import CELLS, Attribution, CellSummary
+from reportgen.attribution import CELLS, Attribution, CellSummary, stale_by_cell
 from reportgen.compare import compare_runs
 from reportgen.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
 from reportgen.errors import UsageError
@@ -322,7 +325,11 @@ def _measured(
         "attribution": (
             {}
             if evaluation.attribution is None
-            else {evaluation.attribution.run: _attribution_section(evaluation.attribution)}
+            else {
+                evaluation.attribution.run: _attribution_section(
+                    evaluation.attribution, _known_stale(hygiene)
+                )
+            }
         ),
         "cutoff": {analysis.run: _cutoff_section(analysis) for analysis in evaluation.cutoffs},
     }
@@ -364,7 +371,14 @@ def _cells(summary: CellSummary) -> dict[str, Any]:
     }
 
 
-def _attribution_section(attribution: Attribution) -> dict[str, Any]:
+def _known_stale(hygiene: Hygiene) -> pl.DataFrame:
+    """The stale gold ids a manifest vouches for; "returned by no run" is too weak a
+    signal to mark questions in the cells."""
+    return hygiene.stale if hygiene.stale_basis == "manifest" else hygiene.stale.clear()
+
+
+def _attribution_section(attribution: Attribution, stale: pl.DataFrame) -> dict[str, Any]:
+    stale_cells = stale_by_cell(attribution.questions, stale)
     outcomes = {
         outcome: attribution.unanswerable(outcome)
         for outcome in ("declined", "answered", "unknown")
@@ -373,6 +387,8 @@ def _attribution_section(attribution: Attribution) -> dict[str, Any]:
         "k": attribution.k,
         **_cells(attribution.overall),
         "questions": {cell: list(ids) for cell, ids in attribution.overall.questions.items()},
+        "stale": stale_cells,
+        "stale_count": sum(len(ids) for ids in stale_cells.values()),
         "by_kind": {kind: _cells(summary) for kind, summary in attribution.by_kind.items()},
         "unanswerable": {
             **{outcome: len(ids) for outcome, ids in outcomes.items()},

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from reportgen.render import environment
 from reportgen.report import Report
-from reportgen.views.attribution import CELL_NAMES
+from reportgen.views.attribution import CELL_NAMES, marked_ids, stale_note
 from reportgen.views.common import Table, fmt
 from reportgen.views.comparisons import ComparisonBlock, comparisons_view, gate_lines
 from reportgen.views.methods import headlines
@@ -96,6 +96,7 @@ class CellsRow:
     counts: list[str]
     pass_rate: str
     conclusion: str
+    stale_note: str | None
     lists: list[tuple[str, Listed]]
 
 
@@ -109,14 +110,19 @@ def cells_rows(report: Report, limit: int) -> list[CellsRow]:
             f"{cells[key]} ({cells[key] / total:.0%})" if total else "0" for key in CELL_NAMES
         ]
         questions = attribution.get("questions", {})
+        stale = attribution.get("stale", {})
         rows.append(
             CellsRow(
                 run=name,
                 counts=counts,
                 pass_rate=fmt(attribution.get("pass_rate")),
                 conclusion=FAILURE_ADVICE.get(attribution.get("focus", ""), ""),
+                stale_note=stale_note(attribution),
                 lists=[
-                    (CELL_NAMES[key], cut(sorted(questions.get(key, [])), limit))
+                    (
+                        CELL_NAMES[key],
+                        cut(marked_ids(sorted(questions[key]), stale.get(key, [])), limit),
+                    )
                     for key in ("retrieved_wrong", "missed_wrong", "missed_correct")
                     if questions.get(key)
                 ],

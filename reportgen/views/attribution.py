@@ -64,6 +64,26 @@ def pass_rate_note(summary: dict[str, Any]) -> str:
     )
 
 
+STALE_MARK = " (stale gold)"
+
+
+def marked_ids(ids: list[str], stale: list[str]) -> list[str]:
+    """The cell's ids, those whose gold ids the index no longer holds marked as such."""
+    flagged = set(stale)
+    return [f"{qid}{STALE_MARK}" if qid in flagged else qid for qid in ids]
+
+
+def stale_note(section: dict[str, Any]) -> str | None:
+    """The sentence under the table when retrieval failures rest on stale gold ids."""
+    stale = len(section.get("stale", {}).get("missed_wrong", []))
+    if not stale:
+        return None
+    return (
+        f"{stale} of the retrieval failures have stale gold ids: "
+        "fix the gold set before blaming search."
+    )
+
+
 @dataclass(frozen=True)
 class CellView:
     key: str
@@ -88,6 +108,7 @@ class AttributionView:
     """The 2x2: (row header, [correct cell, wrong cell])."""
     pass_rate: str
     conclusion: str
+    stale_note: str | None
     kinds: Table
     unanswerable: Table
     join: list[str]
@@ -95,6 +116,7 @@ class AttributionView:
 
 def _cell_views(section: dict[str, Any]) -> dict[str, CellView]:
     focus_cell = FOCUS_CELL.get(section["focus"])
+    stale = section.get("stale", {})
     return {
         key: CellView(
             key=key,
@@ -102,7 +124,7 @@ def _cell_views(section: dict[str, Any]) -> dict[str, CellView]:
             meaning=CELL_MEANINGS[key],
             count=str(section["cells"][key]),
             share=fmt_share(section["shares"][key]),
-            ids=section["questions"][key],
+            ids=marked_ids(section["questions"][key], stale.get(key, [])),
             focus=key == focus_cell,
         )
         for key in CELL_NAMES
@@ -193,6 +215,7 @@ def attribution_view(report: Report) -> AttributionView | None:
         ],
         pass_rate=pass_rate_note(section),
         conclusion=conclusion(section),
+        stale_note=stale_note(section),
         kinds=_kinds_table(section),
         unanswerable=_unanswerable_table(section),
         join=_join_lines(report["verdicts"], section),
