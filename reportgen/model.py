@@ -55,6 +55,20 @@ def empty_forbidden() -> pl.DataFrame:
     return pl.DataFrame(schema=FORBIDDEN_SCHEMA)
 
 
+PER_QUESTION_SCHEMA = pl.Schema(
+    {
+        "run": pl.String,
+        "qid": pl.String,
+        "kind": pl.String,
+        "status": pl.String,
+        "measure": pl.String,
+        "value": pl.Float64,
+    }
+)
+"""The per-question output (per_question.csv / .parquet): one row per run, question
+and measure. Baselines and shards are read back with it."""
+
+
 @dataclass(frozen=True)
 class GoldSet:
     """Questions and the chunks that answer them, with the set's provenance."""

@@ -19,17 +19,8 @@ import polars as pl
 
 from reportgen.errors import InputError
 from reportgen.load.text import decode, read_bytes
+from reportgen.model import PER_QUESTION_SCHEMA
 
-PER_QUESTION_SCHEMA = pl.Schema(
-    {
-        "run": pl.String,
-        "qid": pl.String,
-        "kind": pl.String,
-        "status": pl.String,
-        "measure": pl.String,
-        "value": pl.Float64,
-    }
-)
 REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs")
 BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"
 

@@ -18,6 +18,7 @@ from reportgen.load.text import (
     column,
     csv_rows,
     first_line,
+    first_repeat,
     fits_int64,
     json_id,
     json_records,
@@ -138,20 +139,11 @@ def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 def _refuse_regraded(path: Path, rows: pl.DataFrame) -> None:
     """The same (qid, docid) judged twice with different grades has no right answer."""
-    clash = (
-        rows.filter(pl.struct("qid", "chunk_id").is_duplicated())
-        .group_by("qid", "chunk_id")
-        .agg(pl.col("line").sort().head(2))
-        .with_columns(pl.col("line").list.get(1).alias("second"))
-        .sort("second")
-        .head(1)
-    )
-    if clash.height:
-        first, second = clash["line"].item().to_list()
-        qid, chunk = clash["qid"].item(), clash["chunk_id"].item()
+    if (clash := first_repeat(rows, ["qid", "chunk_id"])) is not None:
+        row, first, second = clash
         raise InputError(
             path,
-            f"{qid} {chunk} is graded differently here and on line {first}",
+            f"{row['qid']} {row['chunk_id']} is graded differently here and on line {first}",
             "keep one grade per question and chunk",
             second,
         )

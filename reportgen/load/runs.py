@@ -21,6 +21,7 @@ from reportgen.load.text import (
     column,
     csv_frame,
     first_line,
+    first_repeat,
     json_id,
     json_records,
     json_type,
@@ -161,20 +162,11 @@ def _check_ranks(path: Path, frame: pl.DataFrame, repeats_possible: bool = True)
         raise InputError(path, "a rank below 1", "number ranks from 1", line)
     if not repeats_possible:
         return
-    clash = (
-        frame.filter(pl.struct("qid", "rank").is_duplicated())
-        .group_by("qid", "rank")
-        .agg(pl.col("line").sort().head(2))
-        .with_columns(pl.col("line").list.get(1).alias("second"))
-        .sort("second")
-        .head(1)
-    )
-    if clash.height:
-        first, second = clash["line"].item().to_list()
+    if (clash := first_repeat(frame, ["qid", "rank"])) is not None:
+        row, first, second = clash
         raise InputError(
             path,
-            f"question {clash['qid'].item()} has rank {clash['rank'].item()} here and on "
-            f"line {first}",
+            f"question {row['qid']} has rank {row['rank']} here and on line {first}",
             "give each result of a question its own rank",
             second,
         )

@@ -15,17 +15,8 @@ import polars as pl
 
 from reportgen.errors import InputError
 from reportgen.load.text import check_file, read_text
+from reportgen.model import PER_QUESTION_SCHEMA
 
-PER_QUESTION_SCHEMA = pl.Schema(
-    {
-        "run": pl.String,
-        "qid": pl.String,
-        "kind": pl.String,
-        "status": pl.String,
-        "measure": pl.String,
-        "value": pl.Float64,
-    }
-)
 """What ``per_question.csv`` / ``.parquet`` hold: one row per run, question and measure."""
 
 STATUSES = ("scored", "missing", "no_relevant", "unanswerable")

@@ -210,6 +210,23 @@ def split_fields(
     return fields(path, read_lines(path), names, width, exact, layout)
 
 
+def first_repeat(frame: pl.DataFrame, keys: list[str]) -> tuple[dict[str, Any], int, int] | None:
+    """The earliest row whose ``keys`` stood on an earlier line: its keys and both lines."""
+    clash = (
+        frame.filter(pl.struct(keys).is_duplicated())
+        .group_by(keys)
+        .agg(pl.col("line").sort().head(2))
+        .with_columns(pl.col("line").list.get(1).alias("second"))
+        .sort("second")
+        .head(1)
+    )
+    if clash.height == 0:
+        return None
+    row = clash.row(0, named=True)
+    first, second = row["line"]
+    return row, first, second
+
+
 def first_line(frame: pl.DataFrame, bad: pl.Expr) -> int | None:
     """Line of the first row where ``bad`` holds, or None when every row is fine."""
     hit = frame.lazy().filter(bad).select(pl.col("line").min()).collect().item()
