@@ -21,11 +21,10 @@ from reportgen.load.text import (
     first_repeat,
     fits_int64,
     json_id,
-    json_records,
     json_type,
-    meta,
     optional_column,
     pick,
+    records_without_meta,
     refuse_bad_ids,
     split_fields,
     text_id,
@@ -152,20 +151,8 @@ def _refuse_regraded(path: Path, rows: pl.DataFrame) -> None:
 def _jsonl(path: Path) -> _Parsed:
     parsed = _Parsed()
     seen: dict[str, int] = {}
-    meta_line: int | None = None
-    for line, record in json_records(path):
-        if "_meta" in record:
-            if meta_line is not None:
-                raise InputError(
-                    path,
-                    f"a second _meta line (first on line {meta_line})",
-                    "merge them into one _meta line",
-                    line,
-                )
-            meta_line = line
-            found = meta(record, path, line)
-            parsed.version, parsed.index_version = found["version"], found["index_version"]
-            continue
+    found: dict[str, str | None] = {}
+    for line, record in records_without_meta(path, found):
         raw_id = pick(record, ID_KEYS, path, line)
         if raw_id is None:
             raise InputError(path, "a question without an id", 'add "id": "..."', line)
@@ -206,6 +193,7 @@ def _jsonl(path: Path) -> _Parsed:
                     line,
                 )
             parsed.forbid(qid, chunk_id, reason)
+    parsed.version, parsed.index_version = found.get("version"), found.get("index_version")
     return parsed
 
 

@@ -22,12 +22,11 @@ from reportgen.load.text import (
     csv_rows,
     first_line,
     json_id,
-    json_records,
     json_type,
-    meta,
     optional_column,
     pick,
     read_lines,
+    records_without_meta,
     refuse_bad_ids,
     text_id,
 )
@@ -118,16 +117,8 @@ def _lines(path: Path) -> tuple[pl.DataFrame, str | None]:
 
 def _jsonl(path: Path) -> tuple[pl.DataFrame, str | None]:
     data: dict[str, list[Any]] = {name: [] for name in MANIFEST_SCHEMA}
-    index_version: str | None = None
-    meta_line: int | None = None
-    for line, record in json_records(path):
-        if "_meta" in record:
-            if meta_line is not None:
-                raise InputError(
-                    path, f"a second _meta line (first on line {meta_line})", "keep one", line
-                )
-            meta_line, index_version = line, meta(record, path, line)["index_version"]
-            continue
+    found: dict[str, str | None] = {}
+    for line, record in records_without_meta(path, found):
         raw = pick(record, CHUNK_KEYS, path, line)
         if raw is None:
             raise InputError(path, "a record without a chunk id", 'add "chunk_id": "..."', line)
@@ -138,7 +129,7 @@ def _jsonl(path: Path) -> tuple[pl.DataFrame, str | None]:
         for key in ("valid_from", "valid_to"):
             data[key].append(_date(record.get(key), key, path, line))
         data["line"].append(line)
-    return _frame(data), index_version
+    return _frame(data), found.get("index_version")
 
 
 def _csv(path: Path) -> tuple[pl.DataFrame, str | None]:

@@ -23,12 +23,11 @@ from reportgen.load.text import (
     first_line,
     first_repeat,
     json_id,
-    json_records,
     json_type,
-    meta,
     optional_column,
     pick,
     read_text,
+    records_without_meta,
     refuse_bad_ids,
     split_fields,
 )
@@ -209,16 +208,8 @@ def _jsonl(path: Path, check: bool = False) -> _Rows:
     scores: list[Any] = []
     lines: list[int] = []
     seen: dict[str, int] = {}
-    meta_line: int | None = None
-    index_version: str | None = None
-    for line, record in json_records(path):
-        if "_meta" in record:
-            if meta_line is not None:
-                raise InputError(
-                    path, f"a second _meta line (first on line {meta_line})", "keep one", line
-                )
-            meta_line, index_version = line, meta(record, path, line)["index_version"]
-            continue
+    found: dict[str, str | None] = {}
+    for line, record in records_without_meta(path, found):
         raw_id = pick(record, ID_KEYS, path, line)
         if raw_id is None:
             raise InputError(path, "a line without a question id", 'add "id": "..."', line)
@@ -248,7 +239,7 @@ def _jsonl(path: Path, check: bool = False) -> _Rows:
         if check:
             raise
         return _jsonl(path, check=True)
-    return _Rows(frame, "list", index_version)
+    return _Rows(frame, "list", found.get("index_version"))
 
 
 def _listed(

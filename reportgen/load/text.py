@@ -398,6 +398,26 @@ def pick(record: dict[str, Any], names: tuple[str, ...], path: Path, line: int) 
     return record[present[0]] if present else None
 
 
+def records_without_meta(
+    path: Path, meta_found: dict[str, str | None]
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``json_records`` less the one optional ``_meta`` line, whose values fill ``meta_found``."""
+    meta_line: int | None = None
+    for line, record in json_records(path):
+        if "_meta" not in record:
+            yield line, record
+            continue
+        if meta_line is not None:
+            raise InputError(
+                path,
+                f"a second _meta line (first on line {meta_line})",
+                "merge them into one _meta line",
+                line,
+            )
+        meta_line = line
+        meta_found.update(meta(record, path, line))
+
+
 def meta(record: dict[str, Any], path: Path, line: int) -> dict[str, str | None]:
     """The ``_meta`` line's version and index version, checked as strings."""
     body = record["_meta"]
