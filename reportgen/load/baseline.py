@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.errors import InputError
+from reportgen.load.published import history_entries
 from reportgen.load.text import decode, read_bytes
 from reportgen.model import PER_QUESTION_SCHEMA
 
@@ -62,24 +63,10 @@ def find_report(path: Path) -> Path:
 
 
 def _latest_in_history(site: Path, history: Path) -> Path:
-    entries: list[tuple[str, int, Path]] = []
-    for number, line in enumerate(decode(history, read_bytes(history)).splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(
-                history, f"not JSON ({error.msg})", "one JSON object per line", number
-            ) from None
-        if not isinstance(entry, dict) or not all(k in entry for k in ("created", "path")):
-            raise InputError(
-                history,
-                "a history entry needs at least version, created and path",
-                'write e.g. {"version": "v3", "created": "2025-01-01T00:00:00Z", "path": "v3"}',
-                number,
-            )
-        entries.append((str(entry["created"]), number, site / str(entry["path"])))
+    entries = [
+        (str(entry["created"]), number, site / str(entry["path"]))
+        for number, entry in history_entries(history, ("version", "created", "path"))
+    ]
     if not entries:
         raise InputError(history, "the history is empty", "publish a version first")
     _, number, target = max(entries)

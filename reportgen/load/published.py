@@ -7,10 +7,12 @@ version and the headline numbers, and history.jsonl to draw the trends.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from reportgen.errors import InputError
+from reportgen.load.text import decode, read_bytes
 
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
 
@@ -39,29 +41,33 @@ def load_report_dir(report_dir: Path) -> dict[str, Any]:
     return dict(report)
 
 
-def load_history(path: Path) -> list[dict[str, Any]]:
-    """Every line of a site's history.jsonl (empty when the site is new)."""
-    if not path.is_file():
-        return []
+HISTORY_FIX = "restore history.jsonl from version control; it is append-only"
+
+
+def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict[str, Any]]]:
+    """history.jsonl's entries with their line numbers; each must hold ``required``."""
     entries = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(decode(path, read_bytes(path)).splitlines(), start=1):
         if not line.strip():
             continue
         try:
             entry = json.loads(line)
         except json.JSONDecodeError as error:
+            raise InputError(path, f"not JSON ({error.msg})", HISTORY_FIX, number) from None
+        missing = [key for key in required if not isinstance(entry, dict) or key not in entry]
+        if missing:
             raise InputError(
                 path,
-                f"line is not valid JSON ({error.msg})",
-                "restore history.jsonl from version control; it is append-only",
-                number,
-            ) from None
-        if not isinstance(entry, dict) or "version" not in entry or "created" not in entry:
-            raise InputError(
-                path,
-                "entry lacks 'version' or 'created'",
-                "restore history.jsonl from version control; it is append-only",
+                f"the entry lacks {', '.join(repr(key) for key in missing)}",
+                HISTORY_FIX,
                 number,
             )
-        entries.append(entry)
+        entries.append((number, entry))
     return entries
+
+
+def load_history(path: Path) -> list[dict[str, Any]]:
+    """Every entry of a site's history.jsonl (empty when the site is new)."""
+    if not path.is_file():
+        return []
+    return [entry for _, entry in history_entries(path, ("version", "created"))]
