@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 import polars as pl
@@ -81,7 +82,7 @@ class GoldSet:
     forbidden: pl.DataFrame = field(default_factory=empty_forbidden)
     """Chunks that must never be shown for a question (FORBIDDEN_SCHEMA); not scored."""
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
         """Hash of the content (ids, text, kinds, flags, grades), not of the file's layout.
 
