@@ -24,12 +24,14 @@ from reportgen.load.text import (
     first_repeat,
     json_id,
     json_type,
+    keys_hash,
     optional_column,
     pick,
     read_text,
     records_without_meta,
     refuse_bad_ids,
     split_fields,
+    suspect_id,
 )
 from reportgen.model import RESULTS_SCHEMA, Run
 
@@ -80,24 +82,18 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
         and frame.select(pl.any_horizontal(_padded("qid"), _padded("chunk_id")).any()).item()
     ):
         frame = frame.with_columns(pl.col("qid", "chunk_id").str.strip_chars())
-    for col, what in (("qid", "question id"), ("chunk_id", "chunk id")):
-        if (line := first_line(frame, pl.col(col).is_null() | (pl.col(col) == ""))) is not None:
-            raise InputError(path, f"empty {what}", f"give every result its {what}", line)
-    refuse_bad_ids(path, frame, {"qid": "question id", "chunk_id": "chunk id"})
-    score = pl.col("score")
-    if (line := first_line(frame, score.is_nan() | score.is_infinite())) is not None:
-        raise InputError(
-            path, "a score that is NaN or infinite", "write scores as finite numbers", line
-        )
-    missing = frame["score"].null_count()
-    if 0 < missing < frame.height:
+    frame = frame.with_columns(_NEW_QUESTION)
+    survey = frame.select(**_survey(rows.order)).row(0, named=True)
+    if survey["suspect"]:
+        _refuse_bad_values(path, frame)
+    if 0 < survey["missing"] < frame.height:
         raise InputError(
             path,
             "no score here while other results have one",
             "give every result a score, or none of them",
-            first_line(frame, score.is_null()),
+            first_line(frame, pl.col("score").is_null()),
         )
-    in_order = _in_order(frame, rows.order)
+    in_order = survey["blocks"] == survey["questions"] and survey["ordered"]
     if rows.order == "rank":
         # ranks rising strictly within each question's block cannot repeat
         _check_ranks(path, frame, repeats_possible=not in_order)
@@ -107,47 +103,71 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
         )
         by = {"rank": ["rank"], "score": ["score", "chunk_id"], "list": ["_seq"]}[rows.order]
         frame = frame.sort(["_q", *by], descending=[False] + [rows.order == "score"] * len(by))
+        frame = frame.with_columns(_NEW_QUESTION)
     frame = frame.with_columns(_positions())
     total = frame.height
-    distinct = int(frame.group_by("qid").agg(pl.col("chunk_id").n_unique())["chunk_id"].sum())
-    if distinct < total:  # counting costs less than filtering, and most runs have no repeat
+    distinct = total
+    if survey["distinct_keys"] < total:  # a repeat, or a hash collision: count exactly
+        distinct = int(frame.group_by("qid").agg(pl.col("chunk_id").n_unique())["chunk_id"].sum())
+    if distinct < total:
         frame = frame.filter(pl.col("chunk_id").is_first_distinct().over("qid"))
     results = frame.select(RESULTS_SCHEMA.names()).cast(RESULTS_SCHEMA)
     return results, total - distinct
 
 
-_NEW_QUESTION = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
+_NEW_QUESTION = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True).alias("_new")
+"""Whether a row starts a block of its question (rows in their current order)."""
 
 
-def _in_order(frame: pl.DataFrame, order: Order) -> bool:
-    """Whether the rows already are in ranking order, each question in one block.
+def _survey(order: Order) -> dict[str, pl.Expr]:
+    """Everything the checks and the ordering need to know, as one pass of aggregates.
 
-    Most runs are written that way, and checking costs a fraction of the sort it saves.
+    ``suspect`` never misses a bad value but may be a false alarm; only then do the
+    slower checks run, which find the first bad line. A row that repeats the question
+    id above it passes or fails as that row did, so question ids are checked once per
+    block. ``ordered`` and blocks equal to questions say the rows already are in
+    ranking order, each question in one block: most runs are written that way, and
+    checking costs a fraction of the sort it saves.
     """
-    if frame.height == 0:
-        return True
-    same = ~_NEW_QUESTION
-    follows = {
-        "rank": pl.col("rank") > pl.col("rank").shift(1),
-        "score": (pl.col("score") < pl.col("score").shift(1))
-        | (
-            (pl.col("score") == pl.col("score").shift(1))
-            & (pl.col("chunk_id") <= pl.col("chunk_id").shift(1))
-        ),
+    new, qid, chunk, score = pl.col("_new"), pl.col("qid"), pl.col("chunk_id"), pl.col("score")
+    first_qid = qid.filter(new)
+    # ties are rare, so chunk ids are compared only where the score ties
+    tie = ~new & (score == score.shift(1))
+    ordered = {
+        "rank": (new | (pl.col("rank") > pl.col("rank").shift(1))).all(),
+        "score": (new | (score <= score.shift(1))).all()
+        & (chunk.filter(tie) <= chunk.shift(1).filter(tie)).all(),
         "list": pl.lit(True),
     }[order]
-    blocks, questions, ordered = frame.select(
-        _NEW_QUESTION.sum().alias("blocks"),
-        pl.col("qid").n_unique().alias("questions"),
-        (~same | follows).all().alias("ordered"),
-    ).row(0)
-    return bool(blocks == questions and ordered)
+    return {
+        "suspect": (first_qid.is_null() | (first_qid == "") | suspect_id(first_qid)).any()
+        | (chunk.is_null() | (chunk == "") | suspect_id(chunk)).any()
+        | (~score.is_finite()).any(),
+        "missing": score.null_count(),
+        "blocks": new.sum(),
+        "questions": first_qid.n_unique(),
+        "ordered": ordered,
+        "distinct_keys": keys_hash(["qid", "chunk_id"]).n_unique(),
+    }
+
+
+def _refuse_bad_values(path: Path, frame: pl.DataFrame) -> None:
+    """Raise for the first empty id, bad id or NaN score, named by its line."""
+    for col, what in (("qid", "question id"), ("chunk_id", "chunk id")):
+        if (line := first_line(frame, pl.col(col).is_null() | (pl.col(col) == ""))) is not None:
+            raise InputError(path, f"empty {what}", f"give every result its {what}", line)
+    refuse_bad_ids(path, frame, {"qid": "question id", "chunk_id": "chunk id"})
+    score = pl.col("score")
+    if (line := first_line(frame, score.is_nan() | score.is_infinite())) is not None:
+        raise InputError(
+            path, "a score that is NaN or infinite", "write scores as finite numbers", line
+        )
 
 
 def _positions() -> pl.Expr:
     """1-based position within each question's block (rows already in ranking order)."""
     index = pl.int_range(pl.len(), dtype=pl.Int64)
-    start = pl.when(_NEW_QUESTION).then(index).forward_fill()
+    start = pl.when(pl.col("_new")).then(index).forward_fill()
     return (index - start + 1).alias("rank")
 
 
@@ -178,7 +198,7 @@ def _no_records(path: Path) -> InputError:
 def _trec(path: Path) -> _Rows:
     """``qid Q0 docid rank score tag``: the rank column is ignored, as trec_eval does."""
     picks = {0: "qid", 2: "chunk_id", 4: "raw"}
-    frame = split_fields(path, picks, 6, False, "qid Q0 docid rank score tag")
+    frame = split_fields(path, picks, 6, False, "qid Q0 docid rank score tag", {4: pl.Float64()})
     if frame.height == 0:
         raise _no_records(path)
     frame = frame.with_columns(pl.col("raw").cast(pl.Float64, strict=False).alias("score"))

@@ -23,6 +23,7 @@ BOM = "\ufeff"
 MAX_ID_LENGTH = 512
 """Longer than any real id: such a value is a whole passage or a broken line."""
 _CONTROL = "[\x00-\x1f\x7f]"
+_CONTROL_CHARS = [*map(chr, range(0x20)), "\x7f"]
 
 
 def id_problem(value: str) -> str | None:
@@ -42,8 +43,20 @@ def checked_id(value: str, path: Path, line: int, what: str) -> str:
     return value
 
 
+def suspect_id(text: pl.Expr) -> pl.Expr:
+    """Whether an id may fail :func:`checked_id`, at a fraction of the cost of knowing.
+
+    Never misses a bad id: a text of at most 512 bytes has at most 512 characters, and
+    the control characters are looked for as literals, not with a regex. Only a hit is
+    worth the exact check (a long id of multi-byte characters can be a false alarm).
+    """
+    return (text.str.len_bytes() > MAX_ID_LENGTH) | text.str.contains_any(_CONTROL_CHARS)
+
+
 def refuse_bad_ids(path: Path, frame: pl.DataFrame, columns: dict[str, str]) -> None:
     """The frame form of :func:`checked_id`: one pass per column, the first bad line named."""
+    if not frame.select(pl.any_horizontal(suspect_id(pl.col(col)) for col in columns).any()).item():
+        return
     for col, what in columns.items():
         text = pl.col(col)
         bad = (text.str.len_chars() > MAX_ID_LENGTH) | text.str.contains(_CONTROL)
@@ -153,7 +166,9 @@ def fields(
     return frame.filter(first.is_not_null() & ~first.str.starts_with("#")).select("line", *keep)
 
 
-def plain_fields(path: Path, names: dict[int, str], width: int) -> pl.DataFrame | None:
+def plain_fields(
+    path: Path, names: dict[int, str], width: int, types: dict[int, pl.DataType] | None = None
+) -> pl.DataFrame | None:
     """The common case of :func:`fields`, read by Polars' CSV reader: much faster.
 
     Applies when every line has exactly ``width`` fields separated by one space (what
@@ -161,25 +176,19 @@ def plain_fields(path: Path, names: dict[int, str], width: int) -> pl.DataFrame 
     line numbers. Anything else (tabs, runs of spaces, comments, extra or missing
     columns, bad bytes) returns None, and the caller takes the general path, which
     reads every layout it allows and reports problems by line.
+
+    ``types`` reads some columns as numbers straight away, which costs less than
+    casting strings (the reader and ``cast`` parse alike). A value the reader cannot
+    parse sends it back to reading strings, so that the caller's checks meet the same
+    frame, in the same order, as without ``types``.
     """
     # One column more than the layout: it stays null unless a line has an extra field
     # or an empty one (two spaces in a row), which the general path handles.
     columns = [f"_{i}" for i in range(width)]
-    schema = pl.Schema({name: pl.String for name in [*columns, "_extra"]})
-    try:
-        frame = (
-            pl.scan_csv(
-                path,
-                separator=" ",
-                has_header=False,
-                quote_char=None,
-                schema=schema,
-                missing_columns="insert",
-            )
-            .with_row_index("line", offset=1)
-            .collect()
-        )
-    except (pl.exceptions.PolarsError, OSError):
+    frame = _scan_plain(path, columns, types or {})
+    if frame is None and types:
+        frame = _scan_plain(path, columns, {})
+    if frame is None:
         return None
     blank = pl.all_horizontal(pl.col(*columns, "_extra").is_null())
     irregular = ~blank & (
@@ -200,11 +209,42 @@ def plain_fields(path: Path, names: dict[int, str], width: int) -> pl.DataFrame 
     return frame.select(pl.col("line").cast(pl.Int64), *picked).rename(picked)
 
 
+def _scan_plain(
+    path: Path, columns: list[str], types: dict[int, pl.DataType]
+) -> pl.DataFrame | None:
+    """The file read by the CSV reader, plus a column for an extra field; None on failure."""
+    schema = {name: types.get(i, pl.String()) for i, name in enumerate(columns)}
+    try:
+        return (
+            pl.scan_csv(
+                path,
+                separator=" ",
+                has_header=False,
+                quote_char=None,
+                schema=pl.Schema(schema | {"_extra": pl.String()}),
+                missing_columns="insert",
+            )
+            .with_row_index("line", offset=1)
+            .collect()
+        )
+    except (pl.exceptions.PolarsError, OSError):
+        return None
+
+
 def split_fields(
-    path: Path, names: dict[int, str], width: int, exact: bool, layout: str
+    path: Path,
+    names: dict[int, str],
+    width: int,
+    exact: bool,
+    layout: str,
+    types: dict[int, pl.DataType] | None = None,
 ) -> pl.DataFrame:
-    """Fields of a whitespace-separated file: :func:`plain_fields` when it applies."""
-    plain = plain_fields(path, names, width)
+    """Fields of a whitespace-separated file: :func:`plain_fields` when it applies.
+
+    Columns in ``types`` come typed from the fast path and as text from the general
+    one: cast them either way.
+    """
+    plain = plain_fields(path, names, width, types)
     if plain is not None:
         return plain
     return fields(path, read_lines(path), names, width, exact, layout)
@@ -225,6 +265,20 @@ def first_repeat(frame: pl.DataFrame, keys: list[str]) -> tuple[dict[str, Any], 
     row = clash.row(0, named=True)
     first, second = row["line"]
     return row, first, second
+
+
+def keys_hash(keys: list[str]) -> pl.Expr:
+    """One 64-bit hash of each row's ``keys``, to prove cheaply that no keys repeat.
+
+    All hashes different means all keys different; equal hashes may be a collision,
+    so a caller then counts exactly. Each key has its own seed: a row whose keys are
+    equal to each other does not hash to zero.
+    """
+    hashes = [pl.col(key).hash(seed=seed) for seed, key in enumerate(keys)]
+    combined = hashes[0]
+    for more in hashes[1:]:
+        combined = combined ^ more
+    return combined
 
 
 def first_line(frame: pl.DataFrame, bad: pl.Expr) -> int | None:
