@@ -103,7 +103,6 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
         )
         by = {"rank": ["rank"], "score": ["score", "chunk_id"], "list": ["_seq"]}[rows.order]
         frame = frame.sort(["_q", *by], descending=[False] + [rows.order == "score"] * len(by))
-        frame = frame.with_columns(_NEW_QUESTION)
     frame = frame.with_columns(_positions())
     total = frame.height
     distinct = total
@@ -166,9 +165,8 @@ def _refuse_bad_values(path: Path, frame: pl.DataFrame) -> None:
 
 def _positions() -> pl.Expr:
     """1-based position within each question's block (rows already in ranking order)."""
-    index = pl.int_range(pl.len(), dtype=pl.Int64)
-    start = pl.when(pl.col("_new")).then(index).forward_fill()
-    return (index - start + 1).alias("rank")
+    blocks = pl.col("qid").rle().struct.field("len")
+    return pl.int_ranges(1, blocks + 1, dtype=pl.Int64).explode().alias("rank")
 
 
 def _padded(col: str) -> pl.Expr:
