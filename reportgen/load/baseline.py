@@ -10,7 +10,6 @@ report.json (per_question.parquet or per_question.csv) is required.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,9 @@ import polars as pl
 
 from reportgen.errors import InputError
 from reportgen.load.per_question import read_per_question
-from reportgen.load.published import history_entries
-from reportgen.load.text import decode, read_bytes
+from reportgen.load.published import history_entries, read_report
 
-REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs")
+REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs", "gold.fingerprint")
 BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"
 
 
@@ -82,19 +80,7 @@ def _latest_in_history(site: Path, history: Path) -> Path:
 
 
 def _read_report(path: Path) -> dict[str, Any]:
-    try:
-        report = json.loads(decode(path, read_bytes(path)))
-    except json.JSONDecodeError as error:
-        raise InputError(
-            path, f"not JSON ({error.msg})", "give a report.json written by reportgen", error.lineno
-        ) from None
-    if not isinstance(report, dict):
-        raise InputError(path, "not a reportgen report (no JSON object)", BASELINE_FIX)
-    missing = [key for key in REQUIRED_KEYS if key not in report]
-    if missing or not isinstance(report.get("gold"), dict) or "fingerprint" not in report["gold"]:
-        what = missing[0] if missing else "gold.fingerprint"
-        raise InputError(path, f"not a reportgen report (no {what!r})", BASELINE_FIX)
-    return report
+    return read_report(path, REQUIRED_KEYS, BASELINE_FIX)
 
 
 def _read_per_question(folder: Path) -> pl.DataFrame:

@@ -6,7 +6,6 @@ beside it when there is one) or the per-question file itself.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,8 @@ import polars as pl
 
 from reportgen.errors import InputError
 from reportgen.load.per_question import read_per_question
-from reportgen.load.text import check_file, read_text
+from reportgen.load.published import read_report
+from reportgen.load.text import check_file
 
 SHARD_FIX = "give a per_question.csv or .parquet written by `reportgen report`"
 
@@ -48,17 +48,5 @@ def load_shard(path: str | Path) -> Shard:
     path = Path(path)
     data = _per_question_file(path)
     report_path = data.parent / "report.json"
-    report: dict[str, Any] | None = None
-    if report_path.is_file():
-        try:
-            loaded = json.loads(read_text(report_path))
-        except json.JSONDecodeError as err:
-            raise InputError(
-                report_path, f"not valid JSON ({err.msg})", "write it again", err.lineno
-            ) from None
-        if not isinstance(loaded, dict) or not isinstance(loaded.get("settings"), dict):
-            raise InputError(
-                report_path, "no settings object", "give a report.json written by reportgen"
-            )
-        report = loaded
+    report = read_report(report_path, ("settings",), SHARD_FIX) if report_path.is_file() else None
     return Shard(source=str(data), rows=read_per_question(data, SHARD_FIX), report=report)
