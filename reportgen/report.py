@@ -34,6 +34,9 @@ Format history (``format_version``):
       Also: ``attribution.<run>.stale`` (cell -> the question ids in it whose gold ids
       the index manifest does not hold; empty lists without a manifest) and
       ``attribution.<run>.stale_count`` (how many such questions are in the cells).
+      Also: ``baseline.comparisons[].cells.stale`` (``then`` and ``now``: cell -> how
+      many of its questions had stale gold ids in that report; ``then`` is null when
+      the baseline's report.json predates ``attribution.<run>.stale``).
 """
 
 from __future__ import annotations
