@@ -437,16 +437,10 @@ def _cutoff_section(analysis: CutoffAnalysis) -> dict[str, Any]:
     }
 
 
-def per_question_long(evaluation: Evaluation) -> pl.DataFrame:
-    """One row per run, question and measure: the full data behind every mean."""
+def per_question_rows(evaluation: Evaluation) -> pl.DataFrame:
+    """One row per run and question, a column per measure: the data behind every mean."""
     keys = evaluation.settings.measure_keys
-    frames = [
-        result.scores.unpivot(
-            index=["qid", "kind", "status"],
-            on=keys,
-            variable_name="measure",
-            value_name="value",
-        ).select(pl.lit(result.name).alias("run"), pl.all())
+    return pl.concat(
+        result.scores.select(pl.lit(result.name).alias("run"), "qid", "kind", "status", *keys)
         for result in evaluation.runs
-    ]
-    return pl.concat(frames)
+    )

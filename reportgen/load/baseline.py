@@ -18,9 +18,9 @@ from typing import Any
 import polars as pl
 
 from reportgen.errors import InputError
+from reportgen.load.per_question import read_per_question
 from reportgen.load.published import history_entries
 from reportgen.load.text import decode, read_bytes
-from reportgen.model import PER_QUESTION_SCHEMA
 
 REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs")
 BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"
@@ -28,7 +28,7 @@ BASELINE_FIX = "give a previous report's folder (report.json with per_question.c
 
 @dataclass(frozen=True)
 class Baseline:
-    """A previous report: the dict it wrote and its per-question long rows."""
+    """A previous report: the dict it wrote and its per-question values."""
 
     path: Path
     """The report.json that was read."""
@@ -107,17 +107,4 @@ def _read_per_question(folder: Path) -> pl.DataFrame:
             "question and need them",
             "keep per_question.csv (or .parquet) beside report.json when you publish",
         )
-    try:
-        if source is parquet:
-            frame = pl.read_parquet(source).select(
-                pl.col(name).cast(dtype) for name, dtype in PER_QUESTION_SCHEMA.items()
-            )
-        else:
-            frame = pl.read_csv(source, schema=PER_QUESTION_SCHEMA)
-    except (pl.exceptions.PolarsError, OSError) as error:
-        raise InputError(
-            source,
-            f"cannot read the per-question values ({str(error).splitlines()[0]})",
-            "columns must be run, qid, kind, status, measure, value, as reportgen writes them",
-        ) from None
-    return frame
+    return read_per_question(source, BASELINE_FIX)
