@@ -130,7 +130,7 @@ def _survey(order: Order) -> dict[str, pl.Expr]:
     """
     new, qid, chunk, score = pl.col("_new"), pl.col("qid"), pl.col("chunk_id"), pl.col("score")
     first_qid = qid.filter(new)
-    # ties are rare, so chunk ids are compared only where the score ties
+    # chunk ids are compared only where scores tie: filtering costs less than comparing all
     tie = ~new & (score == score.shift(1))
     ordered = {
         "rank": (new | (pl.col("rank") > pl.col("rank").shift(1))).all(),

@@ -173,3 +173,23 @@ def test_qrels_judging_a_pair_twice_differently_are_refused(tmp_path: Path) -> N
     line, message = _error(load_gold, path)
     assert line == 3
     assert "q1 d1 is graded differently here and on line 1" in message
+
+
+AWKWARD_NUMBERS = [
+    *("1", "-0", "+1", "01", "1.0", ".5", "5.", "1e3", "1E+3", "-1e-3", "1e400", "-1e400"),
+    *("nan", "NaN", "inf", "-inf", "Infinity", "1e", "e3", "1.5.5", "0x10", "1_000", "--1"),
+    *("9223372036854775807", "9223372036854775808", "-9223372036854775809", "high"),
+]
+
+
+@pytest.mark.parametrize("dtype", [pl.Float64(), pl.Int64()], ids=["float", "int"])
+def test_the_reader_parses_numbers_as_cast_does(tmp_path: Path, dtype: pl.DataType) -> None:
+    # the fast path reads numbers itself and the general path casts text: for every
+    # value they must agree, or the fast path must hand back the text to cast
+    for value in AWKWARD_NUMBERS:
+        path = _file(tmp_path, "run.trec", f"q1 Q0 d1 1 {value} t\n".encode())
+        frame = plain_fields(path, RUN, 6, {4: dtype})
+        assert frame is not None
+        cast = pl.Series([value]).cast(dtype, strict=False)
+        assert frame["raw"].cast(dtype, strict=False).equals(cast), value
+        assert frame["raw"].dtype == (dtype if cast.null_count() == 0 else pl.String), value
