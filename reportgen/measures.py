@@ -130,41 +130,83 @@ def measure_keys(ks: Sequence[int]) -> list[str]:
     return keys + [m.key() for m in WHOLE_LIST_MEASURES]
 
 
-def _ideal_dcg(judgments: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
+def _ideal_dcg(positive: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
     """Ideal DCG@k per question: every positive grade, best first."""
-    ideal = (
-        judgments.filter(pl.col("grade") > 0)
-        .sort(["qid", "grade"], descending=[False, True])
-        .with_columns(ideal_rank=pl.int_range(1, pl.len() + 1).over("qid"))
-        .with_columns(
-            ideal_gain=pl.col("grade").cast(pl.Float64) / (pl.col("ideal_rank") + 1).log(2)
-        )
+    ideal = positive.sort(["qid", "grade"], descending=[False, True]).with_columns(
+        ideal_rank=pl.int_range(1, pl.len() + 1).over("qid")
     )
+    gain = pl.col("grade").cast(pl.Float64) / (pl.col("ideal_rank") + 1).log(2)
     return ideal.group_by("qid").agg(
-        pl.col("ideal_gain").filter(pl.col("ideal_rank") <= k).sum().alias(f"_idcg@{k}") for k in ks
+        gain.filter(pl.col("ideal_rank") <= k).sum().alias(f"_idcg@{k}") for k in ks
     )
 
 
-def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1) -> pl.DataFrame:
+@dataclass(frozen=True)
+class Judged:
+    """What every run is measured against: it depends on the gold set, the cutoffs and
+    the threshold, never on the run, so :func:`judge` computes it once for all runs."""
+
+    questions: pl.DataFrame
+    """qid, kind, unanswerable, n_relevant, then ``_idcg@k`` for each cutoff."""
+    positive: pl.DataFrame
+    """(qid, chunk_id, grade) of every judgment with a positive grade."""
+    ks: tuple[int, ...]
+    threshold: int
+
+
+def judge(gold: GoldSet, ks: Sequence[int], threshold: int = 1) -> Judged:
+    """The run-independent half of :func:`per_question`."""
+    judgments = gold.judgments
+    positive = judgments.filter(pl.col("grade") > 0)
+    relevant = judgments.group_by("qid").agg(
+        n_relevant=(pl.col("grade") >= threshold).sum().cast(pl.Int64)
+    )
+    questions = (
+        gold.questions.lazy()
+        .select("qid", "kind", "unanswerable")
+        .join(relevant.lazy(), on="qid", how="left")
+        .join(_ideal_dcg(positive, ks).lazy(), on="qid", how="left")
+        .with_columns(pl.col("n_relevant").fill_null(0), pl.col("^_idcg@.*$").fill_null(0.0))
+        .collect()
+    )
+    return Judged(questions, positive, tuple(ks), threshold)
+
+
+def retrieved_counts(run: Run) -> pl.DataFrame:
+    """(qid, n_retrieved): distinct chunks per question the run answers, gold or not."""
+    return run.results.group_by("qid").agg(n_retrieved=pl.col("chunk_id").n_unique().cast(pl.Int64))
+
+
+def per_question(
+    gold: GoldSet,
+    run: Run,
+    ks: Sequence[int],
+    threshold: int = 1,
+    *,
+    judged: Judged | None = None,
+    retrieved: pl.DataFrame | None = None,
+) -> pl.DataFrame:
     """Every measure for every gold question, with its status and evidence counts.
 
     Columns: qid, kind, status, n_relevant, n_retrieved, n_relevant_retrieved,
     first_relevant_rank (null when none), then :func:`measure_keys`.
-    ``threshold`` is at least 1: an unjudged chunk is never relevant.
+    ``threshold`` is at least 1: an unjudged chunk is never relevant. ``judged`` and
+    ``retrieved`` (from :func:`judge` and :func:`retrieved_counts`) spare recomputing
+    what several runs, or the caller, already have.
     """
-    judgments = gold.judgments
-    relevant = judgments.group_by("qid").agg(
-        n_relevant=(pl.col("grade") >= threshold).sum().cast(pl.Int64)
-    )
-    retrieved = run.results.group_by("qid").agg(
-        n_retrieved=pl.col("chunk_id").n_unique().cast(pl.Int64)
-    )
+    if judged is None or judged.ks != tuple(ks) or judged.threshold != threshold:
+        judged = judge(gold, ks, threshold)
+    if retrieved is None:
+        retrieved = retrieved_counts(run)
+    positive = judged.positive
     # Only a chunk judged with a positive grade can move a measure, so the rest of
-    # the work is on those few rows per question, never on the whole ranked list.
+    # the work is on those few rows per question, never on the whole ranked list:
+    # a filter on chunk ids alone cuts the rows down before the two-key join.
     found = (
         run.results.select("qid", "chunk_id", "rank")
-        .join(judgments.filter(pl.col("grade") > 0), on=["qid", "chunk_id"], how="inner")
-        .join(relevant, on="qid", how="left")
+        .filter(pl.col("chunk_id").is_in(positive.get_column("chunk_id").implode()))
+        .join(positive, on=["qid", "chunk_id"], how="inner")
+        .join(judged.questions.select("qid", "n_relevant"), on="qid", how="left")
         # joins do not keep row order: sort right before the running count
         .sort("qid", "rank")
         # A chunk repeated in one list counts once, at its first rank (SPEC.md).
@@ -198,11 +240,9 @@ def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1)
         .otherwise(pl.lit("scored"))
     )
     base = (
-        gold.questions.select("qid", "kind", "unanswerable")
-        .join(relevant, on="qid", how="left")
-        .join(retrieved, on="qid", how="left")
-        .join(per_run, on="qid", how="left")
-        .join(_ideal_dcg(judgments, ks), on="qid", how="left")
+        judged.questions.lazy()
+        .join(retrieved.lazy(), on="qid", how="left")
+        .join(per_run.lazy(), on="qid", how="left")
         .with_columns(
             pl.col("^(n_.*|_.*)$").fill_null(0),
         )
@@ -248,6 +288,7 @@ def per_question(gold: GoldSet, run: Run, ks: Sequence[int], threshold: int = 1)
             *measure_keys(ks),
         )
         .sort("qid")
+        .collect()
     )
 
 
@@ -289,32 +330,61 @@ def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
     """Questions whose score at position k equals the score at position k + 1.
 
     Only meaningful when the order came from scores: the measure at k then depends
-    on an arbitrary tie-break (chunk id descending). Loaded runs already hold each
-    question's rows together in rank order, so positions come from row order
-    without a sort or a window; anything else is sorted first.
+    on an arbitrary tie-break (chunk id descending).
     """
     if run.order != "score" or not run.has_scores:
         return {}
-    results = run.results
-    qid = pl.col("qid")
-    starts = (qid != qid.shift(1)).fill_null(True)
-    in_blocks = results.select(
-        ((pl.col("rank") > pl.col("rank").shift(1)) | starts).all()
-        & (starts.sum() == qid.n_unique())
-    ).item()
-    if not in_blocks:
-        results = results.sort("qid", "rank")
-    index = pl.int_range(pl.len(), dtype=pl.Int64)
-    position = index - pl.when(starts).then(index).forward_fill() + 1
-    tie = (qid == qid.shift(-1)) & (pl.col("score") == pl.col("score").shift(-1))
-    tied = (
-        results.select("qid", position.alias("position"), tie.alias("tie"))
-        .filter(pl.col("tie") & pl.col("position").is_in(list(ks)))
-        .sort("qid")
+    tie = (pl.col("qid") == pl.col("qid").shift(-1)) & (
+        pl.col("score") == pl.col("score").shift(-1)
     )
+    if _numbered_in_blocks(run.results):
+        # positions are ranks: only the rows at k and k + 1 matter, a few per question
+        near = run.results.filter(pl.col("rank").is_in(sorted({*ks, *(k + 1 for k in ks)})))
+        adjacent = pl.col("rank").shift(-1) == pl.col("rank") + 1
+        tied = near.select("qid", pl.col("rank").alias("position"), (tie & adjacent).alias("tie"))
+    else:
+        tied = _positions(run.results).select("qid", "position", tie.alias("tie"))
+    tied = tied.filter(pl.col("tie") & pl.col("position").is_in(list(ks))).sort("qid")
     ties: dict[int, list[str]] = {}
     for k in ks:
         qids = tied.filter(pl.col("position") == k).get_column("qid").to_list()
         if qids:
             ties[k] = qids
     return ties
+
+
+_STARTS = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
+"""Whether a row starts a block of rows with the same question."""
+
+
+def _numbered_in_blocks(results: pl.DataFrame) -> bool:
+    """Whether each question's rows are together and ranked 1, 2, 3... in row order.
+
+    Loaded runs without repeated chunks are: then a row's position is its rank.
+    """
+    rank = pl.col("rank")
+    numbered, blocks, questions = results.select(
+        pl.when(_STARTS).then(rank == 1).otherwise(rank == rank.shift(1) + 1).all().alias("n"),
+        _STARTS.sum().alias("blocks"),
+        pl.col("qid").filter(_STARTS).n_unique().alias("questions"),
+    ).row(0)
+    return bool(numbered and blocks == questions)
+
+
+def _positions(results: pl.DataFrame) -> pl.DataFrame:
+    """Results with each row's 1-based ``position`` in its question's ranked list.
+
+    Loaded runs already hold each question's rows together in rank order, so
+    positions come from row order without a sort or a window; anything else is
+    sorted first.
+    """
+    qid = pl.col("qid")
+    in_blocks = results.select(
+        ((pl.col("rank") > pl.col("rank").shift(1)) | _STARTS).all()
+        & (_STARTS.sum() == qid.n_unique())
+    ).item()
+    if not in_blocks:
+        results = results.sort("qid", "rank")
+    index = pl.int_range(pl.len(), dtype=pl.Int64)
+    position = index - pl.when(_STARTS).then(index).forward_fill() + 1
+    return results.with_columns(position.alias("position"))
