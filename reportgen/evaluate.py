@@ -20,7 +20,7 @@ from reportgen.measures import (
     judge,
     measure_keys,
     per_question,
-    retrieved_counts,
+    read_run,
     ties_at_cutoffs,
 )
 from reportgen.model import GoldSet, Run, VerdictSet
@@ -91,6 +91,9 @@ class RunScores:
     run: Run
     scores: pl.DataFrame
     extra_questions: tuple[str, ...]
+    gold_rows: pl.DataFrame
+    """(qid, chunk_id, rank) of the rows whose chunk is a positive gold chunk of any
+    question (:func:`reportgen.measures.read_run`): what the stale-gold check reads."""
     ties: dict[int, list[str]] = field(default_factory=dict)
 
     @property
@@ -132,22 +135,23 @@ def score_run(
     """
     if judged is None:
         judged = judge(gold, settings.ks, settings.threshold)
-    retrieved = retrieved_counts(run)
+    returned = read_run(run, judged)
     gold_ids = gold.questions.get_column("qid")
     extra = (
-        retrieved.filter(~pl.col("qid").is_in(gold_ids.implode()))
+        returned.retrieved.filter(~pl.col("qid").is_in(gold_ids.implode()))
         .get_column("qid")
         .sort()
         .to_list()
     )
     scores = per_question(
-        gold, run, settings.ks, settings.threshold, judged=judged, retrieved=retrieved
+        gold, run, settings.ks, settings.threshold, judged=judged, returned=returned
     )
     return RunScores(
         run=run,
         scores=scores,
         extra_questions=tuple(extra),
         ties=ties_at_cutoffs(run, settings.ks),
+        gold_rows=returned.gold_rows,
     )
 
 

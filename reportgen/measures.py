@@ -172,9 +172,47 @@ def judge(gold: GoldSet, ks: Sequence[int], threshold: int = 1) -> Judged:
     return Judged(questions, positive, tuple(ks), threshold)
 
 
-def retrieved_counts(run: Run) -> pl.DataFrame:
+@dataclass(frozen=True)
+class Returned:
+    """What the passes over every row of a run give the measures and the checks."""
+
+    retrieved: pl.DataFrame
     """(qid, n_retrieved): distinct chunks per question the run answers, gold or not."""
-    return run.results.group_by("qid").agg(n_retrieved=pl.col("chunk_id").n_unique().cast(pl.Int64))
+    gold_rows: pl.DataFrame
+    """(qid, chunk_id, rank) of the rows whose chunk is a positive gold chunk of any
+    question: the only rows that can move a measure or show that a gold id exists."""
+
+
+def read_run(run: Run, judged: Judged) -> Returned:
+    """The two passes over a run's rows that everything else is computed from."""
+    gold_ids = judged.positive.get_column("chunk_id").implode()
+    return Returned(
+        retrieved=_retrieved(run.results),
+        gold_rows=run.results.select("qid", "chunk_id", "rank").filter(
+            pl.col("chunk_id").is_in(gold_ids)
+        ),
+    )
+
+
+_STARTS = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
+"""Whether a row starts a block of rows with the same question."""
+
+
+def _retrieved(results: pl.DataFrame) -> pl.DataFrame:
+    """(qid, n_retrieved), counted per block of rows when each question is one block.
+
+    Loaded runs are: grouping by a block number known to be sorted reads each block
+    as a slice, 3x faster than hashing every question id.
+    """
+    count = pl.col("chunk_id").n_unique().cast(pl.Int64).alias("n_retrieved")
+    blocks = (
+        results.select(_STARTS.cum_sum().set_sorted().alias("_block"), "qid", "chunk_id")
+        .group_by("_block", maintain_order=True)
+        .agg(pl.col("qid").first(), count)
+    )
+    if blocks.get_column("qid").n_unique() == blocks.height:
+        return blocks.drop("_block")
+    return results.group_by("qid").agg(count)
 
 
 def per_question(
@@ -184,28 +222,24 @@ def per_question(
     threshold: int = 1,
     *,
     judged: Judged | None = None,
-    retrieved: pl.DataFrame | None = None,
+    returned: Returned | None = None,
 ) -> pl.DataFrame:
     """Every measure for every gold question, with its status and evidence counts.
 
     Columns: qid, kind, status, n_relevant, n_retrieved, n_relevant_retrieved,
     first_relevant_rank (null when none), then :func:`measure_keys`.
     ``threshold`` is at least 1: an unjudged chunk is never relevant. ``judged`` and
-    ``retrieved`` (from :func:`judge` and :func:`retrieved_counts`) spare recomputing
-    what several runs, or the caller, already have.
+    ``returned`` (from :func:`judge` and :func:`read_run`) spare recomputing what
+    several runs, or the caller, already have.
     """
     if judged is None or judged.ks != tuple(ks) or judged.threshold != threshold:
         judged = judge(gold, ks, threshold)
-    if retrieved is None:
-        retrieved = retrieved_counts(run)
-    positive = judged.positive
+    if returned is None:
+        returned = read_run(run, judged)
     # Only a chunk judged with a positive grade can move a measure, so the rest of
-    # the work is on those few rows per question, never on the whole ranked list:
-    # a filter on chunk ids alone cuts the rows down before the two-key join.
+    # the work is on those few rows per question, never on the whole ranked list.
     found = (
-        run.results.select("qid", "chunk_id", "rank")
-        .filter(pl.col("chunk_id").is_in(positive.get_column("chunk_id").implode()))
-        .join(positive, on=["qid", "chunk_id"], how="inner")
+        returned.gold_rows.join(judged.positive, on=["qid", "chunk_id"], how="inner")
         .join(judged.questions.select("qid", "n_relevant"), on="qid", how="left")
         # joins do not keep row order: sort right before the running count
         .sort("qid", "rank")
@@ -241,7 +275,7 @@ def per_question(
     )
     base = (
         judged.questions.lazy()
-        .join(retrieved.lazy(), on="qid", how="left")
+        .join(returned.retrieved.lazy(), on="qid", how="left")
         .join(per_run.lazy(), on="qid", how="left")
         .with_columns(
             pl.col("^(n_.*|_.*)$").fill_null(0),
@@ -351,10 +385,6 @@ def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
         if qids:
             ties[k] = qids
     return ties
-
-
-_STARTS = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
-"""Whether a row starts a block of rows with the same question."""
 
 
 def _numbered_in_blocks(results: pl.DataFrame) -> bool:
