@@ -133,12 +133,29 @@ def measure_keys(ks: Sequence[int]) -> list[str]:
 def _ideal_dcg(positive: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
     """Ideal DCG@k per question: every positive grade, best first."""
     ideal = positive.sort(["qid", "grade"], descending=[False, True]).with_columns(
-        ideal_rank=pl.int_range(1, pl.len() + 1).over("qid")
+        # sorted, each question is one block: a rank is the distance to its start
+        ideal_rank=_block_position()
     )
     gain = pl.col("grade").cast(pl.Float64) / (pl.col("ideal_rank") + 1).log(2)
     return ideal.group_by("qid").agg(
         gain.filter(pl.col("ideal_rank") <= k).sum().alias(f"_idcg@{k}") for k in ks
     )
+
+
+_STARTS = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
+"""Whether a row starts a block of rows with the same question."""
+
+
+def _running_count(column: str) -> pl.Expr:
+    """Running count of true values within each block: a window without hashing ids."""
+    total = pl.col(column).cum_sum()
+    return total - pl.when(_STARTS).then(total - pl.col(column)).forward_fill()
+
+
+def _block_position() -> pl.Expr:
+    """1-based position of each row within its block (see ``_STARTS``)."""
+    index = pl.int_range(pl.len(), dtype=pl.Int64)
+    return index - pl.when(_STARTS).then(index).forward_fill() + 1
 
 
 @dataclass(frozen=True)
@@ -194,10 +211,6 @@ def read_run(run: Run, judged: Judged) -> Returned:
     )
 
 
-_STARTS = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
-"""Whether a row starts a block of rows with the same question."""
-
-
 def _retrieved(results: pl.DataFrame) -> pl.DataFrame:
     """(qid, n_retrieved), counted per block of rows when each question is one block.
 
@@ -248,7 +261,7 @@ def per_question(
         .with_columns(is_rel=pl.col("grade") >= threshold)
         .with_columns(
             # relevant rows are in rank order, so their running count is |G ∩ T_rank|
-            precision_here=pl.col("is_rel").cum_sum().over("qid") / pl.col("rank"),
+            precision_here=_running_count("is_rel") / pl.col("rank"),
             gain=pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2),
         )
     )
@@ -415,6 +428,4 @@ def _positions(results: pl.DataFrame) -> pl.DataFrame:
     ).item()
     if not in_blocks:
         results = results.sort("qid", "rank")
-    index = pl.int_range(pl.len(), dtype=pl.Int64)
-    position = index - pl.when(_STARTS).then(index).forward_fill() + 1
-    return results.with_columns(position.alias("position"))
+    return results.with_columns(_block_position().alias("position"))
