@@ -31,7 +31,7 @@ from reportgen.output import (
     write_files,
 )
 from reportgen.progress import track
-from reportgen.report import Report, build_report, created_at, per_question_long
+from reportgen.report import Report, build_report, created_at, per_question_rows
 from reportgen.versions import GoldChangePolicy
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ def render_files(
             chart_worker.send(specs)  # drawn in the child while the other files render
     files = {
         "report.json": report_json(report).encode(),
-        per_question_file: per_question_bytes(per_question_long(evaluation), per_question_format),
+        per_question_file: per_question_bytes(per_question_rows(evaluation), per_question_format),
     }
     if not draws_charts(formats):
         return files

@@ -228,13 +228,3 @@ def compare_runs(
         "reference_run": reference,
         "pairs": entries,
     }
-
-
-def wide(long: pl.DataFrame) -> dict[str, pl.DataFrame]:
-    """Per-question long rows (run, qid, kind, measure, value) as one wide frame per run."""
-    frames = {}
-    for (run,), group in long.sort("run").group_by("run", maintain_order=True):
-        frames[str(run)] = group.pivot(
-            "measure", index=["qid", "kind"], values="value", aggregate_function="first"
-        ).sort("qid")
-    return frames

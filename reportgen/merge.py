@@ -1,7 +1,7 @@
 """Merge the per-question outputs of shards into one report.json.
 
 A run too large for one machine is split by question; each shard is measured on its
-own (`reportgen report`, or any engine that writes the same long rows), and the
+own (`reportgen report`, or any engine that writes the same rows, wide or long), and the
 shards are merged here. Every mean is a sum over questions divided by how many
 count, so the means are recomputed from the per-question values, never averaged
 from the shards' means: the result equals the unsharded report. Shards must not
@@ -19,6 +19,7 @@ import polars as pl
 
 from reportgen import __version__
 from reportgen.errors import UsageError
+from reportgen.load.per_question import measure_columns
 from reportgen.load.shards import Shard
 from reportgen.measures import in_means, means
 from reportgen.report import DIGITS, FORMAT_VERSION, Report, default_version_label
@@ -63,7 +64,7 @@ def _combined(shards: Sequence[Shard]) -> pl.DataFrame:
     if not shards:
         raise UsageError("no shard to merge", "pass the per-question outputs of every shard")
     runs = [set(shard.rows["run"].unique()) for shard in shards]
-    measures = [set(shard.rows["measure"].unique()) for shard in shards]
+    measures = [set(measure_columns(shard.rows)) for shard in shards]
     for shard, its_runs, its_measures in zip(shards[1:], runs[1:], measures[1:], strict=True):
         if its_runs != runs[0]:
             odd = sorted(its_runs ^ runs[0])[0]
@@ -78,9 +79,10 @@ def _combined(shards: Sequence[Shard]) -> pl.DataFrame:
                 f"{shard.source})",
                 "measure every shard with the same --k and --context-k",
             )
+    columns = shards[0].rows.columns
     rows = pl.concat(
         [
-            shard.rows.with_columns(pl.lit(i, pl.Int64).alias("_shard"))
+            shard.rows.select(*columns, pl.lit(i, pl.Int64).alias("_shard"))
             for i, shard in enumerate(shards)
         ]
     )
@@ -99,12 +101,6 @@ def _combined(shards: Sequence[Shard]) -> pl.DataFrame:
             "split the questions so that each is in exactly one shard",
         )
     return rows.drop("_shard")
-
-
-def _wide(rows: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    return rows.pivot(on="measure", index=["run", "qid", "kind", "status"], values="value").select(
-        "run", "qid", "kind", "status", *keys
-    )
 
 
 def _rounded(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]:
@@ -142,12 +138,11 @@ def merge_shards(
     """The merged report.json dict, and the merged per-question rows."""
     settings = _settings(shards, trec_eval)
     rows = _combined(shards)
-    keys = shards[0].rows["measure"].unique(maintain_order=True).to_list()
+    keys = measure_columns(shards[0].rows)
     keep = settings["trec_eval"]
-    wide = _wide(rows, keys)
     runs: dict[str, Any] = {}
     for run in shards[0].rows["run"].unique(maintain_order=True).to_list():
-        scores = wide.filter(pl.col("run") == run)
+        scores = rows.filter(pl.col("run") == run)
         overall = means(scores, keys, keep_no_relevant=keep).row(0, named=True)
         by_kind = means(scores, keys, keep_no_relevant=keep, by="kind")
         status = scores["status"]
@@ -167,7 +162,7 @@ def merge_shards(
             },
             "counts": counts,
         }
-    first_run = wide.filter(pl.col("run") == wide["run"][0])
+    first_run = rows.filter(pl.col("run") == rows["run"][0])
     counted = first_run.filter(in_means(keep))
     fingerprints = [_common([shard], "gold", "fingerprint") for shard in shards]
     combined = hashlib.sha256("\n".join(sorted(str(f) for f in fingerprints)).encode())

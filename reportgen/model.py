@@ -56,18 +56,9 @@ def empty_forbidden() -> pl.DataFrame:
     return pl.DataFrame(schema=FORBIDDEN_SCHEMA)
 
 
-PER_QUESTION_SCHEMA = pl.Schema(
-    {
-        "run": pl.String,
-        "qid": pl.String,
-        "kind": pl.String,
-        "status": pl.String,
-        "measure": pl.String,
-        "value": pl.Float64,
-    }
-)
-"""The per-question output (per_question.csv / .parquet): one row per run, question
-and measure. Baselines and shards are read back with it."""
+PER_QUESTION_KEYS = ("run", "qid", "kind", "status")
+"""The first columns of the per-question output (per_question.csv / .parquet): one row
+per run and question, then a column per measure. Baselines and shards read it back."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ def per_question_bytes(frame: pl.DataFrame, fmt: str) -> bytes:
     if fmt == "parquet":
         frame.write_parquet(buffer, statistics=False)
     else:
-        frame.write_csv(buffer, float_precision=10)
+        frame.write_csv(buffer)
     return buffer.getvalue()
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.compare import Side, compare_pairs, correct, method, wide
+from reportgen.compare import Side, compare_pairs, correct, method
 from reportgen.errors import InputError
 from reportgen.evaluate import Evaluation
 from reportgen.load.baseline import Baseline
@@ -76,7 +76,10 @@ def _baseline_sides(baseline: Baseline) -> dict[str, pl.DataFrame]:
     if baseline.report["settings"].get("trec_eval"):
         statuses.append("no_relevant")
     counted = baseline.per_question.filter(pl.col("status").is_in(statuses))
-    frames = wide(counted.select("run", "qid", "kind", "measure", "value"))
+    frames = {
+        str(run): group.drop("run", "status").sort("qid")
+        for (run,), group in counted.group_by("run", maintain_order=True)
+    }
     order = [name for name in baseline.report["runs"] if name in frames]
     return {name: frames[name] for name in [*order, *sorted(set(frames) - set(order))]}
 

@@ -10,7 +10,6 @@ report.json (per_question.parquet or per_question.csv) is required.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,17 +17,16 @@ from typing import Any
 import polars as pl
 
 from reportgen.errors import InputError
-from reportgen.load.published import history_entries
-from reportgen.load.text import decode, read_bytes
-from reportgen.model import PER_QUESTION_SCHEMA
+from reportgen.load.per_question import read_per_question
+from reportgen.load.published import history_entries, read_report
 
-REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs")
+REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs", "gold.fingerprint")
 BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"
 
 
 @dataclass(frozen=True)
 class Baseline:
-    """A previous report: the dict it wrote and its per-question long rows."""
+    """A previous report: the dict it wrote and its per-question values."""
 
     path: Path
     """The report.json that was read."""
@@ -82,19 +80,7 @@ def _latest_in_history(site: Path, history: Path) -> Path:
 
 
 def _read_report(path: Path) -> dict[str, Any]:
-    try:
-        report = json.loads(decode(path, read_bytes(path)))
-    except json.JSONDecodeError as error:
-        raise InputError(
-            path, f"not JSON ({error.msg})", "give a report.json written by reportgen", error.lineno
-        ) from None
-    if not isinstance(report, dict):
-        raise InputError(path, "not a reportgen report (no JSON object)", BASELINE_FIX)
-    missing = [key for key in REQUIRED_KEYS if key not in report]
-    if missing or not isinstance(report.get("gold"), dict) or "fingerprint" not in report["gold"]:
-        what = missing[0] if missing else "gold.fingerprint"
-        raise InputError(path, f"not a reportgen report (no {what!r})", BASELINE_FIX)
-    return report
+    return read_report(path, REQUIRED_KEYS, BASELINE_FIX)
 
 
 def _read_per_question(folder: Path) -> pl.DataFrame:
@@ -107,17 +93,4 @@ def _read_per_question(folder: Path) -> pl.DataFrame:
             "question and need them",
             "keep per_question.csv (or .parquet) beside report.json when you publish",
         )
-    try:
-        if source is parquet:
-            frame = pl.read_parquet(source).select(
-                pl.col(name).cast(dtype) for name, dtype in PER_QUESTION_SCHEMA.items()
-            )
-        else:
-            frame = pl.read_csv(source, schema=PER_QUESTION_SCHEMA)
-    except (pl.exceptions.PolarsError, OSError) as error:
-        raise InputError(
-            source,
-            f"cannot read the per-question values ({str(error).splitlines()[0]})",
-            "columns must be run, qid, kind, status, measure, value, as reportgen writes them",
-        ) from None
-    return frame
+    return read_per_question(source, BASELINE_FIX)

@@ -17,28 +17,37 @@ from reportgen.load.text import decode, read_bytes
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
 
 
+def read_report(path: Path, required: Sequence[str], fix: str) -> dict[str, Any]:
+    """A report.json that reportgen wrote, holding every ``required`` key.
+
+    A dotted key (``gold.fingerprint``) names a key inside an object. Baselines,
+    shards and ``publish`` all read reports through here, so a broken one reads the
+    same whichever command finds it.
+    """
+    try:
+        report = json.loads(decode(path, read_bytes(path)))
+    except json.JSONDecodeError as error:
+        raise InputError(path, f"not valid JSON ({error.msg})", fix, error.lineno) from None
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply", fix) from None
+    if not isinstance(report, dict):
+        raise InputError(path, "not a reportgen report (no JSON object)", fix)
+    for key in required:
+        value: Any = report
+        for part in key.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if value is None:
+            raise InputError(path, f"not a reportgen report (no {key!r})", fix)
+    return report
+
+
 def load_report_dir(report_dir: Path) -> dict[str, Any]:
     """report.json of a folder written by ``reportgen report`` or ``reportgen demo``."""
     path = report_dir / "report.json"
+    fix = "give the folder that `reportgen report --out` or `reportgen demo --out` wrote"
     if not path.is_file():
-        raise InputError(
-            path,
-            "no report.json in this folder",
-            "give the folder that `reportgen report --out` or `reportgen demo --out` wrote",
-        )
-    try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        line = getattr(error, "lineno", None)
-        raise InputError(path, f"not valid JSON ({error})", "re-run reportgen", line) from None
-    missing = [key for key in REPORT_KEYS if not isinstance(report, dict) or key not in report]
-    if missing:
-        raise InputError(
-            path,
-            f"not a reportgen report (no {missing[0]!r})",
-            "give the folder that `reportgen report --out` wrote",
-        )
-    return dict(report)
+        raise InputError(path, "no report.json in this folder", fix)
+    return read_report(path, REPORT_KEYS, fix)
 
 
 HISTORY_FIX = "restore history.jsonl from version control; it is append-only"

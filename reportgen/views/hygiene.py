@@ -17,6 +17,8 @@ class HygieneView:
     stale_title: str
     stale_note: str
     stale_rows: list[tuple[str, str]]
+    stale_rows_note: str
+    """Empty when every question with stale ids is listed."""
     without_stale: list[str]
     leaks: list[str]
 
@@ -34,9 +36,24 @@ def provenance_line(provenance: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def stale_question_count(stale: dict[str, Any]) -> int:
+    """How many questions have stale ids (reports before 2026-11-30 listed them all)."""
+    return int(stale.get("question_count", len(stale["questions"])))
+
+
+def _stale_rows_note(stale: dict[str, Any]) -> str:
+    listed, total = len(stale["questions"]), stale_question_count(stale)
+    if listed == total:
+        return ""
+    return (
+        f"Showing the first {listed} of {total} questions in gold-set order; "
+        "the Python API lists them all (Evaluation.hygiene.stale)."
+    )
+
+
 def _stale_texts(hygiene: dict[str, Any]) -> tuple[str, str]:
     stale = hygiene["stale"]
-    n, questions = stale["chunks"], len(stale["questions"])
+    n, questions = stale["chunks"], stale_question_count(stale)
     if stale["basis"] == "manifest":
         manifest = hygiene["manifest"]
         where = manifest["index_version"] or manifest["source"]
@@ -103,6 +120,7 @@ def hygiene_view(report: Report) -> HygieneView | None:
         stale_title=title,
         stale_note=note,
         stale_rows=[(qid, ", ".join(ids)) for qid, ids in stale["questions"].items()],
+        stale_rows_note=_stale_rows_note(stale),
         without_stale=without_stale_lines(report),
         leaks=leaks,
     )

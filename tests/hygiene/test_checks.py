@@ -150,3 +150,24 @@ def test_reports_without_checks_still_have_the_section(scenario: dict[str, Path]
     assert report["hygiene"]["manifest"] is None
     assert report["warnings"][0]["code"] == "possibly_stale_gold"
     assert report["runs"]["r"]["leaks"]["at"]["3"]["total"] == 1  # q1's own s1
+
+
+def test_report_lists_at_most_a_hundred_stale_questions_and_counts_them_all(
+    tmp_path: Path,
+) -> None:
+    from reportgen.render import render_markdown
+
+    gold = tmp_path / "gold.tsv"
+    gold.write_text("".join(f"q{i:03d} 0 gone{i} 1\n" for i in range(150)))
+    run = tmp_path / "run.trec"
+    run.write_text("".join(f"q{i:03d} Q0 other 1 1.0 r\n" for i in range(150)))
+    evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], SETTINGS)
+    evaluation = with_hygiene(evaluation, check(evaluation))
+    report = build_report(evaluation, version="t")
+    stale = report["hygiene"]["stale"]
+    assert stale["chunks"] == 150 and stale["question_count"] == 150
+    assert list(stale["questions"]) == [f"q{i:03d}" for i in range(100)]
+    assert stale["questions_kept"] == 100
+    markdown = render_markdown(report, evaluation, {}, "per_question.csv")
+    assert "150 gold id(s) in 150 question(s)" in markdown
+    assert "Showing the first 100 of 150 questions" in markdown
