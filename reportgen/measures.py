@@ -219,7 +219,7 @@ def _retrieved(results: pl.DataFrame) -> pl.DataFrame:
     """
     count = pl.col("chunk_id").n_unique().cast(pl.Int64).alias("n_retrieved")
     blocks = (
-        results.select(_STARTS.cum_sum().set_sorted().alias("_block"), "qid", "chunk_id")
+        results.select(pl.col("qid").rle_id().set_sorted().alias("_block"), "qid", "chunk_id")
         .group_by("_block", maintain_order=True)
         .agg(pl.col("qid").first(), count)
     )
@@ -404,14 +404,18 @@ def _numbered_in_blocks(results: pl.DataFrame) -> bool:
     """Whether each question's rows are together and ranked 1, 2, 3... in row order.
 
     Loaded runs without repeated chunks are: then a row's position is its rank.
+    Rank 1 exactly where the question changes, every other rank one more than the
+    row before, and no question starting twice.
     """
     rank = pl.col("rank")
-    numbered, blocks, questions = results.select(
-        pl.when(_STARTS).then(rank == 1).otherwise(rank == rank.shift(1) + 1).all().alias("n"),
-        _STARTS.sum().alias("blocks"),
-        pl.col("qid").filter(_STARTS).n_unique().alias("questions"),
+    first = rank == 1
+    starts_match, consecutive, questions, blocks = results.select(
+        (first == _STARTS).all().alias("starts_match"),
+        (first | (rank == rank.shift(1) + 1)).all().alias("consecutive"),
+        pl.col("qid").filter(first).n_unique().alias("questions"),
+        first.sum().alias("blocks"),
     ).row(0)
-    return bool(numbered and blocks == questions)
+    return bool(starts_match and consecutive and questions == blocks)
 
 
 def _positions(results: pl.DataFrame) -> pl.DataFrame:
