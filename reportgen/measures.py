@@ -381,16 +381,19 @@ def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
     """
     if run.order != "score" or not run.has_scores:
         return {}
-    tie = (pl.col("qid") == pl.col("qid").shift(-1)) & (
-        pl.col("score") == pl.col("score").shift(-1)
-    )
+    same_score = pl.col("score") == pl.col("score").shift(-1)
     if _numbered_in_blocks(run.results):
-        # positions are ranks: only the rows at k and k + 1 matter, a few per question
-        near = run.results.filter(pl.col("rank").is_in(sorted({*ks, *(k + 1 for k in ks)})))
-        adjacent = pl.col("rank").shift(-1) == pl.col("rank") + 1
-        tied = near.select("qid", pl.col("rank").alias("position"), (tie & adjacent).alias("tie"))
+        # a position is a rank, and the next row continues the same list exactly when
+        # its rank is one more: numbers only, no question ids compared
+        next_in_list = pl.col("rank").shift(-1) == pl.col("rank") + 1
+        tied = run.results.select(
+            "qid", pl.col("rank").alias("position"), (next_in_list & same_score).alias("tie")
+        )
     else:
-        tied = _positions(run.results).select("qid", "position", tie.alias("tie"))
+        same_question = pl.col("qid") == pl.col("qid").shift(-1)
+        tied = _positions(run.results).select(
+            "qid", "position", (same_question & same_score).alias("tie")
+        )
     tied = tied.filter(pl.col("tie") & pl.col("position").is_in(list(ks))).sort("qid")
     ties: dict[int, list[str]] = {}
     for k in ks:
