@@ -166,7 +166,7 @@ class Judged:
     questions: pl.DataFrame
     """qid, kind, unanswerable, n_relevant, then ``_idcg@k`` for each cutoff."""
     positive: pl.DataFrame
-    """(qid, chunk_id, grade) of every judgment with a positive grade."""
+    """(qid, chunk_id, grade, n_relevant) of every judgment with a positive grade."""
     ks: tuple[int, ...]
     threshold: int
 
@@ -174,10 +174,10 @@ class Judged:
 def judge(gold: GoldSet, ks: Sequence[int], threshold: int = 1) -> Judged:
     """The run-independent half of :func:`per_question`."""
     judgments = gold.judgments
-    positive = judgments.filter(pl.col("grade") > 0)
     relevant = judgments.group_by("qid").agg(
         n_relevant=(pl.col("grade") >= threshold).sum().cast(pl.Int64)
     )
+    positive = judgments.filter(pl.col("grade") > 0).join(relevant, on="qid", how="left")
     questions = (
         gold.questions.lazy()
         .select("qid", "kind", "unanswerable")
@@ -253,7 +253,6 @@ def per_question(
     # the work is on those few rows per question, never on the whole ranked list.
     found = (
         returned.gold_rows.join(judged.positive, on=["qid", "chunk_id"], how="inner")
-        .join(judged.questions.select("qid", "n_relevant"), on="qid", how="left")
         # joins do not keep row order: sort right before the running count
         .sort("qid", "rank")
         # A chunk repeated in one list counts once, at its first rank (SPEC.md).
