@@ -25,4 +25,5 @@ if ! git -C "$repo" "${auth[@]}" fetch -q --depth=1 "$url" "refs/heads/$BRANCH";
 fi
 git -C "$repo" archive FETCH_HEAD | tar -x -C "$site"
 echo "site=$site" >>"$GITHUB_OUTPUT"
-echo "Baseline: the site on branch '$BRANCH' ($(git -C "$repo" rev-parse --short FETCH_HEAD))"
+commit=$(git -C "$repo" rev-parse --short FETCH_HEAD)
+echo "Baseline: the site on branch '$BRANCH' ($commit)"

@@ -656,8 +656,9 @@ def _comparison_line(entry: dict[str, Any], key: str) -> str:
 
 
 def print_comparisons(report: dict[str, Any]) -> None:
-    """One line per comparison on recall at k_ctx, then the gate's verdicts."""
-    from reportgen.render import fmt
+    """One line per comparison on recall at k_ctx (and a baseline's four cells, stale
+    gold marked), then the gate's verdicts."""
+    from reportgen.render import cells_line, fmt
 
     key = f"recall@{report['context_k']}"
     sections = [("Runs compared", report["comparisons"]["pairs"])]
@@ -673,6 +674,9 @@ def print_comparisons(report: dict[str, Any]) -> None:
         click.echo(f"{title} ({n} paired questions; one question moves a mean by {moves}):")
         for entry in entries:
             click.echo(_comparison_line(entry, key))
+            cells = cells_line(entry.get("cells"))
+            if cells:
+                click.echo(f"    {cells}")
         click.echo()
     gate = report.get("gate")
     if gate:

@@ -24,7 +24,7 @@ from reportgen.report import Report
 from reportgen.views import view_model
 from reportgen.views.attribution import CELL_NAMES, attribution_lines
 from reportgen.views.common import Table, fmt
-from reportgen.views.comparisons import ComparisonBlock, comparisons_view
+from reportgen.views.comparisons import ComparisonBlock, cells_line, comparisons_view
 from reportgen.views.cutoff import cutoff_chart_specs
 from reportgen.views.methods import Figure, headline, headlines
 from reportgen.views.questions import PER_QUESTION_ROWS_SHOWN
@@ -37,6 +37,7 @@ __all__ = [
     "PageAssets",
     "Table",
     "attribution_lines",
+    "cells_line",
     "comparisons_view",
     "cutoff_chart_specs",
     "environment",

@@ -37,6 +37,9 @@ Format history (``format_version``):
       Also: ``hygiene.stale.question_count`` (questions with stale gold ids) and
       ``hygiene.stale.questions_kept`` (100): ``hygiene.stale.questions`` lists at most
       that many, in gold-set order.
+      Also: ``baseline.comparisons[].cells.stale`` (``then`` and ``now``: cell -> how
+      many of its questions had stale gold ids in that report; ``then`` is null when
+      the baseline's report.json predates ``attribution.<run>.stale``).
 """
 
 from __future__ import annotations

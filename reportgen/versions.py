@@ -227,6 +227,17 @@ def _cells(then: dict[str, Any], now: dict[str, Any], run: str) -> dict[str, Any
             "then": before["cells"],
             "now": after["cells"],
             "pass_rate": {"then": before.get("pass_rate"), "now": after.get("pass_rate")},
+            "stale": {"then": _stale_counts(before), "now": _stale_counts(after)},
         }
     except (KeyError, TypeError):
         return None
+
+
+def _stale_counts(section: dict[str, Any]) -> dict[str, int] | None:
+    """Per cell, how many of its questions had gold ids that report's index manifest
+    did not hold: a change in a cell may then be the gold set's, not search's. None when
+    the report predates ``attribution.<run>.stale`` and cannot say."""
+    stale = section.get("stale")
+    if not isinstance(stale, dict):
+        return None
+    return {cell: len(ids) for cell, ids in stale.items()}

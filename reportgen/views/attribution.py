@@ -73,6 +73,11 @@ def marked_ids(ids: list[str], stale: list[str]) -> list[str]:
     return [f"{qid}{STALE_MARK}" if qid in flagged else qid for qid in ids]
 
 
+def with_stale(count: int | str, stale: int) -> str:
+    """A cell's count, and how many of its questions have stale gold ids, if any."""
+    return f"{count} ({stale} with stale gold)" if stale else str(count)
+
+
 def stale_note(section: dict[str, Any]) -> str | None:
     """The sentence under the table when retrieval failures rest on stale gold ids."""
     stale = len(section.get("stale", {}).get("missed_wrong", []))
@@ -94,6 +99,8 @@ class CellView:
     ids: list[str]
     focus: bool
     """The larger failure cell: labelled in text, not only by colour."""
+    stale: int = 0
+    """How many of its questions have stale gold ids."""
 
     @property
     def folded(self) -> bool:
@@ -126,6 +133,7 @@ def _cell_views(section: dict[str, Any]) -> dict[str, CellView]:
             share=fmt_share(section["shares"][key]),
             ids=marked_ids(section["questions"][key], stale.get(key, [])),
             focus=key == focus_cell,
+            stale=len(stale.get(key, [])),
         )
         for key in CELL_NAMES
     }
@@ -227,5 +235,8 @@ def attribution_lines(report: Report) -> list[str]:
     view = attribution_view(report)
     if view is None:
         return []
-    counts = ", ".join(f"{cell.label} {cell.count}" for _, row in view.rows for cell in row)
-    return [f"{view.run}, four cells at top {view.k}: {counts}.", view.conclusion, ""]
+    counts = ", ".join(
+        f"{cell.label} {with_stale(cell.count, cell.stale)}" for _, row in view.rows for cell in row
+    )
+    lines = [f"{view.run}, four cells at top {view.k}: {counts}.", view.conclusion]
+    return [*lines, view.stale_note, ""] if view.stale_note else [*lines, ""]

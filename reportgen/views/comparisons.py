@@ -8,6 +8,7 @@ from typing import Any
 
 from reportgen.measures import MEASURES
 from reportgen.report import Report
+from reportgen.views.attribution import CELL_NAMES, with_stale
 from reportgen.views.common import Cell, Table, fmt
 
 CHANGED_ROWS_SHOWN = 50
@@ -22,6 +23,8 @@ class ComparisonBlock:
     changed: Table
     changed_total: int
     cells: Table | None = None
+    cells_note: str | None = None
+    """Said under the cells when some of their questions have stale gold ids."""
 
 
 @dataclass(frozen=True)
@@ -106,12 +109,19 @@ def _cells_table(cells: dict[str, Any] | None) -> Table | None:
         or not isinstance(cells.get("now"), dict)
     ):
         return None
+    stale = cells.get("stale") or {}
     names = list(dict.fromkeys([*cells["then"], *cells["now"]]))
     rows = [
         [
-            Cell(name),
-            Cell(str(cells["then"].get(name, "n/a"))),
-            Cell(str(cells["now"].get(name, "n/a"))),
+            Cell(CELL_NAMES.get(name, name)),
+            *[
+                Cell(
+                    with_stale(cells[side][name], (stale.get(side) or {}).get(name, 0))
+                    if name in cells[side]
+                    else "n/a"
+                )
+                for side in ("then", "now")
+            ],
         ]
         for name in names
     ]
@@ -119,6 +129,35 @@ def _cells_table(cells: dict[str, Any] | None) -> Table | None:
     if rates:
         rows.append([Cell("pass rate"), Cell(fmt(rates.get("then"))), Cell(fmt(rates.get("now")))])
     return Table("The four cells, then and now", ["cell", "then", "now"], rows)
+
+
+def stale_cells_note(cells: dict[str, Any] | None) -> str | None:
+    """Why a count "with stale gold" must not be read as search's doing."""
+    stale = (cells or {}).get("stale") or {}
+    then, now = stale.get("then"), stale.get("now") or {}
+    if not any((then or {}).values()) and not any(now.values()):
+        return None
+    note = (
+        'A count "with stale gold" includes questions whose gold ids that report\'s index '
+        "manifest did not hold: no run could retrieve them, so that part of the count, and "
+        "of its change, is the gold set's fault, not search's. Update their gold ids before "
+        "reading the change as a regression."
+    )
+    if then is None:
+        note += (
+            " The baseline's report.json predates this mark: which of its questions had "
+            "stale gold ids is not known."
+        )
+    return note
+
+
+def cells_line(cells: dict[str, Any] | None) -> str | None:
+    """The cells then and now on one terminal line, stale gold marked as on the pages."""
+    table = _cells_table(cells)
+    if table is None:
+        return None
+    parts = [f"{row[0].text} {row[1].text} -> {row[2].text}" for row in table.rows]
+    return "four cells then -> now: " + ", ".join(parts)
 
 
 def _blocks(entries: list[dict[str, Any]]) -> list[ComparisonBlock]:
@@ -134,6 +173,7 @@ def _blocks(entries: list[dict[str, Any]]) -> list[ComparisonBlock]:
                 changed=changed,
                 changed_total=total,
                 cells=_cells_table(entry.get("cells")),
+                cells_note=stale_cells_note(entry.get("cells")),
             )
         )
     return blocks

@@ -23,7 +23,7 @@ SHA_PIN = re.compile(r"uses:\s*[\w.-]+/[\w./-]+@[0-9a-f]{40}\s+#\s*v\d")
 def _tool(name: str) -> str:
     found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
     if found is None:
-        pytest.skip(f"{name} is not installed (pip install -e '.[test]' installs it)")
+        pytest.skip(f"{name} is not installed (pip install -e '.[dev]' installs it)")
     return found
 
 
@@ -122,3 +122,50 @@ def test_no_expression_inside_a_run_script() -> None:
                 assert "${{" not in stripped, f"{path.name}: {stripped}"
             elif in_run:
                 assert "${{" not in line, f"{path.name}: {stripped}"
+
+
+def actionlint(root: Path) -> subprocess.CompletedProcess[str]:
+    """actionlint with ShellCheck named explicitly: alone, it skips ShellCheck silently."""
+    return subprocess.run(
+        [_tool("actionlint"), "-oneline", "-shellcheck", _tool("shellcheck")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_actionlint_finds_nothing() -> None:
+    done = actionlint(REPO)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_actionlint_checks_the_local_action_and_the_run_scripts(tmp_path: Path) -> None:
+    """The lint is live: a misspelt input of `./` and an unquoted variable are caught."""
+    (tmp_path / ".git").mkdir()  # how actionlint finds the project's root
+    (tmp_path / "action.yml").write_text((REPO / "action.yml").read_text())
+    folder = tmp_path / ".github" / "workflows"
+    folder.mkdir(parents=True)
+    (folder / "report.yml").write_text(
+        (REPO / ".github" / "workflows" / "report.yml").read_text()
+        + "      - uses: ./\n        with:\n          golld: gold.jsonl\n          runs: r.jsonl\n"
+        + "      - run: cat $RUNNER_TEMP/x\n"
+    )
+    done = actionlint(tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert 'input "golld" is not defined in action "reportgen"' in done.stdout
+    assert "SC2086" in done.stdout
+
+
+SCRIPTS = sorted([*(REPO / "action").glob("*.sh"), *(REPO / "scripts").glob("*.sh")])
+
+
+def test_shellcheck_finds_nothing_in_the_scripts() -> None:
+    assert len(SCRIPTS) >= 4
+    done = subprocess.run(
+        [_tool("shellcheck"), "--format", "gcc", *map(str, SCRIPTS), str(REPO / ".ci" / "run")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, ""), done.stdout + done.stderr

@@ -106,7 +106,7 @@ def test_python_examples_run_and_print_what_they_say(
 def _tool(name: str) -> str:
     found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
     if found is None:
-        pytest.skip(f"{name} is not installed (pip install -e '.[test]' installs it)")
+        pytest.skip(f"{name} is not installed (pip install -e '.[dev]' installs it)")
     return found
 
 
@@ -137,6 +137,20 @@ def test_ci_recipes_pass_the_schemas_and_zizmor(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0 or 10 <= done.returncode <= 12, done.stdout + done.stderr
+
+
+def test_ci_recipes_pass_actionlint(tmp_path: Path) -> None:
+    """The workflow a reader copies checks clean, its run: scripts through ShellCheck."""
+    write_files("ci.md", tmp_path)
+    (tmp_path / ".git").mkdir()  # how actionlint finds the project's root
+    done = subprocess.run(
+        [_tool("actionlint"), "-oneline", "-shellcheck", _tool("shellcheck")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, ""), done.stdout + done.stderr
 
 
 def test_ci_page_lists_every_input_and_output_of_the_action() -> None:
