@@ -251,6 +251,8 @@ def per_question(
         returned = read_run(run, judged)
     # Only a chunk judged with a positive grade can move a measure, so the rest of
     # the work is on those few rows per question, never on the whole ranked list.
+    # Kept eager: group_by sums floats per sorted slice, and the same frame built by
+    # a lazy plan (several chunks, no sorted flag) gave sums differing in the last bit.
     found = (
         returned.gold_rows.join(judged.positive, on=["qid", "chunk_id"], how="inner")
         # joins do not keep row order: sort right before the running count
