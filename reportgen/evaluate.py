@@ -15,7 +15,14 @@ import polars as pl
 from reportgen.attribution import Attribution, attribute, choose_run, join_verdicts
 from reportgen.cutoff import CutoffAnalysis, analyse
 from reportgen.errors import InputError, UsageError
-from reportgen.measures import measure_keys, per_question, ties_at_cutoffs
+from reportgen.measures import (
+    Judged,
+    judge,
+    measure_keys,
+    per_question,
+    read_run,
+    ties_at_cutoffs,
+)
 from reportgen.model import GoldSet, Run, VerdictSet
 from reportgen.progress import track
 
@@ -84,6 +91,9 @@ class RunScores:
     run: Run
     scores: pl.DataFrame
     extra_questions: tuple[str, ...]
+    gold_rows: pl.DataFrame
+    """(qid, chunk_id, rank) of the rows whose chunk is a positive gold chunk of any
+    question (:func:`reportgen.measures.read_run`): what the stale-gold check reads."""
     ties: dict[int, list[str]] = field(default_factory=dict)
 
     @property
@@ -116,21 +126,32 @@ def _examples(ids: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(ids)[:EXAMPLES_SHOWN])
 
 
-def score_run(gold: GoldSet, run: Run, settings: Settings) -> RunScores:
-    """Measures for one run, and the ids it returned that the gold set lacks."""
+def score_run(
+    gold: GoldSet, run: Run, settings: Settings, judged: Judged | None = None
+) -> RunScores:
+    """Measures for one run, and the ids it returned that the gold set lacks.
+
+    ``judged`` (from :func:`judge`) is what every run shares; pass it when scoring several.
+    """
+    if judged is None:
+        judged = judge(gold, settings.ks, settings.threshold)
+    returned = read_run(run, judged)
     gold_ids = gold.questions.get_column("qid")
     extra = (
-        run.results.select(pl.col("qid").unique())
-        .filter(~pl.col("qid").is_in(gold_ids.implode()))
+        returned.retrieved.filter(~pl.col("qid").is_in(gold_ids.implode()))
         .get_column("qid")
         .sort()
         .to_list()
     )
+    scores = per_question(
+        gold, run, settings.ks, settings.threshold, judged=judged, returned=returned
+    )
     return RunScores(
         run=run,
-        scores=per_question(gold, run, settings.ks, settings.threshold),
+        scores=scores,
         extra_questions=tuple(extra),
         ties=ties_at_cutoffs(run, settings.ks),
+        gold_rows=returned.gold_rows,
     )
 
 
@@ -239,7 +260,8 @@ def evaluate(
             "name them explicitly, e.g. bm25=runs/a.trec dense=runs/b.trec",
         )
     measuring = track(runs, "Measuring", lambda run: run.name)
-    scored = tuple(score_run(gold, run, settings) for run in measuring)
+    gold_side = judge(gold, settings.ks, settings.threshold)
+    scored = tuple(score_run(gold, run, settings, gold_side) for run in measuring)
     for result in scored:
         if result.scores.get_column("n_retrieved").sum() == 0:
             raise InputError(

@@ -11,7 +11,7 @@ import pytest
 
 from reportgen.errors import UsageError
 from reportgen.evaluate import Settings, evaluate
-from reportgen.hygiene import check, leak_counts, leak_line, with_hygiene
+from reportgen.hygiene import check, leak_counts, leak_line, stale_warning, with_hygiene
 from reportgen.load import load_gold, load_manifest, load_run
 from reportgen.report import build_report
 
@@ -171,3 +171,17 @@ def test_report_lists_at_most_a_hundred_stale_questions_and_counts_them_all(
     markdown = render_markdown(report, evaluation, {}, "per_question.csv")
     assert "150 gold id(s) in 150 question(s)" in markdown
     assert "Showing the first 100 of 150 questions" in markdown
+
+
+def test_stale_examples_are_the_first_pairs_as_text() -> None:
+    # Seven stale ids: the warning counts them all and shows the first five "qid: chunk"
+    # in text order, where "q10: a" comes before "q1: z" (":" sorts after "0").
+    stale = pl.DataFrame(
+        {
+            "qid": ["q1", "q1", "q10", "q2", "q3", "q4", "q5"],
+            "chunk_id": ["z", "b", "a", "c", "d", "e", "f"],
+        }
+    )
+    (warning,) = stale_warning(stale, "no_run_returns", None)
+    assert warning.count == 7
+    assert warning.examples == ("q10: a", "q1: b", "q1: z", "q2: c", "q3: d")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reportgen.measures import ties_at_cutoffs
 from reportgen.model import Run
@@ -52,3 +56,42 @@ def test_ranks_with_gaps_use_positions():
     # a repeat was dropped at rank 2: the scores at positions 2 and 3 (ranks 3, 4) tie
     rows = [("q1", "a", 1, 0.9), ("q1", "c", 3, 0.4), ("q1", "d", 4, 0.4)]
     assert ties_at_cutoffs(run_of(rows), [2]) == {2: ["q1"]}
+
+
+def test_first_rank_missing_is_read_by_position():
+    # ranks 2, 3 (no rank 1): positions 1 and 2 tie, so the tie is across k = 1
+    rows = [("q1", "a", 2, 0.5), ("q1", "b", 3, 0.5), ("q2", "c", 1, 0.9)]
+    assert ties_at_cutoffs(run_of(rows), [1, 2]) == {1: ["q1"]}
+
+
+def test_tie_needs_a_row_after_k():
+    # q1 has 2 results: nothing at position 3 for position 2 to tie with, even though
+    # the next row (q2's first) has the same score
+    rows = [("q1", "a", 1, 0.9), ("q1", "b", 2, 0.5), ("q2", "c", 1, 0.5), ("q2", "d", 2, 0.1)]
+    assert ties_at_cutoffs(run_of(rows), [1, 2]) == {}
+
+
+@settings(deadline=None, max_examples=100)
+@given(
+    lists=st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=8), min_size=1, max_size=6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_same_ties_in_block_order_and_shuffled(lists, seed):
+    # Scores from few values, so ties are common. In block order the positions are the
+    # ranks; shuffled, the rows are sorted first: both must find the same ties, and
+    # they must be the ones a plain reading of each list finds.
+    ranked = [sorted(scores, reverse=True) for scores in lists]
+    rows = [
+        (f"q{q}", f"c{i}", i + 1, float(score))
+        for q, scores in enumerate(ranked)
+        for i, score in enumerate(scores)
+    ]
+    ks = [1, 2, 3, 5]
+    expected = {}
+    for k in ks:
+        qids = sorted(f"q{q}" for q, s in enumerate(ranked) if len(s) > k and s[k - 1] == s[k])
+        if qids:
+            expected[k] = qids
+    shuffled = random.Random(seed).sample(rows, len(rows))
+    assert ties_at_cutoffs(run_of(rows), ks) == expected
+    assert ties_at_cutoffs(run_of(shuffled), ks) == expected
