@@ -19,7 +19,13 @@ from reportgen.render import environment
 from reportgen.report import Report
 from reportgen.views.attribution import CELL_NAMES, marked_ids, stale_note
 from reportgen.views.common import Table, fmt
-from reportgen.views.comparisons import ComparisonBlock, comparisons_view, gate_lines
+from reportgen.views.comparisons import (
+    ComparisonBlock,
+    comparisons_view,
+    gate_lines,
+    glance_note,
+    glance_table,
+)
 from reportgen.views.methods import headlines
 
 MARKER = "<!-- reportgen -->"
@@ -133,11 +139,13 @@ def cells_rows(report: Report, limit: int) -> list[CellsRow]:
 
 @dataclass(frozen=True)
 class BaselineBlock:
-    """One run against its baseline: the deltas table and the questions that changed."""
+    """One run against its baseline: the deltas table, the cells, the questions that changed."""
 
     title: str
     note: str
     table: Table
+    cells: Table | None
+    cells_note: str | None
     changed: Table
     more: int
 
@@ -151,6 +159,8 @@ def baseline_blocks(report: Report, limit: int) -> list[BaselineBlock]:
             title=block.title,
             note=block.note,
             table=block.table,
+            cells=block.cells,
+            cells_note=block.cells_note,
             changed=Table(block.changed.caption, block.changed.header, block.changed.rows[:limit]),
             more=max(0, block.changed_total - min(limit, len(block.changed.rows))),
         )
@@ -158,13 +168,24 @@ def baseline_blocks(report: Report, limit: int) -> list[BaselineBlock]:
     ]
 
 
+def _baseline_view(report: Report, limit: int) -> dict[str, Any]:
+    baseline = report.get("baseline")
+    if not baseline:
+        return {"baseline": [], "baseline_facts": [], "baseline_glance": None}
+    return {
+        "baseline": baseline_blocks(report, limit),
+        "baseline_facts": comparisons_view(report).baseline_facts,
+        "baseline_glance": glance_table(baseline["comparisons"], report["context_k"]),
+        "baseline_note": glance_note(baseline["method"]),
+    }
+
+
 def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
     gold = report["gold"]
     header, rows, charts = recall_curves(report)
     gate_passed, gate_rules = gate_lines(report)
     return {
-        "baseline": baseline_blocks(report, limit),
-        "baseline_facts": comparisons_view(report).baseline_facts if report.get("baseline") else [],
+        **_baseline_view(report, limit),
         "gate_passed": gate_passed,
         "gate_rules": gate_rules,
         "marker": MARKER,

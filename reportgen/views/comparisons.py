@@ -160,6 +160,51 @@ def cells_line(cells: dict[str, Any] | None) -> str | None:
     return "four cells then -> now: " + ", ".join(parts)
 
 
+GLANCE_MEASURES = ("hit", "recall", "ndcg", "mrr")
+"""The measures at k_ctx that the at-a-glance table shows, when a comparison has them."""
+
+
+def _moved(entry: dict[str, Any]) -> str:
+    """Which measures moved beyond noise, by label; "nothing beyond noise" when none."""
+    parts = []
+    for label in ("worse", "better"):
+        keys = [key for key, m in entry["measures"].items() if m["label"] == label]
+        if keys:
+            parts.append(f"{label}: {', '.join(_measure_title(key) for key in keys)}")
+    return "; ".join(parts) or "nothing beyond noise"
+
+
+def glance_table(entries: list[dict[str, Any]], k: int) -> Table:
+    """One row per run against the baseline: headline measures before → after, what moved.
+
+    A reviewer reads this first; the full tables (every measure, its interval and
+    p-values) are one click away.
+    """
+    keys = [f"{name}@{k}" for name in GLANCE_MEASURES]
+    keys = [key for key in keys if any(key in entry["measures"] for entry in entries)]
+    rows = []
+    for entry in entries:
+        cells = [Cell(str(entry["run"]))]
+        for key in keys:
+            m = entry["measures"].get(key)
+            text = "n/a" if m is None else f"{fmt(m['before'])} → {fmt(m['after'])}"
+            if m is not None and m["label"] != "within noise":
+                text += f" ({m['label']})"
+            cells.append(Cell(text))
+        cells.append(Cell(_moved(entry)))
+        rows.append(cells)
+    header = ["run", *[_measure_title(key) for key in keys], "beyond noise (any measure)"]
+    return Table("At a glance (before → after)", header, rows)
+
+
+def glance_note(method: dict[str, Any]) -> str:
+    return (
+        f"better / worse only when the Holm-adjusted p < {method['alpha']} (across all "
+        f"{method['family_size']} differences) and the 95% interval excludes 0; each run "
+        "below has every measure, its interval and p-values."
+    )
+
+
 def _blocks(entries: list[dict[str, Any]]) -> list[ComparisonBlock]:
     blocks = []
     for entry in entries:

@@ -106,9 +106,18 @@ def test_baseline_deltas_and_gate(tmp_path, monkeypatch) -> None:  # type: ignor
     gate = text.index("#### Quality gate: FAILED")
     assert gate < text.index("#### Against the baseline") < text.index("#### recall@k")
     assert "| recall@5 | 0.849 | 0.542 | -0.308" in text
-    rerank = text.split("**rerank")[1]
+    # at a glance: one row per run, what moved beyond noise, the rest one click away
+    assert "| rerank | 0.904 → 0.596 (worse) | 0.849 → 0.542 (worse) |" in text
+    moved = text.split("| rerank |")[1].split("\n")[0].rsplit("|", 2)[1].strip()
+    assert moved == "worse: hit@5, recall@5, precision@5, MRR@5, nDCG@5, AP@5, AP"
+    assert "| keyword | 0.596 → 0.596 | 0.542 → 0.542 |" in text
+    assert "nothing beyond noise |" in text.split("| keyword |")[1].split("\n")[0]
+    rerank = text.split("<summary>rerank")[1]
     assert rerank.split("| recall@5 |")[1].split("\n")[0].endswith("| worse |")
-    keyword = text.split("**keyword")[1]
+    keyword = text.split("<summary>keyword")[1]
     assert keyword.split("| recall@5 |")[1].split("\n")[0].endswith("| within noise |")
-    rendered = cmarkgfm.github_flavored_markdown_to_html(text)
-    assert "<details><summary>Questions that changed" in text and "<table>" in rendered
+    # GitHub keeps <details>; cmark drops raw HTML unless told otherwise
+    unsafe = cmarkgfm.cmark.Options.CMARK_OPT_UNSAFE
+    rendered = cmarkgfm.github_flavored_markdown_to_html(text, options=unsafe)
+    assert "questions that changed (" in text and rendered.count("<table>") >= 4
+    assert rendered.count("<details>") == text.count("<details>")
