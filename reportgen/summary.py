@@ -23,8 +23,6 @@ from reportgen.views.comparisons import (
     ComparisonBlock,
     comparisons_view,
     gate_lines,
-    glance_note,
-    glance_table,
 )
 from reportgen.views.methods import headlines
 
@@ -172,11 +170,12 @@ def _baseline_view(report: Report, limit: int) -> dict[str, Any]:
     baseline = report.get("baseline")
     if not baseline:
         return {"baseline": [], "baseline_facts": [], "baseline_glance": None}
+    view = comparisons_view(report)
     return {
         "baseline": baseline_blocks(report, limit),
-        "baseline_facts": comparisons_view(report).baseline_facts,
-        "baseline_glance": glance_table(baseline["comparisons"], report["context_k"]),
-        "baseline_note": glance_note(baseline["method"]),
+        "baseline_facts": view.baseline_facts,
+        "baseline_glance": view.baseline_glance,
+        "baseline_note": view.baseline_note,
     }
 
 

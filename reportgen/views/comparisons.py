@@ -33,6 +33,8 @@ class ComparisonsView:
     gold: str
     pairs: list[ComparisonBlock]
     baseline_facts: list[str]
+    baseline_glance: Table | None
+    baseline_note: str
     baseline: list[ComparisonBlock]
     gate_passed: bool | None
     gate: list[tuple[bool, str]]
@@ -281,13 +283,18 @@ def comparisons_view(report: Report) -> ComparisonsView:
     comparisons = report["comparisons"]
     gold = report["gold"]
     gate_passed, gate = gate_lines(report)
+    baseline = report.get("baseline")
     return ComparisonsView(
         method=_method_text(comparisons["method"]),
         gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
         f"{gold['fingerprint']}.",
         pairs=_blocks(comparisons["pairs"]),
         baseline_facts=_baseline_facts(report),
-        baseline=_blocks(report["baseline"]["comparisons"]) if report.get("baseline") else [],
+        baseline_glance=glance_table(baseline["comparisons"], report["context_k"])
+        if baseline
+        else None,
+        baseline_note=glance_note(baseline["method"]) if baseline else "",
+        baseline=_blocks(baseline["comparisons"]) if baseline else [],
         gate_passed=gate_passed,
         gate=gate,
     )

@@ -40,7 +40,7 @@ def test_four_cells_then_and_now_when_both_reports_have_them(demo: Path) -> None
     import json
 
     report = json.loads((demo / "report.json").read_text())
-    entry = copy.deepcopy(report["comparisons"]["pairs"][0])
+    entry = copy.deepcopy(report["comparisons"]["pairs"][0]) | {"run": "keyword"}
     entry["cells"] = {
         "then": {"working": 31, "generation_failure": 9},
         "now": {"working": 33, "generation_failure": 7},
@@ -53,6 +53,7 @@ def test_four_cells_then_and_now_when_both_reports_have_them(demo: Path) -> None
         "gold_change": None,
         "runs_not_in_baseline": [],
         "baseline_runs_not_here": [],
+        "method": report["comparisons"]["method"],
         "comparisons": [entry],
     }
     view = comparisons_view(report)
@@ -97,3 +98,28 @@ def test_the_count_of_changed_questions_is_the_total_not_the_listed(demo: Path) 
     block = comparisons_view(report).pairs[0]
     assert block.changed_total == 2166
     assert len(block.changed.rows) == min(listed, 50)
+
+
+def _entry(run: str, labels: dict[str, str]) -> dict[str, object]:
+    measures = {
+        key: {"before": 0.5, "after": 0.25 if label == "worse" else 0.5, "label": label}
+        for key, label in labels.items()
+    }
+    return {"run": run, "measures": measures}
+
+
+def test_glance_shows_headline_measures_and_what_moved_beyond_noise() -> None:
+    from reportgen.views.comparisons import glance_table
+
+    entries = [
+        _entry("a", {"hit@5": "worse", "recall@5": "within noise", "ap": "worse"}),
+        _entry("b", {"hit@5": "within noise", "recall@5": "within noise", "ap": "better"}),
+        _entry("c", {"hit@5": "within noise", "recall@5": "within noise"}),
+    ]
+    table = glance_table(entries, 5)
+    # only the headline measures at k_ctx that some comparison has; AP is not one
+    assert table.header == ["run", "hit@5", "recall@5", "beyond noise (any measure)"]
+    rows = [[cell.text for cell in row] for row in table.rows]
+    assert rows[0] == ["a", "0.500 → 0.250 (worse)", "0.500 → 0.500", "worse: hit@5, AP"]
+    assert rows[1][-1] == "better: AP"
+    assert rows[2][-1] == "nothing beyond noise"
