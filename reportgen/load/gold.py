@@ -277,17 +277,21 @@ class _CsvQuestion:
 
 
 def _csv(path: Path) -> _Parsed:
-    """One row per (question, gold chunk); an empty chunk id declares an unanswerable one."""
+    """One row per (question, gold chunk); an empty chunk id declares an unanswerable one.
+
+    A row with a ``forbidden`` value names a chunk that must never reach the model.
+    """
     header, rows = csv_rows(path)
     cid = column(path, header, ID_KEYS)
     cchunk = column(path, header, CHUNK_COLUMNS)
     optional = {
         name: optional_column(header, (name,))
-        for name in ("grade", "unanswerable", "question", "kind", "index_version")
+        for name in ("grade", "unanswerable", "question", "kind", "index_version", "forbidden")
     }
     parsed = _Parsed()
     questions: dict[str, _CsvQuestion] = {}
     graded: dict[tuple[str, str], tuple[int, int]] = {}
+    forbidden: dict[tuple[str, str], int] = {}
     for line, row in rows:
         qid = text_id(row[cid], path, line, "question id")
         chunk = row[cchunk].strip()
@@ -300,6 +304,9 @@ def _csv(path: Path) -> _Parsed:
             raise InputError(
                 path, f"unanswerable is {get['unanswerable']!r}", "write true or false", line
             )
+        if get["forbidden"] and get["forbidden"].lower() not in _FALSE:
+            _csv_forbid(parsed, (qid, chunk, get["forbidden"]), graded, forbidden, path, line)
+            continue
         if not chunk:
             if flag not in _TRUE:
                 raise InputError(path, f"question {qid} has an empty chunk_id", NO_GOLD_FIX, line)
@@ -312,6 +319,8 @@ def _csv(path: Path) -> _Parsed:
                     "leave chunk_id empty on the row that declares it unanswerable",
                     line,
                 )
+            if (qid, chunk) in forbidden:
+                raise _gold_and_forbidden(path, qid, chunk, forbidden[qid, chunk], line)
             grade = _csv_grade(get["grade"], path, line)
             earlier = graded.setdefault((qid, chunk), (grade, line))
             if earlier[1] != line and earlier[0] != grade:
@@ -333,12 +342,53 @@ def _csv(path: Path) -> _Parsed:
                 line,
             )
     for qid, q in questions.items():
+        if q.chunk_line is None and q.unanswerable_line is None:
+            raise InputError(
+                path,
+                f"question {qid} has only forbidden chunks, no gold chunk",
+                "add a row with its gold chunk_id, or a row with an empty chunk_id and "
+                "unanswerable true",
+                q.line,
+            )
         text = {k: v[0] for k, v in q.values.items()}
         unanswerable = q.unanswerable_line is not None
         parsed.question(
             qid, text.get("question"), text.get("kind"), unanswerable, text.get("index_version")
         )
     return parsed
+
+
+def _csv_forbid(
+    parsed: _Parsed,
+    row: tuple[str, str, str],
+    graded: dict[tuple[str, str], tuple[int, int]],
+    forbidden: dict[tuple[str, str], int],
+    path: Path,
+    line: int,
+) -> None:
+    """A row whose ``forbidden`` column is set: its chunk must never reach the model.
+
+    The column holds the reason (``staff-only``), or true for a forbidden chunk without one.
+    """
+    qid, chunk, value = row
+    if not chunk:
+        raise InputError(
+            path, "forbidden is set on a row without a chunk_id", "name the forbidden chunk", line
+        )
+    if (qid, chunk) in graded:
+        raise _gold_and_forbidden(path, qid, chunk, graded[qid, chunk][1], line)
+    if (qid, chunk) not in forbidden:
+        forbidden[qid, chunk] = line
+        parsed.forbid(qid, chunk, FORBIDDEN_REASON if value.lower() in _TRUE else value)
+
+
+def _gold_and_forbidden(path: Path, qid: str, chunk: str, earlier: int, line: int) -> InputError:
+    return InputError(
+        path,
+        f"{chunk} is both a gold chunk and forbidden for question {qid} (line {earlier})",
+        "keep one of the two rows",
+        line,
+    )
 
 
 def _agree(path: Path, qid: str, question: _CsvQuestion, key: str, value: str, line: int) -> None:

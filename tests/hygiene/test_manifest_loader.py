@@ -136,3 +136,44 @@ def test_bad_forbidden_lists(tmp_path: Path, forbidden: str, problem: str) -> No
         load_gold(path)
     assert caught.value.line == 2
     assert problem in caught.value.problem
+
+
+def test_csv_gold_marks_forbidden_chunks_in_a_column(tmp_path: Path) -> None:
+    """The same gold set as JSONL and as CSV: the same questions, gold and forbidden chunks."""
+    jsonl, csv = tmp_path / "gold.jsonl", tmp_path / "gold.csv"
+    jsonl.write_text(
+        '{"id": "q1", "gold": ["c1"], "forbidden": {"s9": "staff-only", "p1": null}}\n'
+        '{"id": "q2", "gold": ["c2"]}\n'
+    )
+    csv.write_text(
+        "id,chunk_id,forbidden\n"
+        "q1,s9,staff-only\n"
+        "q1,c1,\n"
+        "q1,p1,true\n"
+        "q1,s9,staff-only\n"  # repeated: listed once
+        "q2,c2,no\n"
+    )
+    from_csv, from_jsonl = load_gold(csv), load_gold(jsonl)
+    assert sorted(from_csv.forbidden.rows()) == sorted(from_jsonl.forbidden.rows())
+    assert sorted(from_csv.judgments.rows()) == [("q1", "c1", 1), ("q2", "c2", 1)]
+    assert from_csv.fingerprint == from_jsonl.fingerprint
+
+
+@pytest.mark.parametrize(
+    ("rows", "line", "problem"),
+    [
+        ("q1,c1,\nq1,c1,staff-only\n", 3, "c1 is both a gold chunk and forbidden for question q1"),
+        ("q1,s1,staff-only\nq1,s1,\n", 3, "(line 2)"),
+        ("q1,,staff-only\n", 2, "forbidden is set on a row without a chunk_id"),
+        ("q1,s1,staff-only\n", 2, "question q1 has only forbidden chunks"),
+    ],
+)
+def test_csv_forbidden_mistakes_are_named(
+    tmp_path: Path, rows: str, line: int, problem: str
+) -> None:
+    path = tmp_path / "gold.csv"
+    path.write_text("id,chunk_id,forbidden\n" + rows)
+    with pytest.raises(InputError) as caught:
+        load_gold(path)
+    assert problem in caught.value.problem
+    assert str(caught.value).startswith(f"{path}:{line}: ")
