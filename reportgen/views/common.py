@@ -11,6 +11,19 @@ IDS_INLINE = 8
 """Longest list of question ids printed inline; longer ones fold into a <details> in HTML."""
 
 
+IDS_SHOWN = 10
+"""Chunk ids printed per question before "… and N more": TREC-style qrels judge
+hundreds of documents per question, and the pages list ids for people to read."""
+
+
+def listed_ids(ids: list[str], total: int | None = None) -> str:
+    """The first IDS_SHOWN ids, then how many more there are (of ``total``, if given)."""
+    total = len(ids) if total is None else total
+    shown = ", ".join(ids[:IDS_SHOWN])
+    more = total - min(len(ids), IDS_SHOWN)
+    return f"{shown}, … and {more} more" if more > 0 else shown
+
+
 def fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 

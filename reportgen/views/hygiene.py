@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportgen.report import Report
-from reportgen.views.common import fmt
+from reportgen.views.common import fmt, listed_ids
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def hygiene_view(report: Report) -> HygieneView | None:
         provenance=provenance_line(hygiene["provenance"]),
         stale_title=title,
         stale_note=note,
-        stale_rows=[(qid, ", ".join(ids)) for qid, ids in stale["questions"].items()],
+        stale_rows=[(qid, listed_ids(ids)) for qid, ids in stale["questions"].items()],
         stale_rows_note=_stale_rows_note(stale),
         without_stale=without_stale_lines(report),
         leaks=leaks,

@@ -12,6 +12,7 @@ import polars as pl
 from reportgen.evaluate import Evaluation
 from reportgen.report import Report
 from reportgen.views.attribution import CELL_NAMES
+from reportgen.views.common import IDS_SHOWN
 
 PER_QUESTION_ROWS_SHOWN = 500
 """Past this, the HTML and Markdown point to the per-question file instead of growing:
@@ -69,7 +70,14 @@ def question_rows(
         gold.judgments.filter(pl.col("grade") >= threshold)
         .sort("qid", "grade", "chunk_id", descending=[False, True, False])
         .group_by("qid", maintain_order=True)
-        .agg(gold=pl.col("chunk_id").str.join(", "))
+        .agg(pl.col("chunk_id").head(IDS_SHOWN).str.join(", ").alias("gold"), pl.len().alias("_n"))
+        .select(
+            "qid",
+            pl.when(pl.col("_n") > IDS_SHOWN)
+            .then(pl.format("{}, … and {} more", "gold", pl.col("_n") - IDS_SHOWN))
+            .otherwise("gold")
+            .alias("gold"),
+        )
     )
     table = (
         gold.questions.select("qid", "kind", "question")

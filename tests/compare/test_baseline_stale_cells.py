@@ -72,6 +72,7 @@ def test_a_baseline_older_than_the_mark_cannot_say() -> None:
 
 def report_with(cells: dict[str, Any]) -> dict[str, Any]:
     entry = {
+        "run": "rag",
         "before": "rag (v1)",
         "after": "rag (v2)",
         "n": 50,
@@ -80,16 +81,15 @@ def report_with(cells: dict[str, Any]) -> dict[str, Any]:
         "changed_questions": {},
         "cells": cells,
     }
+    method = {
+        "interval": {"resamples": 1, "seed": 0},
+        "test": {"resamples": 1},
+        "family_size": 0,
+        "alpha": 0.05,
+    }
     return {
-        "comparisons": {
-            "method": {
-                "interval": {"resamples": 1, "seed": 0},
-                "test": {"resamples": 1},
-                "family_size": 0,
-                "alpha": 0.05,
-            },
-            "pairs": [],
-        },
+        "context_k": 5,
+        "comparisons": {"method": method, "pairs": []},
         "gold": {"version": None, "fingerprint": "f"},
         "baseline": {
             "version": "v1",
@@ -99,6 +99,7 @@ def report_with(cells: dict[str, Any]) -> dict[str, Any]:
             "gold_change": None,
             "runs_not_in_baseline": [],
             "baseline_runs_not_here": [],
+            "method": method,
             "comparisons": [entry],
         },
     }
