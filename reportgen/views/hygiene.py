@@ -19,6 +19,9 @@ class HygieneView:
     stale_rows: list[tuple[str, str]]
     stale_rows_note: str
     """Empty when every question with stale ids is listed."""
+    stale_collapsed: bool
+    """Folded away: "returned by no run" is a weak signal, and with deep qrels (TREC)
+    its table is long; ids a manifest does not hold stay in view."""
     without_stale: list[str]
     leaks: list[str]
 
@@ -121,6 +124,7 @@ def hygiene_view(report: Report) -> HygieneView | None:
         stale_note=note,
         stale_rows=[(qid, listed_ids(ids)) for qid, ids in stale["questions"].items()],
         stale_rows_note=_stale_rows_note(stale),
+        stale_collapsed=stale["basis"] != "manifest",
         without_stale=without_stale_lines(report),
         leaks=leaks,
     )
