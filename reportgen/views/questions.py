@@ -58,6 +58,11 @@ def _cells_by_question(report: Report, run_names: list[str]) -> pl.DataFrame:
     return pl.concat([empty, *frames])
 
 
+BY_ID = [pl.col("qid").cast(pl.Int64, strict=False), pl.col("qid")]
+"""Question ids in reading order (sorted with ``nulls_last``): numeric ids, as TREC's,
+by value (2 before 10), then the others as text."""
+
+
 def question_rows(
     report: Report, evaluation: Evaluation, limit: int
 ) -> tuple[list[QuestionRow], int]:
@@ -83,7 +88,7 @@ def question_rows(
         gold.questions.select("qid", "kind", "question")
         .join(gold_ids, on="qid", how="left")
         .join(evaluation.runs[0].scores.select("qid", "status"), on="qid", how="left")
-        .sort("qid")
+        .sort(BY_ID, nulls_last=True)
         .head(limit)
     )
     names = [result.name for result in evaluation.runs]
@@ -112,7 +117,7 @@ def question_rows(
             .join(cell, on="qid", how="left")
         )
     rows = []
-    for row in table.sort("qid").iter_rows(named=True):
+    for row in table.sort(BY_ID, nulls_last=True).iter_rows(named=True):
         per_run = []
         for index in range(len(evaluation.runs)):
             first_rank = row[f"_first{index}"]

@@ -33,3 +33,16 @@ def test_gold_and_stale_ids_are_cut_in_both_pages(tmp_path: Path) -> None:
         assert "d000, d001, d002, d003, d004, d005, d006, d007, d008, d009, … and 290 more" in page
         assert "d005, d006, d007, d008, d009, d010, d011, d012, d013, d014, … and 285 more" in page
         assert "d299" not in page
+
+
+def test_numeric_question_ids_are_listed_by_value(tmp_path: Path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qids = ["10", "2", "b", "1", "a"]
+    qrels.write_text("".join(f"{q} 0 d{q} 1\n" for q in qids))
+    run = tmp_path / "run.trec"
+    run.write_text("".join(f"{q} Q0 d{q} 1 1.0 r\n" for q in qids))
+    make_report(qrels, [("r", run)], tmp_path / "out", formats=("md",))
+    markdown = (tmp_path / "out" / "report.md").read_text()
+    table = markdown.split("## Questions")[1]
+    rows = [line.split(" | ")[0].removeprefix("| ") for line in table.splitlines()]
+    assert [row for row in rows if row in qids] == ["1", "2", "10", "a", "b"]
