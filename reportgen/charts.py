@@ -101,6 +101,11 @@ def _series(names: Sequence[str], field: str, title: str) -> dict[str, Any]:
     }
 
 
+LOG_SPAN = 20
+"""Cutoffs spanning this factor or more (1 to 100, TREC's 1 to 1000) are drawn on a log
+axis; on a linear one the small k, where the model's context sits, bunch together."""
+
+
 def at_k_curve_spec(report: Report, measure: str, title: str) -> Spec:
     """One line per run of ``measure@k`` against k, with k_ctx marked by a rule."""
     ks = report["k"]
@@ -125,6 +130,9 @@ def at_k_curve_spec(report: Report, measure: str, title: str) -> Spec:
         "scale": {"domain": [0, max(ks) + 0.5], "nice": False},
         "axis": {"values": ks, "format": "d"},
     }
+    if max(ks) >= LOG_SPAN * min(ks):
+        x["title"] = "k (results kept, log scale)"
+        x["scale"] = {"type": "log", "domain": [min(ks) * 0.8, max(ks) * 1.25], "nice": False}
     spec["layer"] = [
         {
             "mark": {"type": "line", "point": {"filled": True, "size": 70}, "strokeWidth": 2},

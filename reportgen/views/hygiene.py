@@ -80,6 +80,11 @@ def without_stale_lines(report: Report) -> list[str]:
     section = report["hygiene"]["stale"]["means_without_stale"]
     if not section:
         return []
+    if all(section[name]["n"] == 0 for name in report["runs"]):
+        return [
+            "Every question has at least one of these ids, so no question is left to "
+            "measure without them."
+        ]
     k = report["context_k"]
     lines = []
     for name, run in report["runs"].items():

@@ -73,6 +73,20 @@ def test_recall_curve_draws_a_line_and_a_point_per_run_and_k() -> None:
     assert marks["rule"] == 1 and marks["text"] == 1  # k_ctx marked and labelled
 
 
+def test_cutoffs_spanning_twenty_fold_or_more_are_drawn_on_a_log_axis() -> None:
+    linear = at_k_curve_spec(REPORT, "recall", "recall@k")  # 1 to 10
+    assert "type" not in linear["layer"][0]["encoding"]["x"]["scale"]
+    deep = copy.deepcopy(REPORT)
+    deep["k"] = [1, 3, 5, 100]
+    for run in deep["runs"].values():
+        run["means"] |= {key.replace("@10", "@100"): v for key, v in run["means"].items()}
+    spec = at_k_curve_spec(deep, "recall", "recall@k")
+    x = spec["layer"][0]["encoding"]["x"]
+    assert x["scale"]["type"] == "log" and x["title"] == "k (results kept, log scale)"
+    marks = drawn_marks(draw(spec))
+    assert marks["symbol"] == 8 and marks["rule"] == 1  # every point and k_ctx still drawn
+
+
 def test_a_wrong_field_name_is_caught_by_the_mark_count() -> None:
     spec = at_k_curve_spec(REPORT, "recall", "recall@k")
     broken = copy.deepcopy(spec)

@@ -185,3 +185,20 @@ def test_stale_examples_are_the_first_pairs_as_text() -> None:
     (warning,) = stale_warning(stale, "no_run_returns", None)
     assert warning.count == 7
     assert warning.examples == ("q10: a", "q1: b", "q1: z", "q2: c", "q3: d")
+
+
+def test_no_numbers_without_stale_questions_when_every_question_has_one(tmp_path: Path) -> None:
+    from reportgen.views.hygiene import without_stale_lines
+
+    gold = tmp_path / "gold.tsv"
+    gold.write_text("q1 0 a 1\nq1 0 gone1 1\nq2 0 b 1\nq2 0 gone2 1\n")
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 a 1 2.0 r\nq2 Q0 b 1 2.0 r\n")
+    evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], SETTINGS)
+    evaluation = with_hygiene(evaluation, check(evaluation))
+    report = build_report(evaluation, version="t")
+    assert report["hygiene"]["stale"]["means_without_stale"]["r"]["n"] == 0
+    assert without_stale_lines(report) == [
+        "Every question has at least one of these ids, so no question is left to measure "
+        "without them."
+    ]
