@@ -24,9 +24,7 @@ class CutoffView:
     histogram: Table | None
 
 
-def _cutoff_summary(run: str, section: dict[str, Any]) -> list[str]:
-    if section["reason"] is not None:
-        return [f"No cutoff analysis for {run}: {section['reason']}."]
+def _cutoff_summary(section: dict[str, Any]) -> list[str]:
     errors = section["errors"]
     questions = section["questions"]
     cutoff = fmt_score(section["cutoff"])
@@ -115,21 +113,36 @@ def _histogram_table(run: str, analysis: CutoffAnalysis, cutoff: float | None) -
 
 
 def cutoff_views(report: Report, evaluation: Evaluation) -> list[CutoffView]:
+    """One view per run with a cutoff analysis; runs without one for the same reason
+    share a single sentence (a TREC set with no unanswerable question says it once)."""
     analyses = {analysis.run: analysis for analysis in evaluation.cutoffs}
-    views = []
+    views: list[CutoffView | str] = []  # a str holds the place of runs skipped for it
+    skipped: dict[str, list[str]] = {}
     for run, section in report["cutoff"].items():
+        if section["reason"] is not None:
+            if section["reason"] not in skipped:
+                views.append(section["reason"])
+            skipped.setdefault(section["reason"], []).append(run)
+            continue
         analysis = analyses[run]
         views.append(
             CutoffView(
                 run=run,
-                summary=_cutoff_summary(run, section),
-                facts=_cutoff_facts(section) if section["reason"] is None else [],
-                histogram=None
-                if section["reason"] is not None
-                else _histogram_table(run, analysis, section["cutoff"]),
+                summary=_cutoff_summary(section),
+                facts=_cutoff_facts(section),
+                histogram=_histogram_table(run, analysis, section["cutoff"]),
             )
         )
-    return views
+    return [
+        _without_analysis(skipped[view], view) if isinstance(view, str) else view for view in views
+    ]
+
+
+def _without_analysis(runs: list[str], reason: str) -> CutoffView:
+    names = runs[0] if len(runs) == 1 else f"{', '.join(runs[:-1])} and {runs[-1]}"
+    return CutoffView(
+        run=names, summary=[f"No cutoff analysis for {names}: {reason}."], facts=[], histogram=None
+    )
 
 
 def cutoff_stem(index: int) -> str:

@@ -178,3 +178,18 @@ def test_demo_rerank_overlaps_a_little(tmp_path: Path) -> None:
     # Midway between 0.5603 (q046) and the next answerable score: only q057 is declined.
     assert section["errors"] == {"answered_unanswerable": 0, "declined_answerable": 1}
     assert section["questions"]["declined_answerable"] == ["q057"]
+
+
+def test_runs_without_an_analysis_for_the_same_reason_share_one_sentence(tmp_path: Path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq2 0 d2 1\n")  # no unanswerable question
+    runs = []
+    for name in ("bm25", "dense", "splade"):
+        path = tmp_path / f"{name}.trec"
+        path.write_text("q1 Q0 d1 1 2.0 r\nq2 Q0 d9 1 1.0 r\n")
+        runs.append((name, path))
+    make_report(qrels, runs, tmp_path / "out", settings=Settings(ks=(1,), context_k=1))
+    markdown = (tmp_path / "out" / "report.md").read_text()
+    assert markdown.count("No cutoff analysis") == 1
+    assert "No cutoff analysis for bm25, dense and splade: the gold set has no" in markdown
+    assert "### bm25, dense and splade" in markdown
