@@ -23,6 +23,8 @@ from reportgen.views.comparisons import (
     ComparisonBlock,
     comparisons_view,
     gate_lines,
+    glance_note,
+    glance_table,
 )
 from reportgen.views.methods import headlines
 
@@ -166,6 +168,15 @@ def baseline_blocks(report: Report, limit: int) -> list[BaselineBlock]:
     ]
 
 
+def _pairs_glance(report: Report) -> Table | None:
+    """The runs of this report against each other, one row per pair."""
+    pairs = report["comparisons"]["pairs"]
+    if not pairs:
+        return None
+    table = glance_table(pairs, report["context_k"])
+    return Table(table.caption, ["runs", *table.header[1:]], table.rows)
+
+
 def _baseline_view(report: Report, limit: int) -> dict[str, Any]:
     baseline = report.get("baseline")
     if not baseline:
@@ -185,6 +196,10 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
     gate_passed, gate_rules = gate_lines(report)
     return {
         **_baseline_view(report, limit),
+        "pairs_glance": _pairs_glance(report),
+        "pairs_note": glance_note(
+            report["comparisons"]["method"], "the full report has every measure of every pair"
+        ),
         "gate_passed": gate_passed,
         "gate_rules": gate_rules,
         "marker": MARKER,

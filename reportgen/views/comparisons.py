@@ -177,7 +177,8 @@ def _moved(entry: dict[str, Any]) -> str:
 
 
 def glance_table(entries: list[dict[str, Any]], k: int) -> Table:
-    """One row per run against the baseline: headline measures before → after, what moved.
+    """One row per comparison (a run against the baseline, or a pair of runs): headline
+    measures before → after, and what moved beyond noise.
 
     A reviewer reads this first; the full tables (every measure, its interval and
     p-values) are one click away.
@@ -186,7 +187,8 @@ def glance_table(entries: list[dict[str, Any]], k: int) -> Table:
     keys = [key for key in keys if any(key in entry["measures"] for entry in entries)]
     rows = []
     for entry in entries:
-        cells = [Cell(str(entry["run"]))]
+        label = entry["run"] if "run" in entry else f"{entry['before']} → {entry['after']}"
+        cells = [Cell(str(label))]
         for key in keys:
             m = entry["measures"].get(key)
             text = "n/a" if m is None else f"{fmt(m['before'])} → {fmt(m['after'])}"
@@ -199,11 +201,13 @@ def glance_table(entries: list[dict[str, Any]], k: int) -> Table:
     return Table("At a glance (before → after)", header, rows)
 
 
-def glance_note(method: dict[str, Any]) -> str:
+def glance_note(
+    method: dict[str, Any],
+    details: str = "each run below has every measure, its interval and p-values",
+) -> str:
     return (
         f"better / worse only when the Holm-adjusted p < {method['alpha']} (across all "
-        f"{method['family_size']} differences) and the 95% interval excludes 0; each run "
-        "below has every measure, its interval and p-values."
+        f"{method['family_size']} differences) and the 95% interval excludes 0; {details}."
     )
 
 
