@@ -508,13 +508,15 @@ def merge(
     """Merge the per-question outputs of SHARDS (disjoint sets of questions) into one report.
 
     Each SHARD is the --out folder of a `reportgen report` run on some of the
-    questions, or its per_question.csv / .parquet. Means are recomputed from the
+    questions, its per_question.csv / .parquet, or what `trec_eval -q` printed for
+    them (pass --trec-eval to keep trec_eval's means). Means are recomputed from the
     per-question values, so they equal those of one report over every question;
     shards that share a question are refused.
 
     \b
-    Example:
+    Examples:
       reportgen merge shard-*/ --out report/
+      reportgen merge out-*.txt --out report/ --trec-eval
     """
     from reportgen.api import merge_reports
     from reportgen.render import fmt
@@ -533,6 +535,7 @@ def merge(
     k = report["context_k"]
     for name, run in report["runs"].items():
         shown = [key for key in (f"hit@{k}", f"recall@{k}", f"mrr@{k}") if key in run["means"]]
+        shown = shown or list(run["means"])[:3]  # no context k (trec_eval's output)
         values = " | ".join(f"{key} {fmt(run['means'][key])}" for key in shown)
         click.echo(f"{name}: {run['n']} questions in the means. {values}")
     click.echo(written_line(result.files))

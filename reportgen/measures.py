@@ -130,6 +130,11 @@ def measure_keys(ks: Sequence[int]) -> list[str]:
     return keys + [m.key() for m in WHOLE_LIST_MEASURES]
 
 
+def cutoffs(keys: Sequence[str]) -> list[int]:
+    """The cutoffs that measure keys name (``hit@5`` -> 5), smallest first."""
+    return sorted({int(key.rpartition("@")[2]) for key in keys if "@" in key})
+
+
 def _ideal_dcg(positive: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
     """Ideal DCG@k per question: every positive grade, best first."""
     ideal = positive.sort(["qid", "grade"], descending=[False, True]).with_columns(

@@ -21,7 +21,7 @@ from reportgen import __version__
 from reportgen.errors import UsageError
 from reportgen.load.per_question import measure_columns
 from reportgen.load.shards import Shard
-from reportgen.measures import in_means, means
+from reportgen.measures import cutoffs, in_means, means
 from reportgen.report import DIGITS, FORMAT_VERSION, Report, default_version_label
 
 SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval")
@@ -139,6 +139,8 @@ def merge_shards(
     settings = _settings(shards, trec_eval)
     rows = _combined(shards)
     keys = measure_columns(shards[0].rows)
+    if settings["k"] is None:  # no report.json: the measures name their cutoffs
+        settings["k"] = cutoffs(keys)
     keep = settings["trec_eval"]
     runs: dict[str, Any] = {}
     for run in shards[0].rows["run"].unique(maintain_order=True).to_list():

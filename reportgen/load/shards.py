@@ -1,7 +1,8 @@
 """The per-question output of one shard: the rows a report wrote, and its settings.
 
 A shard is a reportgen output folder (per_question.parquet or .csv, with report.json
-beside it when there is one) or the per-question file itself.
+beside it when there is one), the per-question file itself, or what ``trec_eval -q``
+printed (no report.json: the settings come from the measures and the options).
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ from typing import Any
 import polars as pl
 
 from reportgen.errors import InputError
-from reportgen.load.per_question import read_per_question
+from reportgen.load.per_question import is_trec_eval_output, read_per_question
 from reportgen.load.published import read_report
 from reportgen.load.text import check_file
 
-SHARD_FIX = "give a per_question.csv or .parquet written by `reportgen report`"
+SHARD_FIX = (
+    "give a per_question.csv or .parquet written by `reportgen report`, "
+    "or the output of `trec_eval -q`"
+)
 
 
 @dataclass(frozen=True)
@@ -48,5 +52,7 @@ def load_shard(path: str | Path) -> Shard:
     path = Path(path)
     data = _per_question_file(path)
     report_path = data.parent / "report.json"
-    report = read_report(report_path, ("settings",), SHARD_FIX) if report_path.is_file() else None
+    # a report.json beside trec_eval's output belongs to something else
+    own = report_path.is_file() and not is_trec_eval_output(data)
+    report = read_report(report_path, ("settings",), SHARD_FIX) if own else None
     return Shard(source=str(data), rows=read_per_question(data, SHARD_FIX), report=report)
