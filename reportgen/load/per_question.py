@@ -128,7 +128,7 @@ def read_trec_eval_output(path: Path) -> pl.DataFrame:
         raw = lines.filter(pl.col("line") == line)["raw"].item()
         raise InputError(path, f"value {raw!r} is not a number", TREC_EVAL_FIX, line)
     keys = ["run", "qid", "trec_measure"]
-    if (line := first_line(lines, pl.struct(keys).is_duplicated())) is not None:
+    if (line := first_line(lines, ~pl.struct(keys).is_first_distinct())) is not None:
         seen = lines.filter(pl.col("line") == line).row(0, named=True)
         raise InputError(
             path,
