@@ -71,6 +71,18 @@ def test_input_examples_load(tmp_path: Path) -> None:
     assert [verdict_set.rows.height for verdict_set in verdicts] == [3, 3]
 
 
+def test_trec_eval_shard_example_merges(tmp_path: Path) -> None:
+    # map (0.25 + 1) / 2 = 0.625, as the example's own `all` line says
+    (shard,) = [path for path in write_files("inputs.md", tmp_path) if path.suffix == ".txt"]
+    result = CliRunner().invoke(
+        cli, ["merge", str(shard), "--out", str(tmp_path / "report"), "--trec-eval"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert report["runs"]["bm25"]["means"] == {"hit@1": 0.5, "mrr": 0.75, "ap": 0.625}
+    assert report["k"] == [1]
+
+
 def test_quickstart_prints_what_it_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_files("quickstart.md", tmp_path)
     monkeypatch.chdir(tmp_path)
