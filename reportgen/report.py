@@ -30,7 +30,9 @@ Format history (``format_version``):
       from the shards' per-question values, plus ``merged_from`` (source, questions,
       fingerprint per shard) and ``shard`` on each warning carried over; counts that
       per-question rows cannot rebuild (results, repeated_chunks, extra_questions)
-      are summed from the shards' report.json, or null without one.
+      are summed from the shards' report.json, or null without one. Shards without a
+      report.json (``trec_eval -q`` output) leave ``context_k`` and
+      ``relevance_threshold`` null; ``k`` is then read off the measure keys.
       Also: ``attribution.<run>.stale`` (cell -> the question ids in it whose gold ids
       the index manifest does not hold; empty lists without a manifest) and
       ``attribution.<run>.stale_count`` (how many such questions are in the cells).
