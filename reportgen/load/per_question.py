@@ -86,14 +86,14 @@ _KNOWN = ", ".join([*(f"{prefix}K" for prefix in _BY_PREFIX), *_WHOLE_LIST])
 
 def is_trec_eval_output(path: Path) -> bool:
     """Whether the first line reads as ``measure qid value``, not as a CSV header."""
+    if path.suffix.lower() in (".parquet", ".pq"):
+        return False
     try:
         with path.open("rb") as handle:
             head = handle.readline(4096).decode("utf-8", errors="replace").removeprefix(BOM)
     except OSError:
         return False  # the CSV reader says why the file cannot be read
-    return path.suffix.lower() not in (".parquet", ".pq") and (
-        "," not in head and len(head.split()) == 3
-    )
+    return "," not in head and len(head.split()) == 3
 
 
 def read_trec_eval_output(path: Path) -> pl.DataFrame:
@@ -114,13 +114,13 @@ def read_trec_eval_output(path: Path) -> pl.DataFrame:
         run=runid.backward_fill().fill_null(path.stem),
         measure=_reportgen_key(pl.col("trec_measure")),
     ).filter(pl.col("qid") != "all")
-    counts = pl.col("trec_measure").is_in(_STATUS_COUNTS)
     if lines.filter(pl.col("measure").is_not_null()).height == 0:
         raise InputError(
             path,
             f"no per-question value of a measure reportgen has (it reads {_KNOWN})",
             "run trec_eval with -q and -m all_trec, or -m with some of these measures",
         )
+    counts = pl.col("trec_measure").is_in(_STATUS_COUNTS)
     lines = lines.filter(pl.col("measure").is_not_null() | counts).with_columns(
         value=pl.col("raw").cast(pl.Float64, strict=False)
     )
