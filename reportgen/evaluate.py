@@ -188,17 +188,28 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
                 scored.run.repeated_chunks,
             )
         )
-    for k, qids in sorted(scored.ties.items()):
-        found.append(
-            ReportWarning(
-                "ties_at_cutoff",
-                f"run {name!r}: {len(qids)} question(s) have tied scores across rank {k}; "
-                f"measures at k={k} depend on the tie-break (chunk id descending)",
-                len(qids),
-                _examples(qids),
-            )
-        )
+    if scored.ties:
+        found.append(_ties_warning(name, scored.ties))
     return found
+
+
+def _ties_warning(name: str, ties: dict[int, list[str]]) -> ReportWarning:
+    """One warning per run, however many cutoffs have ties (TREC runs often tie at all)."""
+    tied = sorted({qid for qids in ties.values() for qid in qids})
+    if len(ties) == 1:
+        ((k, qids),) = ties.items()
+        where = f"{len(qids)} question(s) have tied scores across rank {k}"
+        which = f"k={k}"
+    else:
+        at = ", ".join(f"k={k} ({len(qids)})" for k, qids in sorted(ties.items()))
+        where = f"{len(tied)} question(s) have tied scores across a cutoff: {at}"
+        which = "those k"
+    return ReportWarning(
+        "ties_at_cutoff",
+        f"run {name!r}: {where}; measures at {which} depend on the tie-break (chunk id descending)",
+        len(tied),
+        _examples(tied),
+    )
 
 
 def _verdict_warnings(attribution: Attribution) -> list[ReportWarning]:

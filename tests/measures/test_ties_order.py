@@ -95,3 +95,28 @@ def test_same_ties_in_block_order_and_shuffled(lists, seed):
     shuffled = random.Random(seed).sample(rows, len(rows))
     assert ties_at_cutoffs(run_of(rows), ks) == expected
     assert ties_at_cutoffs(run_of(shuffled), ks) == expected
+
+
+def test_one_warning_per_run_names_every_cutoff_with_ties(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from reportgen.evaluate import Settings, evaluate
+    from reportgen.load import load_gold, load_run
+
+    gold = tmp_path / "qrels.txt"
+    gold.write_text("q1 0 a 1\nq2 0 b 1\nq3 0 c 1\n")
+    run = tmp_path / "run.trec"
+    # q1 ties across rank 1, q2 across rank 1 and 2, q3 across rank 2
+    run.write_text(
+        "q1 Q0 a 1 2.0 r\nq1 Q0 x 2 2.0 r\nq1 Q0 y 3 1.0 r\n"
+        "q2 Q0 b 1 2.0 r\nq2 Q0 x 2 2.0 r\nq2 Q0 y 3 2.0 r\n"
+        "q3 Q0 c 1 3.0 r\nq3 Q0 x 2 2.0 r\nq3 Q0 y 3 2.0 r\n"
+    )
+    evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], Settings((1, 2), 2))
+    (warning,) = [w for w in evaluation.warnings if w.code == "ties_at_cutoff"]
+    assert warning.message == (
+        "run 'r': 3 question(s) have tied scores across a cutoff: k=1 (2), k=2 (2); "
+        "measures at those k depend on the tie-break (chunk id descending)"
+    )
+    assert warning.count == 3 and warning.examples == ("q1", "q2", "q3")
+    single = evaluate(load_gold(gold), [load_run(run, name="r")], Settings((2,), 2))
+    (warning,) = [w for w in single.warnings if w.code == "ties_at_cutoff"]
+    assert warning.message.startswith("run 'r': 2 question(s) have tied scores across rank 2;")
