@@ -15,6 +15,7 @@ from typing import Literal
 
 import polars as pl
 
+from reportgen.blocks import block_positions, block_starts
 from reportgen.model import GoldSet, Run
 
 Status = Literal["scored", "missing", "no_relevant", "unanswerable"]
@@ -139,7 +140,7 @@ def _ideal_dcg(positive: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
     """Ideal DCG@k per question: every positive grade, best first."""
     ideal = positive.sort(["qid", "grade"], descending=[False, True]).with_columns(
         # sorted, each question is one block: a rank is the distance to its start
-        ideal_rank=_block_position()
+        ideal_rank=block_positions()
     )
     gain = pl.col("grade").cast(pl.Float64) / (pl.col("ideal_rank") + 1).log(2)
     return ideal.group_by("qid").agg(
@@ -147,20 +148,13 @@ def _ideal_dcg(positive: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
     )
 
 
-_STARTS = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True)
-"""Whether a row starts a block of rows with the same question."""
+_STARTS = block_starts()
 
 
 def _running_count(column: str) -> pl.Expr:
     """Running count of true values within each block: a window without hashing ids."""
     total = pl.col(column).cum_sum()
     return total - pl.when(_STARTS).then(total - pl.col(column)).forward_fill()
-
-
-def _block_position() -> pl.Expr:
-    """1-based position of each row within its block (see ``_STARTS``)."""
-    index = pl.int_range(pl.len(), dtype=pl.Int64)
-    return index - pl.when(_STARTS).then(index).forward_fill() + 1
 
 
 @dataclass(frozen=True)
@@ -441,4 +435,4 @@ def _positions(results: pl.DataFrame) -> pl.DataFrame:
     ).item()
     if not in_blocks:
         results = results.sort("qid", "rank")
-    return results.with_columns(_block_position().alias("position"))
+    return results.with_columns(block_positions().alias("position"))

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from reportgen.blocks import block_positions, block_starts
 from reportgen.errors import InputError
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
@@ -103,7 +104,7 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
         )
         by = {"rank": ["rank"], "score": ["score", "chunk_id"], "list": ["_seq"]}[rows.order]
         frame = frame.sort(["_q", *by], descending=[False] + [rows.order == "score"] * len(by))
-    frame = frame.with_columns(_positions())
+    frame = frame.with_columns(block_positions().alias("rank"))
     total = frame.height
     distinct = total
     if survey["distinct_keys"] < total:  # a repeat, or a hash collision: count exactly
@@ -114,7 +115,7 @@ def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
     return results, total - distinct
 
 
-_NEW_QUESTION = (pl.col("qid") != pl.col("qid").shift(1)).fill_null(True).alias("_new")
+_NEW_QUESTION = block_starts().alias("_new")
 """Whether a row starts a block of its question (rows in their current order)."""
 
 
@@ -161,12 +162,6 @@ def _refuse_bad_values(path: Path, frame: pl.DataFrame) -> None:
         raise InputError(
             path, "a score that is NaN or infinite", "write scores as finite numbers", line
         )
-
-
-def _positions() -> pl.Expr:
-    """1-based position within each question's block (rows already in ranking order)."""
-    blocks = pl.col("qid").rle().struct.field("len")
-    return pl.int_ranges(1, blocks + 1, dtype=pl.Int64).explode().alias("rank")
 
 
 def _padded(col: str) -> pl.Expr:
