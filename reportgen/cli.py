@@ -607,13 +607,19 @@ def publish(report_dir: Path, site: Path, quiet: bool) -> None:
 
 
 def print_summary(result: ReportResult) -> None:
-    """Per run: the headline, a small table by kind; then where the files went."""
+    """Per run: the headline, a small table by kind (when there are several); then
+    the comparisons, the cells, the warnings and where the files went."""
     from reportgen.render import fmt, headline
 
     report = result.report
     k = report["context_k"]
-    for name, run in report["runs"].items():
+    runs = report["runs"]
+    for index, (name, run) in enumerate(runs.items()):
         click.echo(headline(name, run, k))
+        if len(run["by_kind"]) < 2:  # one kind would repeat the headline
+            if index == len(runs) - 1:
+                click.echo()
+            continue
         rows = [("kind", "n", f"hit@{k}", f"recall@{k}", f"MRR@{k}")]
         rows += [
             (

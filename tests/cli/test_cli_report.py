@@ -50,6 +50,7 @@ def test_report_writes_the_contract(inputs: tuple[Path, Path], tmp_path: Path) -
     assert "mine, top 3: 4 questions with relevant passages." in result.output
     assert "hit@3 0.750 | recall@3 0.625 | precision@3 0.250 | MRR@3 0.583" in result.output
     report = json.loads((out / "report.json").read_text())
+    assert "  kind   n  hit@3  recall@3  MRR@3" in result.output  # plain and multi
     assert report["format_version"] == 1
     assert report["k"] == [3] and report["context_k"] == 3
     assert report["gold"]["questions"] == 5
@@ -63,6 +64,16 @@ def test_report_writes_the_contract(inputs: tuple[Path, Path], tmp_path: Path) -
     assert report["runs"]["mine"]["counts"]["unanswerable_left_out"] == 1
     for name in ("index.html", "report.md", "per_question.csv"):
         assert (out / name).is_file()
+
+
+def test_one_kind_prints_no_table_by_kind(tmp_path: Path) -> None:
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.trec"
+    qrels.write_text("1 0 d1 1\n2 0 d2 1\n")  # TREC qrels: every question unlabelled
+    run.write_text("1 Q0 d1 1 2.0 r\n2 Q0 d9 1 1.0 r\n")
+    result = CliRunner().invoke(cli, ["report", str(qrels), str(run), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    assert "run, top 5: 2 questions with relevant passages." in result.output
+    assert "  kind " not in result.output  # one row would repeat the headline
 
 
 def test_same_inputs_give_identical_bytes(
@@ -155,6 +166,8 @@ def test_demo_runs_as_a_real_subprocess(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert "rerank, top 5:" in done.stdout
+    # the example has six kinds: each run gets its table by kind
+    assert done.stdout.count("  kind            n  hit@5  recall@5  MRR@5") == 4
     report = json.loads((out / "report.json").read_text())
     assert set(report["runs"]) == {"keyword", "dense", "hybrid", "rerank"}
     # Named relative to the bundled example, not by this machine's install path.
