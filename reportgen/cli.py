@@ -136,7 +136,8 @@ def measure_options(command: Any) -> Any:
             type=click.Choice(PER_QUESTION_FORMATS),
             default="csv",
             show_default=True,
-            help="File format of the per-question values (run, question, measure, value).",
+            help="File format of the per-question values (a row per run and question, a "
+            "column per measure).",
         ),
         click.option(
             "--chart-png",
