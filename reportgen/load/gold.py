@@ -15,8 +15,10 @@ import polars as pl
 from reportgen.errors import InputError
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
+    BOM,
     column,
     csv_rows,
+    fields,
     first_line,
     first_repeat,
     fits_int64,
@@ -25,6 +27,7 @@ from reportgen.load.text import (
     keys_hash,
     optional_column,
     pick,
+    read_lines,
     records_without_meta,
     refuse_bad_ids,
     split_fields,
@@ -112,10 +115,20 @@ def load_gold(
     )
 
 
+BEIR_HEADER = ["query-id", "corpus-id", "score"]
+"""The header of BEIR's qrels (``qrels/test.tsv``), which MTEB and most RAG sets reuse."""
+
+
 def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``qid iter docid grade`` lines; the iter column means nothing to us."""
-    picks = {0: "qid", 2: "chunk_id", 3: "raw"}
-    rows = split_fields(path, picks, 4, True, "qid iter docid grade", {3: pl.Int64()})
+    """``qid iter docid grade`` lines (the iter column means nothing to us), or BEIR's
+    tab-separated ``query-id corpus-id score`` under that header."""
+    if _has_beir_header(path):
+        lines = read_lines(path).filter(pl.col("line") > 1)
+        picks = {0: "qid", 1: "chunk_id", 2: "raw"}
+        rows = fields(path, lines, picks, 3, True, "query-id corpus-id score (BEIR's qrels)")
+    else:
+        picks = {0: "qid", 2: "chunk_id", 3: "raw"}
+        rows = split_fields(path, picks, 4, True, "qid iter docid grade", {3: pl.Int64()})
     if rows.height == 0:
         raise InputError(path, "no judgments in the file", "add lines: qid 0 docid grade", 1)
     refuse_bad_ids(path, rows, {"qid": "question id", "chunk_id": "chunk id"})
@@ -137,6 +150,15 @@ def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.lit(None, pl.String).alias("index_version"),
     )
     return questions.cast(QUESTIONS_SCHEMA), judgments.cast(JUDGMENTS_SCHEMA)
+
+
+def _has_beir_header(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(256).decode("utf-8", errors="replace").removeprefix(BOM)
+    except OSError:
+        return False  # the qrels reader says why the file cannot be read
+    return first.lower().split() == BEIR_HEADER
 
 
 def _refuse_regraded(path: Path, rows: pl.DataFrame) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from reportgen.errors import InputError
 from reportgen.load import GOLD_FORMATS, load_gold
 from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, UNLABELLED_KIND, GoldSet
 from tests.load.conftest import Write
@@ -45,6 +46,31 @@ def test_qrels_with_comments_tabs_and_hash_in_ids(write: Write) -> None:
     assert judged(gold) == [("q1", "c1", 1), ("q1", "doc#2", 0), ("q2", "c3", -1), ("q2", "c4", 2)]
     assert gold.version is None and gold.index_version is None
     assert gold.source == str(path)
+
+
+def test_beir_qrels_tsv_reads_like_the_same_trec_qrels(write: Write) -> None:
+    """BEIR's qrels/test.tsv (header query-id, corpus-id, score), as MTEB ships them."""
+    beir = write(
+        "test.tsv",
+        "\ufeffquery-id\tcorpus-id\tscore\r\nq1\tc1\t1\r\nq1\tc2\t0\r\nq2\tc4\t2\r\n",
+    )
+    trec = write("same.qrels", "q1 0 c1 1\nq1 0 c2 0\nq2 0 c4 2\n")
+    assert judged(load_gold(beir)) == [("q1", "c1", 1), ("q1", "c2", 0), ("q2", "c4", 2)]
+    assert load_gold(beir).fingerprint == load_gold(trec).fingerprint
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("q1\tc1\n", ":2: 2 columns where exactly 3 are needed"),
+        ("q1\tc1\t1\nq1\tc2\thigh\n", ":3: grade 'high' is not an integer"),
+    ],
+)
+def test_beir_qrels_mistakes_are_named_by_line(write: Write, body: str, message: str) -> None:
+    path = write("bad.tsv", "query-id\tcorpus-id\tscore\n" + body)
+    with pytest.raises(InputError) as caught:
+        load_gold(path)
+    assert message in str(caught.value)
 
 
 def test_qrels_crlf_and_bom_are_accepted(write: Write) -> None:
