@@ -150,10 +150,8 @@ class BaselineBlock:
     more: int
 
 
-def baseline_blocks(report: Report, limit: int) -> list[BaselineBlock]:
-    if not report.get("baseline"):
-        return []
-    blocks: list[ComparisonBlock] = comparisons_view(report).baseline
+def baseline_blocks(blocks: list[ComparisonBlock], limit: int) -> list[BaselineBlock]:
+    """Each run against the baseline, its changed questions cut to ``limit``."""
     return [
         BaselineBlock(
             title=block.title,
@@ -183,7 +181,7 @@ def _baseline_view(report: Report, limit: int) -> dict[str, Any]:
         return {"baseline": [], "baseline_facts": [], "baseline_glance": None}
     view = comparisons_view(report)
     return {
-        "baseline": baseline_blocks(report, limit),
+        "baseline": baseline_blocks(view.baseline, limit),
         "baseline_facts": view.baseline_facts,
         "baseline_glance": view.baseline_glance,
         "baseline_note": view.baseline_note,
