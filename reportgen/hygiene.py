@@ -65,6 +65,8 @@ class Hygiene:
     audience: str | None = None
     as_of: date | None = None
     warnings: tuple[ReportWarning, ...] = ()
+    gold_chunks: int = 0
+    """How many (question, gold chunk) pairs with a positive grade the gold set has."""
 
 
 def relevant_gold(gold: GoldSet) -> pl.DataFrame:
@@ -98,10 +100,22 @@ def never_returned(gold: GoldSet, gold_rows: Sequence[pl.DataFrame]) -> pl.DataF
     )
 
 
+SHALLOW_SHARE = 0.5
+
+
+def shallow_runs(stale_chunks: int, gold_chunks: int) -> bool:
+    """Whether most gold ids are returned by no run: then the runs are shallower than the
+    judgments (pooled TREC qrels judge hundreds of documents a question), and "returned
+    by no run" says nothing about stale ids."""
+    return stale_chunks > SHALLOW_SHARE * gold_chunks
+
+
 def stale_warning(
-    stale: pl.DataFrame, basis: StaleBasis, manifest: Manifest | None
+    stale: pl.DataFrame, basis: StaleBasis, manifest: Manifest | None, gold_chunks: int
 ) -> list[ReportWarning]:
     if stale.height == 0:
+        return []
+    if basis == "no_run_returns" and shallow_runs(stale.height, gold_chunks):
         return []
     questions = stale["qid"].n_unique()
     # only the first few pairs are shown: pick them in Polars, not in a loop over rows
@@ -347,7 +361,8 @@ def check(
         gold_rows = [result.gold_rows for result in evaluation.runs]
         basis, stale = "no_run_returns", never_returned(gold, gold_rows)
     record, found = provenance(gold, runs, manifest)
-    found += stale_warning(stale, basis, manifest)
+    gold_chunks = relevant_gold(gold).height
+    found += stale_warning(stale, basis, manifest, gold_chunks)
     dated = manifest is not None and (manifest.has("valid_from") or manifest.has("valid_to"))
     as_of = as_of if dated else None
     from_manifest = (
@@ -368,6 +383,7 @@ def check(
         leaks=leaks,
         manifest=manifest,
         audience=audience,
+        gold_chunks=gold_chunks,
         as_of=as_of,
         warnings=tuple(found),
     )

@@ -159,6 +159,7 @@ def _hygiene_section(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]
         "stale": {
             "basis": hygiene.stale_basis,
             "chunks": hygiene.stale.height,
+            "gold_chunks": hygiene.gold_chunks,
             "questions": dict(stale.head(STALE_QUESTIONS_KEPT).iter_rows()),
             "question_count": stale.height,
             "questions_kept": STALE_QUESTIONS_KEPT,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from reportgen.hygiene import shallow_runs
 from reportgen.report import Report
 from reportgen.views.common import fmt, listed_ids
 
@@ -67,6 +68,15 @@ def _stale_texts(hygiene: dict[str, Any]) -> tuple[str, str]:
             f"{n} gold id(s) in {questions} question(s) are not in the index manifest "
             f"({where}). These questions miss them whatever the run does: a stale gold "
             "set, not a regression.",
+        )
+    total = stale.get("gold_chunks")
+    if total and shallow_runs(n, total):
+        return (
+            "Gold ids no run returns",
+            f"{n} of the {total} gold ids ({questions} question(s)) are returned by no run at "
+            "any depth: more than half, so the runs are shallower than the judgments (as "
+            "with pooled TREC qrels), which says nothing about stale ids; no warning is "
+            "raised. A manifest (--manifest) checks them.",
         )
     return (
         "Possibly stale gold ids",

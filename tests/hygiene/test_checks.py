@@ -158,9 +158,9 @@ def test_report_lists_at_most_a_hundred_stale_questions_and_counts_them_all(
     from reportgen.render import render_markdown
 
     gold = tmp_path / "gold.tsv"
-    gold.write_text("".join(f"q{i:03d} 0 gone{i} 1\n" for i in range(150)))
-    run = tmp_path / "run.trec"
-    run.write_text("".join(f"q{i:03d} Q0 other 1 1.0 r\n" for i in range(150)))
+    gold.write_text("".join(f"q{i:03d} 0 gone{i} 1\nq{i:03d} 0 here{i} 1\n" for i in range(150)))
+    run = tmp_path / "run.trec"  # returns half the gold ids: not a sign of shallow runs
+    run.write_text("".join(f"q{i:03d} Q0 here{i} 1 1.0 r\n" for i in range(150)))
     evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], SETTINGS)
     evaluation = with_hygiene(evaluation, check(evaluation))
     report = build_report(evaluation, version="t")
@@ -182,7 +182,7 @@ def test_stale_examples_are_the_first_pairs_as_text() -> None:
             "chunk_id": ["z", "b", "a", "c", "d", "e", "f"],
         }
     )
-    (warning,) = stale_warning(stale, "no_run_returns", None)
+    (warning,) = stale_warning(stale, "no_run_returns", None, gold_chunks=20)
     assert warning.count == 7
     assert warning.examples == ("q10: a", "q1: b", "q1: z", "q2: c", "q3: d")
 
@@ -202,3 +202,23 @@ def test_no_numbers_without_stale_questions_when_every_question_has_one(tmp_path
         "Every question has at least one of these ids, so no question is left to measure "
         "without them."
     ]
+
+
+def test_no_warning_when_most_gold_ids_are_unreturned_as_with_pooled_qrels(
+    tmp_path: Path,
+) -> None:
+    from reportgen.render import render_markdown
+
+    gold = tmp_path / "qrels.txt"  # four judged documents a question, the run finds one
+    gold.write_text("".join(f"q{i} 0 d{i}{j} 1\n" for i in range(3) for j in range(4)))
+    run = tmp_path / "run.trec"
+    run.write_text("".join(f"q{i} Q0 d{i}0 1 1.0 r\n" for i in range(3)))
+    evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], SETTINGS)
+    found = check(evaluation)
+    assert found.stale.height == 9 and found.gold_chunks == 12
+    assert [w.code for w in found.warnings] == []  # 9 of 12 unreturned: shallow runs
+    report = build_report(with_hygiene(evaluation, found), version="t")
+    assert report["hygiene"]["stale"]["gold_chunks"] == 12
+    markdown = render_markdown(report, evaluation, {}, "per_question.csv")
+    assert "9 of the 12 gold ids (3 question(s)) are returned by no run" in markdown
+    assert "says nothing about stale ids; no warning is raised" in markdown
