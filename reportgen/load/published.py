@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from reportgen.errors import InputError
-from reportgen.load.text import decode, read_bytes
+from reportgen.load.text import decode, json_document, read_bytes
 
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
 
@@ -24,12 +24,7 @@ def read_report(path: Path, required: Sequence[str], fix: str) -> dict[str, Any]
     shards and ``publish`` all read reports through here, so a broken one reads the
     same whichever command finds it.
     """
-    try:
-        report = json.loads(decode(path, read_bytes(path)))
-    except json.JSONDecodeError as error:
-        raise InputError(path, f"not valid JSON ({error.msg})", fix, error.lineno) from None
-    except RecursionError:
-        raise InputError(path, "JSON nested too deeply", fix) from None
+    report = json_document(path, fix)
     if not isinstance(report, dict):
         raise InputError(path, "not a reportgen report (no JSON object)", fix)
     for key in required:

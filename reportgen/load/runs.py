@@ -23,6 +23,7 @@ from reportgen.load.text import (
     csv_frame,
     first_line,
     first_repeat,
+    json_document,
     json_id,
     json_type,
     keys_hash,
@@ -404,15 +405,7 @@ def _is_numeric(dtype: pl.DataType) -> bool:
 
 def _ranx(path: Path) -> _Rows:
     """``{"q1": {"c2": 0.91}}`` as ranx and pytrec_eval write it; scores decide the order."""
-    text = read_text(path)
-    try:
-        run = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(
-            path, f"not valid JSON ({err.msg})", "write one JSON object", err.lineno
-        ) from None
-    except RecursionError:
-        raise InputError(path, "JSON nested too deeply", "flatten it", 1) from None
+    run = json_document(path, "write one JSON object")
     if not isinstance(run, dict) or not all(isinstance(v, dict) for v in run.values()):
         raise InputError(
             path,
@@ -428,10 +421,10 @@ def _ranx(path: Path) -> _Rows:
     for qid, ranked in run.items():
         for chunk, score in ranked.items():
             if not qid.strip() or not chunk.strip():
-                where = _line_of(text, qid, chunk)
+                where = _line_of(read_text(path), qid, chunk)  # only on the way to an error
                 raise InputError(path, "an empty id", "give every question and chunk an id", where)
             if (number := as_number(score)) is None:
-                where = _line_of(text, qid, chunk)
+                where = _line_of(read_text(path), qid, chunk)  # only on the way to an error
                 raise InputError(
                     path, f"score {score!r} is not a finite number", "write numbers", where
                 )

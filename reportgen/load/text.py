@@ -453,6 +453,17 @@ def pick(record: dict[str, Any], names: tuple[str, ...], path: Path, line: int) 
     return record[present[0]] if present else None
 
 
+def json_document(path: Path, fix: str) -> Any:
+    """A whole file as one JSON value; a syntax error is named by its line."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(path, f"not valid JSON ({err.msg})", fix, err.lineno) from None
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply", "flatten it", 1) from None
+
+
 def records_without_meta(
     path: Path, meta_found: dict[str, str | None]
 ) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -8,7 +8,6 @@ crashed judge says nothing about the answer.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,11 +22,11 @@ from reportgen.load.text import (
     check_file,
     column,
     csv_rows,
+    json_document,
     json_id,
     json_records,
     optional_column,
     pick,
-    read_text,
     text_id,
 )
 from reportgen.model import VERDICTS_SCHEMA, VerdictSet
@@ -208,15 +207,7 @@ def detect_verdict_format(path: Path, fmt: str | None, metric: str | None) -> st
 
 
 def _document(path: Path) -> Any:
-    text = read_text(path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(
-            path, f"not valid JSON ({err.msg})", "write one JSON document", err.lineno
-        ) from None
-    except RecursionError:
-        raise InputError(path, "JSON nested too deeply", "flatten it", 1) from None
+    return json_document(path, "write one JSON document")
 
 
 def _optional_text(value: Any, path: Path, line: int | None, what: str) -> str | None:
