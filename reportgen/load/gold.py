@@ -27,8 +27,8 @@ from reportgen.load.text import (
     keys_hash,
     optional_column,
     pick,
+    question_records,
     read_lines,
-    records_without_meta,
     refuse_bad_ids,
     split_fields,
     text_id,
@@ -175,21 +175,8 @@ def _refuse_regraded(path: Path, rows: pl.DataFrame) -> None:
 
 def _jsonl(path: Path) -> _Parsed:
     parsed = _Parsed()
-    seen: dict[str, int] = {}
     found: dict[str, str | None] = {}
-    for line, record in records_without_meta(path, found):
-        raw_id = pick(record, ID_KEYS, path, line)
-        if raw_id is None:
-            raise InputError(path, "a question without an id", 'add "id": "..."', line)
-        qid = json_id(raw_id, path, line, "question id")
-        if qid in seen:
-            raise InputError(
-                path,
-                f"question {qid} is also on line {seen[qid]}",
-                "give each question one line and a unique id",
-                line,
-            )
-        seen[qid] = line
+    for line, qid, record in question_records(path, found, ID_KEYS):
         unanswerable = record.get("unanswerable", False)
         if unanswerable is None:
             unanswerable = False

@@ -29,8 +29,8 @@ from reportgen.load.text import (
     keys_hash,
     optional_column,
     pick,
+    question_records,
     read_text,
-    records_without_meta,
     refuse_bad_ids,
     split_fields,
     suspect_id,
@@ -221,27 +221,16 @@ def _jsonl(path: Path, check: bool = False) -> _Rows:
     chunks: list[Any] = []
     scores: list[Any] = []
     lines: list[int] = []
-    seen: dict[str, int] = {}
     found: dict[str, str | None] = {}
-    for line, record in records_without_meta(path, found):
-        raw_id = pick(record, ID_KEYS, path, line)
-        if raw_id is None:
-            raise InputError(path, "a line without a question id", 'add "id": "..."', line)
-        qid = json_id(raw_id, path, line, "question id")
-        if qid in seen:
-            raise InputError(
-                path,
-                f"question {qid} is also on line {seen[qid]}",
-                "give each question one line",
-                line,
-            )
-        seen[qid] = line
+    records = 0
+    for line, qid, record in question_records(path, found, ID_KEYS):
+        records += 1
         ids, values = _listed(record, path, line, check)
         qids.extend([qid] * len(ids))
         chunks.extend(ids)
         scores.extend(values)
         lines.extend([line] * len(ids))
-    if not seen:
+    if not records:
         raise _no_records(path)
     if not check and not (set(map(type, chunks)) <= {str} and set(map(type, scores)) <= _NUMBER):
         return _jsonl(path, check=True)

@@ -484,6 +484,27 @@ def records_without_meta(
         meta_found.update(meta(record, path, line))
 
 
+def question_records(
+    path: Path, meta_found: dict[str, str | None], id_keys: tuple[str, ...]
+) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """(line, question id, record) of a file with one line per question (gold, runs)."""
+    seen: dict[str, int] = {}
+    for line, record in records_without_meta(path, meta_found):
+        raw_id = pick(record, id_keys, path, line)
+        if raw_id is None:
+            raise InputError(path, "a line without a question id", 'add "id": "..."', line)
+        qid = json_id(raw_id, path, line, "question id")
+        if qid in seen:
+            raise InputError(
+                path,
+                f"question {qid} is also on line {seen[qid]}",
+                "give each question one line and a unique id",
+                line,
+            )
+        seen[qid] = line
+        yield line, qid, record
+
+
 def meta(record: dict[str, Any], path: Path, line: int) -> dict[str, str | None]:
     """The ``_meta`` line's version and index version, checked as strings."""
     body = record["_meta"]
