@@ -15,13 +15,13 @@ import polars as pl
 from reportgen.errors import InputError
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
-    BOM,
     column,
     csv_rows,
     fields,
     first_line,
     first_repeat,
     fits_int64,
+    head_line,
     json_id,
     json_type,
     keys_hash,
@@ -122,7 +122,7 @@ BEIR_HEADER = ["query-id", "corpus-id", "score"]
 def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``qid iter docid grade`` lines (the iter column means nothing to us), or BEIR's
     tab-separated ``query-id corpus-id score`` under that header."""
-    if _has_beir_header(path):
+    if head_line(path).lower().split() == BEIR_HEADER:
         lines = read_lines(path).filter(pl.col("line") > 1)
         picks = {0: "qid", 1: "chunk_id", 2: "raw"}
         rows = fields(path, lines, picks, 3, True, "query-id corpus-id score (BEIR's qrels)")
@@ -150,15 +150,6 @@ def _qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.lit(None, pl.String).alias("index_version"),
     )
     return questions.cast(QUESTIONS_SCHEMA), judgments.cast(JUDGMENTS_SCHEMA)
-
-
-def _has_beir_header(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            first = handle.readline(256).decode("utf-8", errors="replace").removeprefix(BOM)
-    except OSError:
-        return False  # the qrels reader says why the file cannot be read
-    return first.lower().split() == BEIR_HEADER
 
 
 def _refuse_regraded(path: Path, rows: pl.DataFrame) -> None:

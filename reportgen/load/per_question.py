@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from reportgen.errors import InputError
-from reportgen.load.text import BOM, fields, first_line, read_lines
+from reportgen.load.text import fields, first_line, head_line, read_lines
 from reportgen.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
 from reportgen.model import PER_QUESTION_KEYS, UNLABELLED_KIND
 
@@ -88,11 +88,7 @@ def is_trec_eval_output(path: Path) -> bool:
     """Whether the first line reads as ``measure qid value``, not as a CSV header."""
     if path.suffix.lower() in (".parquet", ".pq"):
         return False
-    try:
-        with path.open("rb") as handle:
-            head = handle.readline(4096).decode("utf-8", errors="replace").removeprefix(BOM)
-    except OSError:
-        return False  # the CSV reader says why the file cannot be read
+    head = head_line(path)
     return "," not in head and len(head.split()) == 3
 
 

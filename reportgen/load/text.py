@@ -109,6 +109,16 @@ def read_text(path: Path) -> str:
     return decode(path, read_bytes(path))
 
 
+def head_line(path: Path) -> str:
+    """The file's first line (BOM dropped), to tell a layout by; "" when unreadable,
+    for the reader that follows says why."""
+    try:
+        with path.open("rb") as handle:
+            return handle.readline(4096).decode("utf-8", errors="replace").removeprefix(BOM)
+    except OSError:
+        return ""
+
+
 def read_lines(path: Path) -> pl.DataFrame:
     """Lines as a frame (``line`` 1-based, ``text``), read by Polars for large files.
 
