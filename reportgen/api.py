@@ -20,6 +20,7 @@ from reportgen.errors import GateFailed, UsageError
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.gate import GateRules, failures
 from reportgen.hygiene import check, with_hygiene
+from reportgen.labels import check_version_label
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import load_baseline
 from reportgen.model import GoldSet, Manifest, Run, VerdictSet
@@ -188,6 +189,7 @@ def make_report(
     report_url: str = "index.html",
     reference_run: str | None = None,
     baseline: str | Path | None = None,
+    baseline_version: str | None = None,
     on_gold_change: GoldChangePolicy = "refuse",
     gate: GateRules | None = None,
     compare_measures: Sequence[str] | None = None,
@@ -206,6 +208,9 @@ def make_report(
 ) -> ReportResult:
     """Load, measure, check, render and write a report; nothing is written if a step fails.
 
+    ``baseline`` is a previous report, or a published site: then its newest version
+    on the same gold set (else its newest), or the one ``baseline_version`` names.
+
     ``sources_relative_to`` names input files relative to that folder in the report,
     so that the same inputs give the same report on any machine.
 
@@ -217,12 +222,23 @@ def make_report(
     A failed quality gate does not stop the report: it is written, and
     ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
+    if version is not None:
+        check_version_label(version)  # a label publish would refuse fails before any work
     # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
     worker = ChartWorker() if draws_charts(formats) else None
     try:
         created = created_at()
         gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
-        previous = load_baseline(baseline) if baseline is not None else None
+        if baseline_version is not None and baseline is None:
+            raise UsageError(
+                "--baseline-version (baseline_version) without --baseline (baseline)",
+                "pass the site to pick the version from with --baseline",
+            )
+        previous = (
+            load_baseline(baseline, gold_fingerprint=gold_set.fingerprint, version=baseline_version)
+            if baseline is not None
+            else None
+        )
         verdict_set = None
         if verdicts is not None:
             verdict_set = load_verdicts(
@@ -335,6 +351,8 @@ def merge_reports(
             f"unknown per-question format {per_question_format!r}",
             f"choose from {', '.join(PER_QUESTION_FORMATS)}",
         )
+    if version is not None:
+        check_version_label(version)
     loaded = [load_shard(shard) for shard in shards]
     report, rows = merge_shards(loaded, trec_eval=trec_eval, version=version, created=created_at())
     files = {

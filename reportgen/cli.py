@@ -243,8 +243,15 @@ def cli() -> None:
     "--baseline",
     type=click.Path(path_type=Path),
     default=None,
-    help="A previous report (its report.json, its folder or a published site) to compare "
-    "each run with its namesake there.",
+    help="A previous report (its report.json or its folder), or a published site (its "
+    "folder or history.jsonl: the newest version on the same gold set, else the newest), "
+    "to compare each run with its namesake there.",
+)
+@click.option(
+    "--baseline-version",
+    default=None,
+    metavar="LABEL",
+    help="With a site as --baseline: compare with this version instead.",
 )
 @click.option(
     "--on-gold-change",
@@ -341,6 +348,7 @@ def report(
     reference_run: str | None,
     compare_measures: str | None,
     baseline: Path | None,
+    baseline_version: str | None,
     on_gold_change: str,
     minimums: tuple[str, ...],
     max_drops: tuple[str, ...],
@@ -394,6 +402,7 @@ def report(
         report_url=report_url,
         reference_run=reference_run,
         baseline=baseline,
+        baseline_version=baseline_version,
         on_gold_change="intersect" if on_gold_change == "intersect" else "refuse",
         gate=gate,
         compare_measures=compare_measures.split(",") if compare_measures else None,
@@ -665,6 +674,17 @@ def _comparison_line(entry: dict[str, Any], key: str) -> str:
     )
 
 
+def baseline_source_line(report: dict[str, Any], baseline: dict[str, Any]) -> str:
+    """Which report the baseline is, and why that version when it came from a site."""
+    from reportgen.views.comparisons import selection_sentence
+
+    version, created, source = baseline["version"], baseline["created"], baseline["source"]
+    line = f"Baseline: {version} ({created}), read from {source}."
+    if selection := baseline.get("selection"):
+        line += " " + selection_sentence(version, selection, report["gold"])
+    return line
+
+
 def print_comparisons(report: dict[str, Any]) -> None:
     """One line per comparison on recall at k_ctx (and a baseline's four cells, stale
     gold marked), then the gate's verdicts."""
@@ -672,7 +692,9 @@ def print_comparisons(report: dict[str, Any]) -> None:
 
     key = f"recall@{report['context_k']}"
     sections = [("Runs compared", report["comparisons"]["pairs"])]
-    if report.get("baseline"):
+    if baseline := report.get("baseline"):
+        click.echo(baseline_source_line(report, baseline))
+        click.echo()
         sections.append(
             (f"Against baseline {report['baseline']['version']}", report["baseline"]["comparisons"])
         )

@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from reportgen.charts import CELL_KEYS, Spec, cells_trend_spec, render_charts, trend_spec
 from reportgen.errors import UsageError
+from reportgen.labels import check_version_label
 from reportgen.load.published import load_history, load_report_dir
 from reportgen.output import atomic_write
 from reportgen.render import Figure, environment, fmt, page_assets
@@ -42,19 +43,6 @@ PUBLISHED_FILES = re.compile(
     r"|charts/[\w.-]+\.(svg|png))$"
 )
 """What a report folder holds that belongs on the site; anything else there is left."""
-
-VERSION_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$")
-
-
-def check_version_label(version: str) -> str:
-    """A label that can name a folder and a URL path segment on every system."""
-    if not VERSION_LABEL.fullmatch(version) or version in (INDEX, HISTORY, "docs"):
-        raise UsageError(
-            f"version label {version!r} cannot name a folder of the site",
-            "re-run the report with --version made of letters, digits and . _ + - "
-            "(at most 100, starting with a letter or digit, not docs)",
-        )
-    return version
 
 
 def history_entry(report: Report, published: str) -> dict[str, Any]:

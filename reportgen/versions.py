@@ -202,6 +202,7 @@ def compare_with_baseline(
     correct(entries)
     section = {
         "source": str(baseline.path),
+        "selection": baseline.selection,
         "version": then_version,
         "created": then_report["created"],
         "gold": {

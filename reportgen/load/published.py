@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from reportgen.errors import InputError
+from reportgen.labels import LABEL_FIX, label_problem
 from reportgen.load.text import decode, json_document, read_bytes
 
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
@@ -49,7 +50,11 @@ HISTORY_FIX = "restore history.jsonl from version control; it is append-only"
 
 
 def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict[str, Any]]]:
-    """history.jsonl's entries with their line numbers; each must hold ``required``."""
+    """history.jsonl's entries with their line numbers; each must hold ``required``.
+
+    A label that could not name a folder (``../x``, ``CON``) is refused here, so that
+    nothing read from a history ever builds a path outside the site.
+    """
     entries = []
     for number, line in enumerate(decode(path, read_bytes(path)).splitlines(), start=1):
         if not line.strip():
@@ -66,6 +71,13 @@ def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict
                 HISTORY_FIX,
                 number,
             )
+        if "version" in required:
+            version = entry["version"]
+            problem = (
+                label_problem(version) if isinstance(version, str) else "the version is not text"
+            )
+            if problem is not None:
+                raise InputError(path, problem, f"{HISTORY_FIX}; {LABEL_FIX}", number)
         entries.append((number, entry))
     return entries
 

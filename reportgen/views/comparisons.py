@@ -252,6 +252,8 @@ def _baseline_facts(report: Report) -> list[str]:
         f"Baseline {baseline['version']} ({baseline['created']}), read from {baseline['source']}; "
         f"gold set {gold['version'] or 'unversioned'}, fingerprint {gold['fingerprint']}.",
     ]
+    if selection := baseline.get("selection"):
+        facts.append(selection_sentence(baseline["version"], selection, report["gold"]))
     change = baseline["gold_change"]
     if change:
         left = "; ".join(
@@ -272,6 +274,25 @@ def _baseline_facts(report: Report) -> list[str]:
     if baseline["baseline_runs_not_here"]:
         facts.append("Only in the baseline: " + ", ".join(baseline["baseline_runs_not_here"]) + ".")
     return facts
+
+
+def selection_sentence(version: str, selection: dict[str, Any], gold: dict[str, Any]) -> str:
+    """Why this version of the site is the baseline, and which newer ones were passed over."""
+    site, count = selection["site"], selection["versions"]
+    among = f"the {count} versions on {site}" if count != 1 else f"the one version on {site}"
+    rule = selection["rule"]
+    if rule == "requested":
+        sentence = f"{version} was chosen with --baseline-version among {among}"
+    elif rule == "same_gold":
+        sentence = f"{version} is the newest of {among} measured on this report's gold set"
+    else:
+        sentence = (
+            f"{version} is the newest of {among}; none was measured on this report's gold "
+            f"set (fingerprint {gold['fingerprint']})"
+        )
+    if selection["newer"]:
+        sentence += "; newer, passed over: " + ", ".join(selection["newer"])
+    return sentence + "."
 
 
 def gate_lines(report: Report) -> tuple[bool | None, list[tuple[bool, str]]]:

@@ -38,29 +38,15 @@ def build(tmp: Path, name: str, gold: list[dict[str, object]], found: set[str], 
     return make_report(gold_path, [("m", run)], folder / "out", version=name, **kw)  # type: ignore[arg-type]
 
 
-def test_baseline_from_report_folder_file_and_site(tmp_path: Path) -> None:
-    first = build(tmp_path, "one", GOLD, {"q0", "q1"})
+def test_baseline_from_report_folder_and_file(tmp_path: Path) -> None:
+    """(A published site as the baseline: test_baseline_site.py.)"""
+    build(tmp_path, "one", GOLD, {"q0", "q1"})
     out = tmp_path / "one" / "out"
     assert load_baseline(out).report["version"] == "one"
+    assert find_report(out) == (out / "report.json", None)
     columns = load_baseline(out / "report.json").per_question.columns
     assert columns[:4] == ["run", "qid", "kind", "status"]
     assert {"hit@5", "recall@5", "mrr"} <= set(columns[4:])
-    site = tmp_path / "site"
-    for version, created in (
-        ("2025-01", "2025-01-01T00:00:00Z"),
-        ("2025-02", "2025-02-01T00:00:00Z"),
-    ):
-        folder = site / version
-        folder.mkdir(parents=True)
-        report = dict(first.report, version=version, created=created)
-        (folder / "report.json").write_text(json.dumps(report))
-        (folder / "per_question.csv").write_bytes((out / "per_question.csv").read_bytes())
-    assert find_report(site) == site / "2025-02" / "report.json"  # newest by created
-    (site / "history.jsonl").write_text(
-        '{"version": "2025-02", "created": "2025-02-01T00:00:00Z", "path": "2025-02"}\n'
-        '{"version": "2025-01", "created": "2025-03-01T00:00:00Z", "path": "2025-01"}\n'
-    )
-    assert load_baseline(site).report["version"] == "2025-01"  # history decides
 
 
 @pytest.mark.parametrize(
