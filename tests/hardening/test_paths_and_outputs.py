@@ -71,8 +71,13 @@ def test_hostile_labels_write_nothing_outside_the_output(
     gold, run = inputs
     out = tmp_path / "site" / "out"
     before = _tree(tmp_path)
+    refused = CliRunner().invoke(
+        cli, ["report", str(gold), f"r={run}", "--out", str(out), "--version", label, "-q"]
+    )
+    assert refused.exit_code == 2, refused.output  # publish's rule, before any work
+    assert "Fix:" in refused.output and _tree(tmp_path) == before
     result = CliRunner().invoke(
-        cli, ["report", str(gold), f"{label}={run}", "--out", str(out), "--version", label, "-q"]
+        cli, ["report", str(gold), f"{label}={run}", "--out", str(out), "--version", "v1", "-q"]
     )
     if "/" in label:
         # a/b=run is read as the run file's path when no such name is meant: either
@@ -86,7 +91,7 @@ def test_hostile_labels_write_nothing_outside_the_output(
         assert {p.name for p in out.iterdir()} == {
             "report.json", "index.html", "report.md", "summary.md", "per_question.csv", "charts"
         }  # fmt: skip
-        assert json.loads((out / "report.json").read_text())["version"] == label
+        assert label in json.loads((out / "report.json").read_text())["runs"]
 
 
 def test_other_files_in_the_output_folder_are_kept(

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import cmarkgfm
+import pytest
 from cmarkgfm.cmark import Options
 
 from reportgen.api import ReportResult
-from reportgen.render import markdown_escape
+from reportgen.errors import UsageError
+from reportgen.render import markdown_escape, render_html
 from reportgen.summary import mermaid_text
 
 RAW_TAGS = ("<script>window", "<img src=x")
@@ -44,8 +46,13 @@ def test_html_prints_every_payload_as_text(hostile: Callable[[str], ReportResult
 def test_version_label_is_escaped_in_title_and_heading(
     hostile: Callable[[str], ReportResult],
 ) -> None:
-    result = hostile("<script>window.__xss=3</script>")
-    html = (out_dir(result) / "index.html").read_text()
+    """make_report refuses such a label (labels.py); a report.json written otherwise
+    still renders it as text."""
+    payload = "<script>window.__xss=3</script>"
+    with pytest.raises(UsageError, match="cannot name a folder"):
+        hostile(payload)
+    result = hostile("v1")
+    html = render_html({**result.report, "version": payload}, result.evaluation, {}, "p.csv")
     assert "<title>Retrieval report &lt;script&gt;window.__xss=3&lt;/script&gt;</title>" in html
     assert "window.__xss=3</script>" not in html
 
