@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from reportgen.charts import ChartWorker
-from reportgen.errors import GateFailed, UsageError
+from reportgen.errors import GateFailed, UsageError, printable
 from reportgen.evaluate import Evaluation, Settings, evaluate
+from reportgen.filesystem import refuse_undecodable, writing
 from reportgen.gate import GateRules, failures
 from reportgen.hygiene import check, with_hygiene
 from reportgen.labels import check_version_label
@@ -222,6 +223,23 @@ def make_report(
     A failed quality gate does not stop the report: it is written, and
     ``result.gate_failures`` says which rules failed (the CLI then exits 1).
     """
+    refuse_undecodable(
+        {
+            "version (--version)": version,
+            "gold_version (--gold-version)": gold_version,
+            "index_version (--index-version)": index_version,
+            "audience (--audience)": audience,
+            "reference_run (--reference-run)": reference_run,
+            "verdicts_run (--verdicts-run)": verdicts_run,
+            "verdict_metric (--verdict-metric)": verdict_metric,
+            "report_url (--report-url)": report_url,
+            "compare_measures (--compare-measures)": ",".join(compare_measures or []),
+            **{
+                f"run_index_versions (--run-index-version {printable(name)})": f"{name}={value}"
+                for name, value in (run_index_versions or {}).items()
+            },
+        }
+    )
     if version is not None:
         check_version_label(version)  # a label publish would refuse fails before any work
     # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
@@ -351,6 +369,7 @@ def merge_reports(
             f"unknown per-question format {per_question_format!r}",
             f"choose from {', '.join(PER_QUESTION_FORMATS)}",
         )
+    refuse_undecodable({"version (--version)": version})
     if version is not None:
         check_version_label(version)
     loaded = [load_shard(shard) for shard in shards]
@@ -366,4 +385,5 @@ def publish_report(report_dir: str | Path, site: str | Path) -> Published:
     """Add a written report folder to a versioned site (``reportgen publish``)."""
     from reportgen.site import publish  # Jinja2 and vl-convert: only for this command
 
-    return publish(report_dir, site)
+    with writing(Path(site), "--site"):
+        return publish(report_dir, site)

@@ -6,7 +6,26 @@ never a traceback. Messages follow ``path:line: what is wrong. Fix: what to do.`
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str | os.PathLike[str]) -> str:
+    """Text any terminal, JSON or HTML can hold: each undecodable byte becomes U+FFFD.
+
+    File names and arguments that are not UTF-8 reach Python as text with lone
+    surrogates (surrogateescape); so may a JSON string (``"\\ud800"``).
+    """
+    value = os.fspath(text)
+    if not _SURROGATE.search(value):
+        return value
+    try:  # bytes that came in through surrogateescape (argv, file names)
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # lone surrogates of another origin
+        return _SURROGATE.sub("\ufffd", value)
 
 
 class ReportgenError(Exception):
@@ -14,12 +33,15 @@ class ReportgenError(Exception):
 
     exit_code = 2
 
+    def __str__(self) -> str:
+        return printable(super().__str__())
+
 
 class InputError(ReportgenError):
     """A file the user gave cannot be read as what it should be."""
 
     def __init__(self, path: str | Path, problem: str, fix: str, line: int | None = None) -> None:
-        self.path = str(path)
+        self.path = printable(path)
         self.line = line
         self.problem = problem.rstrip(".")
         self.fix = fix.rstrip(".")

@@ -155,6 +155,24 @@ def score_run(
     )
 
 
+def misspelt_key_warnings(gold: GoldSet) -> list[ReportWarning]:
+    """Keys of the gold set reportgen does not read but that look like one it does."""
+    if not gold.misspelt_keys:
+        return []
+    parts = [
+        f'"{m.key}" (line {m.line}, {m.count} record(s)): did you mean "{m.closest}"?'
+        for m in gold.misspelt_keys
+    ]
+    return [
+        ReportWarning(
+            "misspelt_gold_keys",
+            f"{gold.source}: keys reportgen does not read, and ignored: " + "; ".join(parts),
+            sum(m.count for m in gold.misspelt_keys),
+            tuple(m.key for m in gold.misspelt_keys[:EXAMPLES_SHOWN]),
+        )
+    ]
+
+
 def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
     name = scored.name
     missing = scored.scores.filter(pl.col("status") == "missing").get_column("qid").to_list()
@@ -281,7 +299,7 @@ def evaluate(
                 "check that both use the same question ids (e.g. q001 vs 1)",
                 1,
             )
-    warnings: list[ReportWarning] = []
+    warnings = misspelt_key_warnings(gold)
     no_relevant = scored[0].scores.filter(pl.col("status") == "no_relevant")
     if no_relevant.height:
         ids = no_relevant.get_column("qid").to_list()

@@ -62,6 +62,18 @@ per run and question, then a column per measure. Baselines and shards read it ba
 
 
 @dataclass(frozen=True)
+class MisspeltKey:
+    """A key of an input record that reportgen ignores, and the known key it resembles."""
+
+    key: str
+    closest: str
+    line: int
+    """The first line that has it."""
+    count: int
+    """How many records have it."""
+
+
+@dataclass(frozen=True)
 class GoldSet:
     """Questions and the chunks that answer them, with the set's provenance."""
 
@@ -72,6 +84,8 @@ class GoldSet:
     index_version: str | None = None
     forbidden: pl.DataFrame = field(default_factory=empty_forbidden)
     """Chunks that must never be shown for a question (FORBIDDEN_SCHEMA); not scored."""
+    misspelt_keys: tuple[MisspeltKey, ...] = ()
+    """Keys of the file that reportgen does not read but that look like one it does."""
 
     @cached_property
     def fingerprint(self) -> str:

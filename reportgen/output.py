@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import os
 import re
 import tempfile
@@ -19,7 +20,8 @@ from pathlib import Path
 
 import polars as pl
 
-from reportgen.errors import UsageError
+from reportgen.errors import UsageError, printable
+from reportgen.filesystem import writing
 from reportgen.report import Report
 
 FORMATS = ("html", "md", "json")
@@ -27,7 +29,38 @@ PER_QUESTION_FORMATS = ("csv", "parquet")
 
 
 def report_json(report: Report) -> str:
-    return json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """report.json's text: strict JSON (no NaN, no infinity) that encodes as UTF-8.
+
+    Loaders refuse non-finite numbers and undecodable text with the file and line
+    that hold them, so a failure here is a bug: it names the key path to find it by.
+    """
+    try:
+        text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        text.encode("utf-8")
+    except (ValueError, UnicodeEncodeError):
+        where, value = _first_unwritable(report, "")
+        raise RuntimeError(f"report.json would hold {value!r} at {where or 'its top'}") from None
+    return text
+
+
+def _first_unwritable(value: object, where: str) -> tuple[str, object]:
+    """The key path and value of the first non-finite number or undecodable text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where, value
+    if isinstance(value, str) and printable(value) != value:
+        return where, value
+    items: list[tuple[object, object]] = []
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list | tuple):
+        items = list(enumerate(value))
+    for key, item in items:
+        if isinstance(key, str) and printable(key) != key:
+            return f"{where}.{printable(key)}" if where else printable(key), key
+        found = _first_unwritable(item, f"{where}.{key}" if where else str(key))
+        if found[0] or found[1] is not None:
+            return found
+    return "", None
 
 
 def per_question_bytes(frame: pl.DataFrame, fmt: str) -> bytes:
@@ -61,10 +94,11 @@ def _stage(path: Path, data: bytes) -> Path:
     return Path(temporary)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, option: str = "output") -> None:
     """Write to a temporary file in the same folder, then rename over the target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(_stage(path, data), path)
+    with writing(path.parent, option):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(_stage(path, data), path)
 
 
 def _sync_folder(folder: Path) -> None:
@@ -110,44 +144,51 @@ def _check_name(name: str) -> None:
         raise ValueError(f"output file name {name!r} is not a plain file name")
 
 
-def write_files(out_dir: Path, files: Mapping[str, bytes]) -> list[Path]:
+def write_files(out_dir: Path, files: Mapping[str, bytes], option: str = "--out") -> list[Path]:
     """Write every file (name -> bytes) into ``out_dir``; report.json goes last.
 
     Every file is first written and synced beside its target, and only then are they
     renamed into place, report.json last: a kill at any moment leaves each file whole
     (old or new), and a reader that finds a new report.json finds the new HTML and
-    Markdown beside it. Other files in the folder are never touched.
+    Markdown beside it. Other files in the folder are never touched. An operating
+    system's refusal (permission, read-only or full disk) is an error naming the path
+    and ``option`` (the option that chose the folder), and leaves the old files whole.
     """
-    if out_dir.exists() and not out_dir.is_dir():
-        raise UsageError(
-            f"--out {out_dir} is a file, not a folder",
-            "give a folder path (it is created when missing)",
-        )
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(
-            f"cannot create the output folder {out_dir}: {error.strerror}",
-            "choose a folder you can write to",
-        ) from error
     names = sorted(files, key=lambda name: (name == "report.json", name))
     for name in names:
         _check_name(name)
-    for folder in sorted({(out_dir / name).parent for name in names}):
-        folder.mkdir(exist_ok=True)
-    _remove_leftovers(out_dir, names)
-    staged: list[tuple[Path, Path]] = []
-    try:
-        for name in names:
-            staged.append((_stage(out_dir / name, files[name]), out_dir / name))
-        for temporary, target in staged:
-            os.replace(temporary, target)
-    finally:
-        for temporary, _ in staged:
-            temporary.unlink(missing_ok=True)
+    with writing(out_dir, option):
+        if out_dir.exists() and not out_dir.is_dir():
+            raise UsageError(
+                f"{option} {printable(out_dir)} is a file, not a folder",
+                "give a folder path (it is created when missing)",
+            )
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for folder in sorted({(out_dir / name).parent for name in names}):
+            _folder_for_files(folder, option)
+        _remove_leftovers(out_dir, names)
+        staged: list[tuple[Path, Path]] = []
+        try:
+            for name in names:
+                staged.append((_stage(out_dir / name, files[name]), out_dir / name))
+            for temporary, target in staged:
+                os.replace(temporary, target)
+        finally:
+            for temporary, _ in staged:
+                temporary.unlink(missing_ok=True)
     for folder in sorted({target.parent for _, target in staged}):
         _sync_folder(folder)
     return [target for _, target in staged]
+
+
+def _folder_for_files(folder: Path, option: str) -> None:
+    """An existing folder, or a new one; a file in the way is named, not a traceback."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(
+            f"{printable(folder)} is a file where {option} needs a folder of that name",
+            "move the file away, or choose another output folder",
+        )
+    folder.mkdir(exist_ok=True)
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")

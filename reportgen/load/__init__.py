@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reportgen.errors import UsageError
+from reportgen.errors import UsageError, printable
+from reportgen.filesystem import is_file
 from reportgen.load.gold import load_gold
 from reportgen.load.manifest import MANIFEST_FORMATS, load_manifest
 from reportgen.load.runs import load_run
@@ -31,7 +32,7 @@ __all__ = [
 def parse_run_spec(spec: str) -> tuple[str | None, Path]:
     """``name=path`` or a bare path; a file whose own name holds ``=`` is taken whole."""
     whole = Path(spec)
-    if "=" not in spec or whole.is_file():
+    if "=" not in spec or is_file(whole):
         return None, whole
     name, _, path = spec.partition("=")
     if not name.strip() or not path:
@@ -39,4 +40,4 @@ def parse_run_spec(spec: str) -> tuple[str | None, Path]:
             f"run {spec!r} has an empty name or path",
             "write it as NAME=PATH, e.g. bm25=runs/bm25.trec",
         )
-    return name.strip(), Path(path)
+    return printable(name.strip()), Path(path)

@@ -24,8 +24,10 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.errors import InputError
+from reportgen.filesystem import reading
 from reportgen.load.per_question import read_per_question
 from reportgen.load.published import HISTORY_FIX, history_entries, read_report
+from reportgen.load.text import check_file
 
 REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs", "gold.fingerprint")
 BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"
@@ -69,17 +71,19 @@ def load_baseline(
     ``gold_fingerprint`` (this report's gold set) steers the choice among a site's
     versions; ``version`` names one.
     """
-    report_path, selection = find_report(Path(path), gold_fingerprint, version)
-    report = _read_report(report_path)
-    if version is not None and str(report["version"]) != version:
-        raise InputError(
-            report_path,
-            f"this report is version {report['version']!r}, not {version!r} "
-            "as --baseline-version asks",
-            "give the site folder with --baseline to pick a version from it, "
-            "or drop --baseline-version",
-        )
-    return Baseline(report_path, report, _read_per_question(report_path.parent), selection)
+    with reading(Path(path)):
+        report_path, selection = find_report(Path(path), gold_fingerprint, version)
+        report = _read_report(report_path)
+        if version is not None and str(report["version"]) != version:
+            raise InputError(
+                report_path,
+                f"this report is version {report['version']!r}, not {version!r} "
+                "as --baseline-version asks",
+                "give the site folder with --baseline to pick a version from it, "
+                "or drop --baseline-version",
+            )
+        per_question = _read_per_question(report_path.parent)
+    return Baseline(report_path, report, per_question, selection)
 
 
 def find_report(
@@ -93,6 +97,8 @@ def find_report(
         return path, None
     if not path.exists():
         raise InputError(path, "no such file or folder", BASELINE_FIX)
+    if not path.is_dir():
+        check_file(path)  # a pipe or a device: said so
     if (path / "report.json").is_file():
         return path / "report.json", None
     if (path / HISTORY).is_file():

@@ -6,13 +6,15 @@ end in the same two frames, so nothing downstream knows which format it came fro
 
 from __future__ import annotations
 
+import difflib
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from reportgen.errors import InputError
+from reportgen.errors import InputError, printable
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
     column,
@@ -39,10 +41,21 @@ from reportgen.model import (
     QUESTIONS_SCHEMA,
     UNLABELLED_KIND,
     GoldSet,
+    MisspeltKey,
 )
 
 ID_KEYS = ("id", "qid", "question_id")
 GOLD_KEYS = ("gold", "gold_chunks", "chunks")
+RECORD_KEYS = (
+    *ID_KEYS,
+    *GOLD_KEYS,
+    "question",
+    "kind",
+    "index_version",
+    "unanswerable",
+    "forbidden",
+)
+"""Every key reportgen reads in a gold JSON Lines record (``_meta`` lines apart)."""
 CHUNK_COLUMNS = ("chunk_id", "docid", "doc_id")
 NO_GOLD_FIX = 'add its gold chunk ids or set "unanswerable": true'
 FORBIDDEN_REASON = "forbidden"
@@ -64,6 +77,7 @@ class _Parsed:
     )
     version: str | None = None
     index_version: str | None = None
+    misspelt: dict[str, MisspeltKey] = field(default_factory=dict)
 
     def question(
         self, qid: str, text: str | None, kind: str | None, flag: bool, index_version: str | None
@@ -109,9 +123,10 @@ def load_gold(
         questions=questions,
         judgments=judgments,
         forbidden=pl.DataFrame(parsed.forbidden, schema=FORBIDDEN_SCHEMA),
-        source=str(path),
+        source=printable(path),
         version=version if version is not None else parsed.version,
         index_version=index_version,
+        misspelt_keys=tuple(sorted(parsed.misspelt.values(), key=lambda m: (m.line, m.key))),
     )
 
 
@@ -168,6 +183,8 @@ def _jsonl(path: Path) -> _Parsed:
     parsed = _Parsed()
     found: dict[str, str | None] = {}
     for line, qid, record in question_records(path, found, ID_KEYS):
+        if not record.keys() <= _KNOWN_KEYS:
+            _note_misspelt(parsed, record, line)
         unanswerable = record.get("unanswerable", False)
         if unanswerable is None:
             unanswerable = False
@@ -182,7 +199,12 @@ def _jsonl(path: Path) -> _Parsed:
                 line,
             )
         if not unanswerable and not chunks:
-            raise InputError(path, f"question {qid} has no gold chunks", NO_GOLD_FIX, line)
+            raise InputError(
+                path,
+                f"question {qid} has no gold chunks",
+                NO_GOLD_FIX + _misspelt_hint(parsed, record),
+                line,
+            )
         texts = [_text(record, key, path, line) for key in ("question", "kind", "index_version")]
         parsed.question(qid, texts[0], texts[1], unanswerable, texts[2])
         for chunk_id, grade in chunks.items():
@@ -198,6 +220,38 @@ def _jsonl(path: Path) -> _Parsed:
             parsed.forbid(qid, chunk_id, reason)
     parsed.version, parsed.index_version = found.get("version"), found.get("index_version")
     return parsed
+
+
+@functools.cache
+def closest_key(key: str) -> str | None:
+    """The key reportgen reads that ``key`` looks like a misspelling of, if any.
+
+    Only a close match counts: other keys (``answer``, ``source``) are data a gold
+    set keeps for people, and reportgen leaves them alone without a word.
+    """
+    found = difflib.get_close_matches(key.lower(), RECORD_KEYS, n=1, cutoff=0.75)
+    return found[0] if found else None
+
+
+def _note_misspelt(parsed: _Parsed, record: dict[str, Any], line: int) -> None:
+    for key in sorted(record.keys() - _KNOWN_KEYS):
+        if (closest := closest_key(key)) is None:
+            continue
+        seen = parsed.misspelt.get(key)
+        count = 1 if seen is None else seen.count + 1
+        first = line if seen is None else seen.line
+        parsed.misspelt[key] = MisspeltKey(printable(key), closest, first, count)
+
+
+_KNOWN_KEYS = frozenset(RECORD_KEYS)
+
+
+def _misspelt_hint(parsed: _Parsed, record: dict[str, Any]) -> str:
+    """A fix's tail naming a misspelt gold key in this record, or ""."""
+    for key in sorted(record.keys() - _KNOWN_KEYS):
+        if (closest := parsed.misspelt.get(key)) is not None and closest.closest in GOLD_KEYS:
+            return f' (the key "{printable(key)}" is not read: did you mean "{closest.closest}"?)'
+    return ""
 
 
 def _forbidden(value: Any, path: Path, line: int) -> dict[str, str]:

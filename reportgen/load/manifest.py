@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from reportgen.errors import InputError, UsageError
+from reportgen.errors import InputError, UsageError, printable
 from reportgen.load.text import (
     BOM,
     check_file,
@@ -58,7 +58,7 @@ def load_manifest(
         )
     return Manifest(
         chunks=rows.select(MANIFEST_SCHEMA.names()).cast(MANIFEST_SCHEMA),
-        source=str(path),
+        source=printable(path),
         index_version=index_version if index_version is not None else found_version,
     )
 

@@ -13,8 +13,16 @@ from pathlib import Path
 
 import polars as pl
 
-from reportgen.errors import InputError
-from reportgen.load.text import fields, first_line, head_line, read_lines
+from reportgen.errors import InputError, printable
+from reportgen.filesystem import reading
+from reportgen.load.text import (
+    check_file,
+    fields,
+    first_line,
+    head_line,
+    polars_source,
+    read_lines,
+)
 from reportgen.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
 from reportgen.model import PER_QUESTION_KEYS, UNLABELLED_KIND
 
@@ -30,9 +38,16 @@ def read_per_question(path: Path, fix: str) -> pl.DataFrame:
     parquet = path.suffix.lower() in (".parquet", ".pq")
     if is_trec_eval_output(path):
         return read_trec_eval_output(path)
+    check_file(path)
+    source = polars_source(path)
     try:
-        frame = pl.read_parquet(path) if parquet else pl.read_csv(path, infer_schema=False)
-    except (pl.exceptions.PolarsError, OSError) as err:
+        with reading(path):
+            frame = (
+                pl.read_parquet(source, glob=False)
+                if parquet
+                else pl.read_csv(source, infer_schema=False, glob=False)
+            )
+    except pl.exceptions.PolarsError as err:
         raise InputError(
             path, f"not a readable per-question file ({str(err).splitlines()[0]})", fix
         ) from None
@@ -49,26 +64,37 @@ def read_per_question(path: Path, fix: str) -> pl.DataFrame:
     )
     numbers = frame.select(pl.col(measures).cast(pl.Float64, strict=False))
     for name in measures:
-        failed = numbers[name].is_null() & frame[name].is_not_null()
-        if failed.any():
-            row = int(failed.arg_true()[0])
-            raise InputError(
-                path,
-                f"{name} {frame[name][row]!r} is not a number",
-                fix,
-                None if parquet else row + 2,
-            )
+        unread = numbers[name].is_null() & frame[name].is_not_null()
+        for bad, what in (
+            (unread, "is not a number"),
+            (~numbers[name].is_finite(), "is NaN or infinite"),
+        ):
+            if bad.any():
+                row = int(bad.arg_true()[0])
+                _refuse_row(path, parquet, row, f"{name} {frame[name][row]!r} {what}", fix)
     frame = frame.with_columns(numbers)
-    odd = frame.filter(~pl.col("status").is_in(STATUSES))
-    if odd.height:
-        raise InputError(
-            path, f"unknown status {odd['status'][0]!r}", f"use one of {', '.join(STATUSES)}"
+    odd = ~frame["status"].is_in(STATUSES)
+    if odd.any():
+        row = int(odd.arg_true()[0])
+        _refuse_row(
+            path,
+            parquet,
+            row,
+            f"unknown status {frame['status'][row]!r}",
+            f"use one of {', '.join(STATUSES)}",
         )
     if long:
         frame = frame.pivot(
             "measure", index=list(PER_QUESTION_KEYS), values="value", aggregate_function="first"
         )
     return frame
+
+
+def _refuse_row(path: Path, parquet: bool, row: int, problem: str, fix: str) -> None:
+    """Name a bad value by its line (CSV, under the header) or its row (Parquet)."""
+    if parquet:
+        raise InputError(path, f"{problem} in row {row + 1}", fix)
+    raise InputError(path, problem, fix, row + 2)
 
 
 def measure_columns(frame: pl.DataFrame) -> list[str]:
@@ -107,7 +133,7 @@ def read_trec_eval_output(path: Path) -> pl.DataFrame:
     )
     runid = pl.when(pl.col("trec_measure") == "runid").then(pl.col("raw"))
     lines = lines.with_columns(
-        run=runid.backward_fill().fill_null(path.stem),
+        run=runid.backward_fill().fill_null(printable(path.stem)),
         measure=_reportgen_key(pl.col("trec_measure")),
     ).filter(pl.col("qid") != "all")
     if lines.filter(pl.col("measure").is_not_null()).height == 0:
@@ -123,6 +149,9 @@ def read_trec_eval_output(path: Path) -> pl.DataFrame:
     if (line := first_line(lines, pl.col("value").is_null())) is not None:
         raw = lines.filter(pl.col("line") == line)["raw"].item()
         raise InputError(path, f"value {raw!r} is not a number", TREC_EVAL_FIX, line)
+    if (line := first_line(lines, ~pl.col("value").is_finite())) is not None:
+        raw = lines.filter(pl.col("line") == line)["raw"].item()
+        raise InputError(path, f"value {raw!r} is NaN or infinite", TREC_EVAL_FIX, line)
     keys = ["run", "qid", "trec_measure"]
     if (line := first_line(lines, ~pl.struct(keys).is_first_distinct())) is not None:
         seen = lines.filter(pl.col("line") == line).row(0, named=True)

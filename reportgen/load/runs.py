@@ -15,10 +15,12 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.blocks import block_positions, block_starts
-from reportgen.errors import InputError
+from reportgen.errors import InputError, printable
+from reportgen.filesystem import reading
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
     as_number,
+    check_file,
     column,
     csv_frame,
     first_line,
@@ -29,6 +31,7 @@ from reportgen.load.text import (
     keys_hash,
     optional_column,
     pick,
+    polars_source,
     question_records,
     read_text,
     refuse_bad_ids,
@@ -63,9 +66,9 @@ def load_run(path: str | Path, name: str | None = None, fmt: str | None = None) 
     rows = readers[fmt](path)
     results, repeated = _rank(path, rows)
     return Run(
-        name=name or path.stem,
+        name=printable(name or path.stem),
         results=results,
-        source=str(path),
+        source=printable(path),
         order=rows.order,
         repeated_chunks=repeated,
         index_version=rows.index_version,
@@ -345,9 +348,11 @@ def _typed(path: Path, frame: pl.DataFrame) -> _Rows:
 
 def _parquet(path: Path) -> _Rows:
     """Long rows as in CSV; numeric ids become strings, row numbers stand for lines."""
+    check_file(path)
     try:
-        table = pl.read_parquet(path)
-    except (pl.exceptions.PolarsError, OSError) as err:
+        with reading(path):
+            table = pl.read_parquet(polars_source(path), glob=False)
+    except pl.exceptions.PolarsError as err:
         raise InputError(
             path,
             f"not a readable Parquet file ({str(err).splitlines()[0]})",

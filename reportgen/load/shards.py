@@ -13,7 +13,8 @@ from typing import Any
 
 import polars as pl
 
-from reportgen.errors import InputError
+from reportgen.errors import InputError, printable
+from reportgen.filesystem import reading
 from reportgen.load.per_question import is_trec_eval_output, read_per_question
 from reportgen.load.published import read_report
 from reportgen.load.text import check_file
@@ -50,9 +51,11 @@ def _per_question_file(path: Path) -> Path:
 def load_shard(path: str | Path) -> Shard:
     """Read one shard's per-question rows, and its report.json when present."""
     path = Path(path)
-    data = _per_question_file(path)
-    report_path = data.parent / "report.json"
-    # a report.json beside trec_eval's output belongs to something else
-    own = report_path.is_file() and not is_trec_eval_output(data)
-    report = read_report(report_path, ("settings",), SHARD_FIX) if own else None
-    return Shard(source=str(data), rows=read_per_question(data, SHARD_FIX), report=report)
+    with reading(path):
+        data = _per_question_file(path)
+        report_path = data.parent / "report.json"
+        # a report.json beside trec_eval's output belongs to something else
+        own = report_path.is_file() and not is_trec_eval_output(data)
+        report = read_report(report_path, ("settings",), SHARD_FIX) if own else None
+        rows = read_per_question(data, SHARD_FIX)
+    return Shard(source=printable(data), rows=rows, report=report)

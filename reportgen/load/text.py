@@ -19,7 +19,8 @@ from typing import Any
 
 import polars as pl
 
-from reportgen.errors import InputError
+from reportgen.errors import InputError, printable
+from reportgen.filesystem import check_readable_file, is_text, reading
 
 BOM = "\ufeff"
 MAX_ID_LENGTH = 512
@@ -69,26 +70,33 @@ def refuse_bad_ids(path: Path, frame: pl.DataFrame, columns: dict[str, str]) -> 
 
 
 def check_file(path: Path) -> None:
-    """Fail early and plainly on a path that is not a readable file."""
-    if not path.exists():
-        raise InputError(path, "no such file", "check the path and the current directory")
-    if not path.is_file():
-        raise InputError(path, "this is a directory, not a file", "give the path of a file in it")
+    """Fail early and plainly on a path that is not a readable regular file."""
+    check_readable_file(path)
 
 
 def read_bytes(path: Path) -> bytes:
     check_file(path)
-    try:
+    with reading(path):
         return path.read_bytes()
-    except OSError as err:
-        raise InputError(
-            path, f"cannot read the file ({err.strerror})", "check its permissions"
-        ) from None
+
+
+def polars_source(path: Path) -> Path | bytes:
+    """What to hand Polars for ``path``: the path, or its bytes when the name is not
+    UTF-8 (Polars takes only text paths, and fails on others with a TypeError)."""
+    if is_text(str(path)):
+        return path
+    with reading(path):
+        return path.read_bytes()
 
 
 def line_at(data: bytes, offset: int) -> int:
     """1-based line of a byte offset, for errors found in raw bytes."""
     return data.count(b"\n", 0, offset) + 1
+
+
+def line_at_text(text: str, offset: int) -> int:
+    """1-based line of a character offset in a text."""
+    return text.count("\n", 0, offset) + 1
 
 
 def decode(path: Path, data: bytes) -> str:
@@ -113,9 +121,10 @@ def head_line(path: Path) -> str:
     """The file's first line (BOM dropped), to tell a layout by; "" when unreadable,
     for the reader that follows says why."""
     try:
+        check_file(path)
         with path.open("rb") as handle:
             return handle.readline(4096).decode("utf-8", errors="replace").removeprefix(BOM)
-    except OSError:
+    except (OSError, InputError):
         return ""
 
 
@@ -126,17 +135,18 @@ def read_lines(path: Path) -> pl.DataFrame:
     """
     check_file(path)
     try:
-        frame = pl.read_lines(
-            path, name="text", row_index_name="line", row_index_offset=1, glob=False
-        )
+        with reading(path):
+            frame = pl.read_lines(
+                polars_source(path),
+                name="text",
+                row_index_name="line",
+                row_index_offset=1,
+                glob=False,
+            )
     except pl.exceptions.PolarsError:
         decode(path, read_bytes(path))  # raises with the line of the first bad byte
         raise InputError(
             path, "cannot read the file as text lines", "save it as UTF-8 text"
-        ) from None
-    except OSError as err:
-        raise InputError(
-            path, f"cannot read the file ({err.strerror})", "check its permissions"
         ) from None
     frame = frame.with_columns(pl.col("line").cast(pl.Int64))
     if frame.height and frame["text"][0].startswith(BOM):
@@ -230,7 +240,8 @@ def _scan_plain(
     try:
         return (
             pl.scan_csv(
-                path,
+                polars_source(path),
+                glob=False,
                 separator=" ",
                 has_header=False,
                 quote_char=None,
@@ -240,7 +251,7 @@ def _scan_plain(
             .with_row_index("line", offset=1)
             .collect()
         )
-    except (pl.exceptions.PolarsError, OSError):
+    except (pl.exceptions.PolarsError, OSError, InputError):
         return None
 
 
@@ -298,13 +309,90 @@ def first_line(frame: pl.DataFrame, bad: pl.Expr) -> int | None:
     return None if hit is None else int(hit)
 
 
+class _Unreadable(ValueError):
+    """A JSON value that parses but that reportgen cannot carry into report.json."""
+
+    def __init__(self, problem: str, fix: str, token: re.Pattern[str]) -> None:
+        super().__init__(problem)
+        self.problem, self.fix, self.token = problem, fix, token
+
+
+_NON_FINITE_TOKEN = re.compile(r"(?<![\w\"])(-?Infinity|NaN)(?![\w\"])")
+_BIG_EXPONENT = re.compile(r"\d[eE]\+?0*[1-9]\d{2,}|\d{309}")
+_LONG_INTEGER = re.compile(r"\d{4301,}")
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+_NUMBER_FIX = "write numbers as finite JSON numbers (JSON has no NaN or Infinity)"
+
+
+def _no_constant(token: str) -> float:
+    raise _Unreadable(f"{token}, a number that is NaN or infinite", _NUMBER_FIX, _NON_FINITE_TOKEN)
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _Unreadable(
+            f"the number {token[:20]} is NaN or infinite once read (too large)",
+            _NUMBER_FIX,
+            _BIG_EXPONENT,
+        )
+    return value
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return printable(value) != value
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(item) for item in value)
+    return False
+
+
+def _loads(text: str) -> Any:
+    """``json.loads`` that refuses what report.json could not hold, as ``_Unreadable``.
+
+    NaN and Infinity (which Python reads, JSON does not allow), a number so large it
+    reads as infinite, an integer over Python's 4,300 digits, a string holding a lone
+    surrogate (``"\\ud800"``: not text; no file, page or terminal can hold it). The
+    costly checks run only when a cheap scan of the text finds a candidate.
+    """
+    strict_floats = _BIG_EXPONENT.search(text) is not None
+    try:
+        value = json.loads(
+            text,
+            parse_constant=_no_constant,
+            parse_float=_finite_float if strict_floats else None,
+        )
+    except _Unreadable:
+        raise
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # int() over sys.get_int_max_str_digits()
+        raise _Unreadable(
+            "an integer with more than 4,300 digits",
+            "write ids as strings and numbers in a sane range",
+            _LONG_INTEGER,
+        ) from None
+    if _LONE_SURROGATE.search(text) and _has_lone_surrogate(value):
+        raise _Unreadable(
+            "a string with a lone surrogate escape (like \\ud800), which is not text",
+            "write the character itself, or a surrogate pair (\\ud83d\\ude00)",
+            _LONE_SURROGATE,
+        )
+    return value
+
+
 def json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each non-blank line of a JSON Lines file as (line, object)."""
     for number, raw in enumerate(read_text(path).split("\n"), start=1):
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw)
+            record = _loads(raw)
         except json.JSONDecodeError as err:
             raise InputError(
                 path,
@@ -312,6 +400,8 @@ def json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 "write one complete JSON object per line",
                 number,
             ) from None
+        except _Unreadable as err:
+            raise InputError(path, err.problem, err.fix, number) from None
         except RecursionError:
             raise InputError(path, "JSON nested too deeply", "flatten the record", number) from None
         if not isinstance(record, dict):
@@ -467,9 +557,13 @@ def json_document(path: Path, fix: str) -> Any:
     """A whole file as one JSON value; a syntax error is named by its line."""
     text = read_text(path)
     try:
-        return json.loads(text)
+        return _loads(text)
     except json.JSONDecodeError as err:
         raise InputError(path, f"not valid JSON ({err.msg})", fix, err.lineno) from None
+    except _Unreadable as err:
+        found = err.token.search(text)
+        line = 1 if found is None else line_at_text(text, found.start())
+        raise InputError(path, err.problem, err.fix, line) from None
     except RecursionError:
         raise InputError(path, "JSON nested too deeply", "flatten it", 1) from None
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.errors import InputError, UsageError
+from reportgen.errors import InputError, UsageError, printable
 from reportgen.load.text import (
     check_file,
     column,
@@ -89,20 +89,28 @@ class _Rows:
         try:
             yield
         except InputError as err:
-            if self.lines:
+            if self.lines or err.problem.startswith(self._record(position)):
                 raise
             raise self.error(position, err.problem, err.fix) from None
+
+    def _record(self, position: int) -> str:
+        """The JSON path of a document's record: ``results.results[0]``."""
+        return f"{self.container}[{position - 1}]"
 
     def error(self, position: int | None, problem: str, fix: str) -> InputError:
         if self.lines or position is None:
             return InputError(self.path, problem, fix, position)
-        return InputError(self.path, f"{self.container}[{position - 1}]: {problem}", fix)
+        return InputError(self.path, f"{self._record(position)}: {problem}", fix)
 
     def frame(self) -> pl.DataFrame:
         frame = pl.DataFrame(self.data, schema=VERDICTS_SCHEMA)
         if frame.height == 0:
+            where = "the file" if self.lines else f"{self.container} (an empty list)"
             raise InputError(
-                self.path, "no verdicts in the file", "check that this is the right file"
+                self.path,
+                f"no verdicts in {where}",
+                "check that this is the right file, and that the eval wrote its results",
+                1 if self.lines else None,
             )
         self._refuse_repeats(frame)
         return frame
@@ -122,7 +130,7 @@ class _Rows:
             return
         first, second = clash["line"].item().to_list()
         run = clash["run"].item()
-        where = f"line {first}" if self.lines else f"{self.container}[{first - 1}]"
+        where = f"line {first}" if self.lines else self._record(first)
         raise self.error(
             second,
             f"question {clash[key].item()!r}{f' of run {run!r}' if run else ''} "
@@ -140,6 +148,11 @@ def load_verdicts(
 ) -> VerdictSet:
     """Read verdicts; ``metric`` and ``threshold`` turn a DeepEval or ragas score into one."""
     path = Path(path)
+    if threshold is not None and not math.isfinite(threshold):
+        raise UsageError(
+            f"--verdict-threshold {threshold} is not a finite number",
+            "give a score such as 0.7 (a score at or above it is a correct answer)",
+        )
     fmt = detect_verdict_format(path, fmt, metric)
     if fmt in ("jsonl", "csv", "promptfoo") and (metric is not None or threshold is not None):
         raise UsageError(
@@ -169,7 +182,7 @@ def load_verdicts(
         rows, join_on = _ragas(path, metric, threshold)
     return VerdictSet(
         rows=rows.frame(),
-        source=str(path),
+        source=printable(path),
         format=fmt,
         join_on=join_on,
         metric=metric,
