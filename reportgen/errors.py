@@ -28,6 +28,15 @@ def printable(text: str | os.PathLike[str]) -> str:
         return _SURROGATE.sub("\ufffd", value)
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+def one_line(text: str) -> str:
+    """A name shown in a message: control characters as escapes (``\\n``, ``\\x1b``), so a
+    file name cannot break the line or colour the terminal."""
+    return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode(), text)
+
+
 class ReportgenError(Exception):
     """Base of every error the user can act on."""
 
@@ -41,7 +50,7 @@ class InputError(ReportgenError):
     """A file the user gave cannot be read as what it should be."""
 
     def __init__(self, path: str | Path, problem: str, fix: str, line: int | None = None) -> None:
-        self.path = printable(path)
+        self.path = one_line(printable(path))
         self.line = line
         self.problem = problem.rstrip(".")
         self.fix = fix.rstrip(".")
