@@ -273,7 +273,15 @@ CASES = [
     ),
     Case(
         "non-utf8-merge-version",
-        lambda w: ["merge", str(w.out), "--out", str(w.out), "--version", f"v{E_ACUTE}", "-q"],
+        lambda w: [
+            "merge",
+            str(w.out),
+            "--out",
+            str(w.root / "m"),
+            "--version",
+            f"v{E_ACUTE}",
+            "-q",
+        ],
         "--version",
         "not UTF-8",
         process=True,
