@@ -13,10 +13,12 @@ from reportgen.evaluate import Evaluation
 from reportgen.report import Report
 from reportgen.views.attribution import attribution_view
 from reportgen.views.comparisons import comparisons_view
+from reportgen.views.common import plural
 from reportgen.views.cutoff import cutoff_charts, cutoff_views
+from reportgen.views.first_screen import first_screen
 from reportgen.views.hygiene import hygiene_view
 from reportgen.views.methods import figures, glossary, headlines, kind_tables, methods_tables
-from reportgen.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows
+from reportgen.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows, runs_in_order
 
 
 def facts(report: Report) -> list[tuple[str, str]]:
@@ -39,6 +41,33 @@ def facts(report: Report) -> list[tuple[str, str]]:
     ]
 
 
+def subtitle(report: Report) -> str:
+    """The facts a reviewer needs beside the numbers, on one line under the title."""
+    gold = report["gold"]
+    return (
+        f"Gold set {gold['version'] or 'unversioned'}: {plural(gold['questions'], 'question')} "
+        f"({gold['answerable']} with relevant passages, {gold['unanswerable']} unanswerable) · "
+        f"top {report['context_k']} chunks sent to the model · {report['created']}"
+    )
+
+
+def sections(report: Report) -> list[tuple[str, str]]:
+    """The navigation: (anchor, label), in page order; the baseline when there is one."""
+    listed = [("verdict", "Headline")]
+    if report.get("baseline"):
+        listed.append(("baseline", "Against the baseline"))
+    listed += [
+        ("methods", "Methods"),
+        ("curves", "Curves"),
+        ("kinds", "By kind"),
+        ("cutoff", "Cutoff"),
+    ]
+    if report["comparisons"]["pairs"]:
+        listed.append(("comparisons", "Comparisons"))
+    listed += [("questions", "Questions"), ("inputs", "Inputs and hygiene"), ("glossary", "Glossary")]
+    return listed
+
+
 def view_model(
     report: Report,
     evaluation: Evaluation,
@@ -46,10 +75,15 @@ def view_model(
     per_question_file: str = "per_question.csv",
 ) -> dict[str, Any]:
     """Everything report.html.j2 and report.md.j2 print, by template variable."""
-    questions, total = question_rows(report, evaluation, PER_QUESTION_ROWS_SHOWN)
+    screen = first_screen(report)
+    questions, total = question_rows(report, evaluation, PER_QUESTION_ROWS_SHOWN, screen.run)
     return {
         "report": report,
         "title": f"Retrieval report {report['version']}",
+        "subtitle": subtitle(report),
+        "sections": sections(report),
+        "first_screen": screen,
+        "question_runs": runs_in_order(list(report["runs"]), screen.run),
         "facts": facts(report),
         "warnings": [w["message"] for w in report["warnings"]],
         "headlines": headlines(report),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportgen.report import Report
-from reportgen.views.common import IDS_INLINE, Cell, Table, fmt, fmt_share
+from reportgen.views.common import IDS_INLINE, Cell, Table, fmt, fmt_share, plural
 
 CELL_NAMES = {
     "retrieved_correct": "working as designed",
@@ -59,8 +59,8 @@ def pass_rate_note(summary: dict[str, Any]) -> str:
     return (
         f"End-to-end pass rate {fmt(summary['pass_rate'])} ({right} of {summary['n']}). "
         "It counts right answers whichever stage did the work, so it cannot tell the "
-        f"{cells['retrieved_wrong']} generation failure(s) from the "
-        f"{cells['missed_wrong']} retrieval failure(s)."
+        f"{plural(cells['retrieved_wrong'], 'generation failure')} from the "
+        f"{plural(cells['missed_wrong'], 'retrieval failure')}."
     )
 
 
@@ -83,8 +83,10 @@ def stale_note(section: dict[str, Any]) -> str | None:
     stale = len(section.get("stale", {}).get("missed_wrong", []))
     if not stale:
         return None
+    failures = section["cells"]["missed_wrong"]
+    has = "has" if stale == 1 else "have"
     return (
-        f"{stale} of the retrieval failures have stale gold ids: "
+        f"{stale} of the {plural(failures, 'retrieval failure')} {has} stale gold ids: "
         "fix the gold set before blaming search."
     )
 
@@ -151,7 +153,7 @@ def _kinds_table(section: dict[str, Any]) -> Table:
         ]
         for kind, values in section["by_kind"].items()
     ]
-    return Table(f"By kind, top {section['k']}", header, rows)
+    return Table(f"The four cells by kind, top {section['k']}", header, rows)
 
 
 def _unanswerable_table(section: dict[str, Any]) -> Table:
@@ -186,20 +188,21 @@ def _join_lines(verdicts: dict[str, Any], section: dict[str, Any]) -> list[str]:
         else:
             rule += "'s own success counts as correct"
         lines.append(f"Verdict rule: {rule}.")
+    judged = verdicts["questions_with_verdict"]
     lines.append(
-        f"{verdicts['questions_with_verdict']} gold question(s) have a verdict "
-        f"({section['n']} answerable ones in the cells, "
+        f"{plural(judged, 'gold question')} {'has' if judged == 1 else 'have'} a verdict "
+        f"({section['n']} answerable in the cells, "
         f"{sum(section['unanswerable'][k] for k in ('declined', 'answered', 'unknown'))} "
         "unanswerable)."
     )
-    for key, text in (
-        ("gold_without_verdict", "gold question(s) without a verdict"),
-        ("unknown_verdicts", "verdict(s) unknown (the eval errored or left them empty)"),
-        ("unknown_questions", "verdict(s) for questions not in the gold set (ignored)"),
+    for key, noun, nouns, rest in (
+        ("gold_without_verdict", "gold question", "gold questions", "without a verdict"),
+        ("unknown_verdicts", "verdict", "verdicts", "unknown (the eval errored or left it empty)"),
+        ("unknown_questions", "verdict", "verdicts", "for questions not in the gold set (ignored)"),
     ):
         listed = verdicts[key]
         ids = f": {', '.join(listed['ids'])}" if listed["ids"] else ""
-        lines.append(f"{listed['count']} {text}{ids}.")
+        lines.append(f"{plural(listed['count'], noun, nouns)} {rest}{ids}.")
     if verdicts["other_runs"]:
         lines.append(f"The file also judges run(s) {', '.join(verdicts['other_runs'])}: not shown.")
     return lines

@@ -54,3 +54,15 @@ def fmt_share(value: float | None) -> str:
 def fmt_score(value: float | None) -> str:
     """Scores come on any scale (BM25 14.2, RRF 0.0295): four significant digits."""
     return "n/a" if value is None else f"{value:.4g}"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 question``, ``2 questions``: the count with its noun in the right number."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def change_words(difference: float) -> str:
+    """A signed difference in words: ``a rise of 0.295``, ``a drop of 0.295``, ``no change``."""
+    if round(difference, 3) == 0:
+        return "no change"
+    return f"a {'rise' if difference > 0 else 'drop'} of {abs(difference):.3f}"

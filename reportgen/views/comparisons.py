@@ -9,7 +9,7 @@ from typing import Any
 from reportgen.measures import MEASURES
 from reportgen.report import Report
 from reportgen.views.attribution import CELL_NAMES, with_stale
-from reportgen.views.common import Cell, Table, fmt
+from reportgen.views.common import Cell, Table, fmt, plural
 
 CHANGED_ROWS_SHOWN = 50
 """Questions that changed, per comparison, before the pages point to report.json."""
@@ -25,6 +25,10 @@ class ComparisonBlock:
     cells: Table | None = None
     cells_note: str | None = None
     """Said under the cells when some of their questions have stale gold ids."""
+
+    @property
+    def changed_summary(self) -> str:
+        return f"{plural(self.changed_total, 'question')} changed"
 
 
 @dataclass(frozen=True)

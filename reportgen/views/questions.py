@@ -25,11 +25,34 @@ class RunEvidence:
 
     found: str
     outcome: str
-    """found, missed or neutral (nothing to find): a CSS class, shown with a symbol too."""
+    """found (a gold chunk in the top k_ctx), missed (none there, even if one comes
+    later) or neutral (nothing to find): a CSS class, shown with a symbol too."""
     first_rank: int | None
     top: list[tuple[str, bool]]
     """The top k chunk ids in rank order, each with whether it is gold."""
     cell: str
+
+    @property
+    def sort_key(self) -> int:
+        """Sorts by the first gold rank; no gold chunk at all sorts last."""
+        return self.first_rank if self.first_rank is not None else 9999
+
+
+def evidence_words(first_rank: int | None, status: str, k: int) -> tuple[str, str]:
+    """What a run found for a question, and its outcome class. A gold chunk past k_ctx
+    never reached the model: a miss, as the four cells count it, with its rank said."""
+    if status in ("unanswerable", "no_relevant"):
+        return "nothing to find", "neutral"
+    if first_rank is None:
+        return "no gold returned", "missed"
+    if first_rank > k:
+        return f"not in top {k} (gold at rank {first_rank})", "missed"
+    return f"gold at rank {first_rank}", "found"
+
+
+def runs_in_order(run_names: list[str], first: str) -> list[str]:
+    """The run names with ``first`` (the run the first screen is about) in front."""
+    return [first, *[name for name in run_names if name != first]]
 
 
 @dataclass(frozen=True)
@@ -64,10 +87,11 @@ by value (2 before 10), then the others as text."""
 
 
 def question_rows(
-    report: Report, evaluation: Evaluation, limit: int
+    report: Report, evaluation: Evaluation, limit: int, first_run: str | None = None
 ) -> tuple[list[QuestionRow], int]:
     """Per-question evidence, first ``limit`` questions by id: gold ids, and per run the
-    first gold rank, the top k and the question's cell when the run has verdicts."""
+    first gold rank, the top k and the question's cell when the run has verdicts. Runs
+    in report order, ``first_run`` in front (the run the verdicts are for)."""
     gold = evaluation.gold
     k = evaluation.settings.context_k
     threshold = evaluation.settings.threshold
@@ -116,17 +140,13 @@ def question_rows(
             .join(top, on="qid", how="left")
             .join(cell, on="qid", how="left")
         )
+    order = [names.index(name) for name in runs_in_order(names, first_run or names[0])]
     rows = []
     for row in table.sort(BY_ID, nulls_last=True).iter_rows(named=True):
         per_run = []
-        for index in range(len(evaluation.runs)):
+        for index in order:
             first_rank = row[f"_first{index}"]
-            if first_rank is not None:
-                found, outcome = f"gold at rank {first_rank}", "found"
-            elif row["status"] in ("unanswerable", "no_relevant"):
-                found, outcome = "nothing to find", "neutral"
-            else:
-                found, outcome = "no gold returned", "missed"
+            found, outcome = evidence_words(first_rank, row["status"], k)
             per_run.append(
                 RunEvidence(
                     found=found,

@@ -1,0 +1,284 @@
+"""The first screen: what a reviewer must see without scrolling.
+
+In this order: the gate's result, the run that matters (the one the verdicts are for,
+else the best at k_ctx) with hit and recall at k_ctx, their 95% intervals and the change
+against the baseline; the four cells and where the work goes; the end-to-end pass rate;
+the warnings that change what the numbers mean; the other runs in one table; the other
+warnings, one line per severity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportgen.report import Report
+from reportgen.views.attribution import AttributionView, attribution_view
+from reportgen.views.common import Cell, Table, change_words, fmt, fmt_interval, plural
+
+HEADLINE_MEASURES = (("hit", "hit"), ("recall", "recall"))
+"""The measures at k_ctx the first screen gives with their interval and change."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measure of the run that matters: value, interval, and its change if any."""
+
+    label: str
+    value: str
+    interval: str
+    change: str
+    """``a drop of 0.256 from 0.849``; empty without a baseline."""
+    verdict: str
+    """better, worse or within noise against the baseline; empty without one."""
+
+
+@dataclass(frozen=True)
+class GateView:
+    passed: bool
+    title: str
+    failed: list[str]
+    passed_rules: list[str]
+
+
+@dataclass(frozen=True)
+class WarningGroup:
+    """The warnings of one severity, folded to one line."""
+
+    severity: str
+    summary: str
+    messages: list[str]
+
+
+@dataclass(frozen=True)
+class FirstScreen:
+    gate: GateView | None
+    run: str
+    why: str
+    """Why this run is the one shown: it has the verdicts, or it is the best."""
+    k: int
+    n: str
+    title: str
+    """The answer in a few words: ``rerank is worse than baseline 2026.10.1``."""
+    answer: str
+    """One sentence: better, worse or within noise against the baseline, with what
+    moved; or the numbers without a baseline."""
+    verdict: str
+    """better, worse, mixed, within noise, or empty without a baseline: a CSS class too."""
+    figures: list[Figure]
+    cells: AttributionView | None
+    cells_then: dict[str, str]
+    """The baseline's count per cell, when both reports judged this run."""
+    alerts: list[str]
+    """Warnings that change what the numbers mean (stale gold ids, leaks): always shown."""
+    warning_groups: list[WarningGroup]
+    others: Table | None
+
+
+ALERT_CODES = (
+    "stale_gold",
+    "possibly_stale_gold",
+    "index_version_mismatch",
+    "mixed_index_versions",
+    "leaks",
+    "forbidden_gold",
+)
+"""Warnings that change what a number means: a stale gold id scores 0 whatever search
+does, a leak is a failure the means do not show. They stay in view."""
+
+SEVERITIES = (
+    (
+        "about the numbers",
+        {
+            "missing_questions": "a run lacks questions",
+            "ties_at_cutoff": "ties at the cutoff",
+            "no_relevant": "questions with nothing relevant",
+            "verdicts_missing": "questions without a verdict",
+            "verdicts_unknown": "unknown verdicts",
+        },
+    ),
+    (
+        "about ignored input",
+        {
+            "extra_questions": "questions not in the gold set",
+            "repeated_chunks": "repeated chunks",
+            "verdicts_unknown_questions": "verdicts for unknown questions",
+        },
+    ),
+)
+"""The other warnings, one folded line per severity, each code with a short phrase.
+A code not listed here (a newer one) goes with the first severity."""
+
+
+def focus_run(report: Report) -> tuple[str, str]:
+    """The run the verdicts are for, else the best by recall at k_ctx (then hit, then
+    order): the run whose numbers the first screen gives, and why."""
+    if report.get("attribution"):
+        return next(iter(report["attribution"])), "the run the verdicts are for"
+    k = report["context_k"]
+    runs = report["runs"]
+    if len(runs) == 1:
+        return next(iter(runs)), "the only run"
+
+    def score(name: str) -> tuple[float, float]:
+        means = runs[name]["means"]
+        return (means.get(f"recall@{k}") or 0.0, means.get(f"hit@{k}") or 0.0)
+
+    best = max(runs, key=score)
+    return best, f"the best run at top {k} (no verdicts given)"
+
+
+def baseline_entry(report: Report, run: str) -> dict[str, Any] | None:
+    baseline = report.get("baseline")
+    if not baseline:
+        return None
+    for entry in baseline["comparisons"]:
+        if entry.get("run") == run:
+            return entry  # type: ignore[no-any-return]
+    return None
+
+
+def overall_verdict(labels: list[str]) -> str:
+    """One word for several measures' labels: better, worse, mixed or within noise."""
+    worse, better = "worse" in labels, "better" in labels
+    if worse and better:
+        return "mixed"
+    return "worse" if worse else "better" if better else "within noise"
+
+
+def _figures(report: Report, run: str, entry: dict[str, Any] | None) -> list[Figure]:
+    k = report["context_k"]
+    section = report["runs"][run]
+    figures = []
+    for name, label in HEADLINE_MEASURES:
+        key = f"{name}@{k}"
+        measure = (entry or {}).get("measures", {}).get(key)
+        change = verdict = ""
+        if measure is not None:
+            change = f"{change_words(measure['difference'])} from {fmt(measure['before'])}"
+            verdict = measure["label"]
+        interval = fmt_interval(section.get("intervals", {}).get(key))
+        figures.append(
+            Figure(
+                label=f"{label}@{k}",
+                value=fmt(section["means"][key]),
+                interval=f"95% interval {interval}" if interval else "",
+                change=change,
+                verdict=verdict,
+            )
+        )
+    return figures
+
+
+VERDICT_WORDS = {
+    "within noise": "within noise of",
+    "mixed": "mixed against",
+    "better": "better than",
+    "worse": "worse than",
+}
+
+
+def _answer(report: Report, run: str, figures: list[Figure], verdict: str) -> tuple[str, str]:
+    """The short title and the full sentence."""
+    baseline = report.get("baseline")
+    numbers = " and ".join(f"{f.label} {f.value}" for f in figures)
+    if not baseline:
+        return f"{run}: {numbers}", f"{run}: {numbers}, top {report['context_k']} chunks sent to the model."
+    if not verdict:
+        title = f"{run} is not in baseline {baseline['version']}"
+        return title, f"{title}: {numbers}."
+    title = f"{run} is {VERDICT_WORDS[verdict]} baseline {baseline['version']}"
+    moved = [f"{f.label} {f.value}, {f.change} ({f.verdict})" for f in figures if f.change]
+    return title, f"{title}: " + "; ".join(moved) + "."
+
+
+def _gate(report: Report) -> GateView | None:
+    gate = report.get("gate")
+    if not gate:
+        return None
+    rules = gate["rules"]
+    failed = [rule["message"] for rule in rules if not rule["passed"]]
+    passed = [rule["message"] for rule in rules if rule["passed"]]
+    if gate["passed"]:
+        title = f"Quality gate passed: {plural(len(rules), 'rule')}, all met"
+    else:
+        title = f"Quality gate FAILED: {len(failed)} of {plural(len(rules), 'rule')} failed"
+    return GateView(passed=bool(gate["passed"]), title=title, failed=failed, passed_rules=passed)
+
+
+def _warning_groups(report: Report) -> tuple[list[str], list[WarningGroup]]:
+    alerts = [w["message"] for w in report["warnings"] if w["code"] in ALERT_CODES]
+    rest = [w for w in report["warnings"] if w["code"] not in ALERT_CODES]
+    known = {code for _, phrases in SEVERITIES for code in phrases}
+    groups = []
+    for index, (severity, phrases) in enumerate(SEVERITIES):
+        members = [
+            w for w in rest if w["code"] in phrases or (index == 0 and w["code"] not in known)
+        ]
+        if not members:
+            continue
+        named = list(dict.fromkeys(phrases.get(w["code"], w["code"]) for w in members))
+        summary = f"{plural(len(members), 'warning')} {severity}: {', '.join(named)}"
+        groups.append(WarningGroup(severity, summary, [w["message"] for w in members]))
+    return alerts, groups
+
+
+def _others(report: Report, run: str) -> Table | None:
+    """The other runs in one table: the same measures, and their change if any."""
+    names = [name for name in report["runs"] if name != run]
+    if not names:
+        return None
+    k = report["context_k"]
+    keys = [f"hit@{k}", f"recall@{k}", f"mrr@{k}"]
+    baseline = report.get("baseline")
+    header = ["run", "n", f"hit@{k}", f"recall@{k}", f"MRR@{k}"]
+    if baseline:
+        header.append(f"recall@{k} against {baseline['version']}")
+    rows = []
+    for name in names:
+        section = report["runs"][name]
+        intervals = section.get("intervals", {})
+        row = [Cell(name), Cell(str(section["n"]))] + [
+            Cell(fmt(section["means"][key]), note=fmt_interval(intervals.get(key)))
+            for key in keys
+        ]
+        if baseline:
+            entry = baseline_entry(report, name)
+            measure = (entry or {}).get("measures", {}).get(f"recall@{k}")
+            row.append(
+                Cell(
+                    "not in the baseline"
+                    if measure is None
+                    else f"{change_words(measure['difference'])}, {measure['label']}"
+                )
+            )
+        rows.append(row)
+    return Table("The other runs", header, rows)
+
+
+def first_screen(report: Report) -> FirstScreen:
+    run, why = focus_run(report)
+    entry = baseline_entry(report, run)
+    figures = _figures(report, run, entry)
+    verdict = overall_verdict([f.verdict for f in figures]) if entry else ""
+    cells = entry.get("cells") if entry else None
+    alerts, groups = _warning_groups(report)
+    title, answer = _answer(report, run, figures, verdict)
+    return FirstScreen(
+        gate=_gate(report),
+        run=run,
+        why=why,
+        k=report["context_k"],
+        n=plural(report["runs"][run]["n"], "question") + " with relevant passages",
+        title=title,
+        answer=answer,
+        verdict=verdict,
+        figures=figures,
+        cells=attribution_view(report),
+        cells_then={key: str(count) for key, count in (cells or {}).get("then", {}).items()}
+        if isinstance((cells or {}).get("then"), dict)
+        else {},
+        alerts=alerts,
+        warning_groups=groups,
+        others=_others(report, run),
+    )
