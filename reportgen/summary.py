@@ -26,7 +26,7 @@ from reportgen.views.comparisons import (
     glance_note,
     glance_table,
 )
-from reportgen.views.methods import headlines
+from reportgen.views.first_screen import first_screen
 
 MARKER = "<!-- reportgen -->"
 SUMMARY_BUDGET = 60_000
@@ -189,23 +189,30 @@ def _baseline_view(report: Report, limit: int) -> dict[str, Any]:
 
 
 def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
+    """The first screen of the report (as report.md has it), then the comparisons and
+    the curves, every list cut to ``limit``."""
     gold = report["gold"]
     header, rows, charts = recall_curves(report)
-    gate_passed, gate_rules = gate_lines(report)
+    gate_passed, _ = gate_lines(report)
+    screen = first_screen(report)
     return {
+        "screen": screen,
+        "gate_failed": cut(screen.gate.failed, limit) if screen.gate else cut([], limit),
+        "gate_passed_rules": cut(screen.gate.passed_rules, limit) if screen.gate else cut([], limit),
+        "alerts": cut(screen.alerts, limit),
+        "warning_groups": [
+            (group.summary, cut(group.messages, limit)) for group in screen.warning_groups
+        ],
         **_baseline_view(report, limit),
         "pairs_glance": _pairs_glance(report),
         "pairs_note": glance_note(
             report["comparisons"]["method"], "the full report has every measure of every pair"
         ),
         "gate_passed": gate_passed,
-        "gate_rules": gate_rules,
         "marker": MARKER,
         "report": report,
         "gold": gold,
         "report_url": link_target(report_url),
-        "warnings": cut([w["message"] for w in report["warnings"]], limit),
-        "headlines": headlines(report),
         "cell_names": list(CELL_NAMES.values()),
         "cells": cells_rows(report, limit),
         "recall_header": header,

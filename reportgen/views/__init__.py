@@ -68,6 +68,11 @@ def sections(report: Report) -> list[tuple[str, str]]:
     return listed
 
 
+def chart_format(charts: Mapping[str, bytes]) -> str:
+    """What report.md links: the PNGs when they were drawn (--chart-png), else the SVGs."""
+    return "png" if any(name.endswith(".png") for name in charts) else "svg"
+
+
 def view_model(
     report: Report,
     evaluation: Evaluation,
@@ -89,6 +94,7 @@ def view_model(
         "headlines": headlines(report),
         "methods": methods_tables(report),
         "figures": figures(charts or {}),
+        "chart_format": chart_format(charts or {}),
         "kinds": kind_tables(report),
         "run_names": list(report["runs"]),
         "questions": questions,

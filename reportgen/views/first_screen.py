@@ -27,6 +27,7 @@ class Figure:
     label: str
     value: str
     interval: str
+    """The 95% interval, ``0.79–0.96``; empty when the report has none."""
     change: str
     """``a drop of 0.256 from 0.849``; empty without a baseline."""
     verdict: str
@@ -59,10 +60,8 @@ class FirstScreen:
     k: int
     n: str
     title: str
-    """The answer in a few words: ``rerank is worse than baseline 2026.10.1``."""
-    answer: str
-    """One sentence: better, worse or within noise against the baseline, with what
-    moved; or the numbers without a baseline."""
+    """The answer in a few words: ``rerank is worse than baseline 2026.10.1``, or the
+    numbers without a baseline; the figures below it say what moved."""
     verdict: str
     """better, worse, mixed, within noise, or empty without a baseline: a CSS class too."""
     figures: list[Figure]
@@ -157,12 +156,11 @@ def _figures(report: Report, run: str, entry: dict[str, Any] | None) -> list[Fig
         if measure is not None:
             change = f"{change_words(measure['difference'])} from {fmt(measure['before'])}"
             verdict = measure["label"]
-        interval = fmt_interval(section.get("intervals", {}).get(key))
         figures.append(
             Figure(
                 label=f"{label}@{k}",
                 value=fmt(section["means"][key]),
-                interval=f"95% interval {interval}" if interval else "",
+                interval=fmt_interval(section.get("intervals", {}).get(key)),
                 change=change,
                 verdict=verdict,
             )
@@ -178,18 +176,38 @@ VERDICT_WORDS = {
 }
 
 
-def _answer(report: Report, run: str, figures: list[Figure], verdict: str) -> tuple[str, str]:
-    """The short title and the full sentence."""
+def _run_verdict(report: Report, entry: dict[str, Any]) -> str:
+    k = report["context_k"]
+    measures = entry.get("measures", {})
+    keys = [f"{name}@{k}" for name, _ in HEADLINE_MEASURES]
+    return overall_verdict([measures[key]["label"] for key in keys if key in measures])
+
+
+def _others_moved(report: Report, run: str) -> str:
+    """``; rerank is worse``: the other runs whose hit or recall at k_ctx moved beyond
+    noise, so that a title about one run does not hide another's regression."""
+    moved: dict[str, list[str]] = {}
+    for entry in (report.get("baseline") or {}).get("comparisons", []):
+        if entry.get("run") == run:
+            continue
+        verdict = _run_verdict(report, entry)
+        if verdict != "within noise":
+            moved.setdefault(verdict, []).append(str(entry["run"]))
+    parts = []
+    for verdict, names in moved.items():
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        parts.append(f"{listed} {'is' if len(names) == 1 else 'are'} {verdict}")
+    return "".join(f"; {part}" for part in parts)
+
+
+def _title(report: Report, run: str, figures: list[Figure], verdict: str) -> str:
     baseline = report.get("baseline")
-    numbers = " and ".join(f"{f.label} {f.value}" for f in figures)
     if not baseline:
-        return f"{run}: {numbers}", f"{run}: {numbers}, top {report['context_k']} chunks sent to the model."
+        return f"{run}: " + " and ".join(f"{f.label} {f.value}" for f in figures)
+    version = baseline["version"]
     if not verdict:
-        title = f"{run} is not in baseline {baseline['version']}"
-        return title, f"{title}: {numbers}."
-    title = f"{run} is {VERDICT_WORDS[verdict]} baseline {baseline['version']}"
-    moved = [f"{f.label} {f.value}, {f.change} ({f.verdict})" for f in figures if f.change]
-    return title, f"{title}: " + "; ".join(moved) + "."
+        return f"{run} is not in baseline {version}" + _others_moved(report, run)
+    return f"{run} is {VERDICT_WORDS[verdict]} baseline {version}" + _others_moved(report, run)
 
 
 def _gate(report: Report) -> GateView | None:
@@ -207,8 +225,9 @@ def _gate(report: Report) -> GateView | None:
 
 
 def _warning_groups(report: Report) -> tuple[list[str], list[WarningGroup]]:
-    alerts = [w["message"] for w in report["warnings"] if w["code"] in ALERT_CODES]
-    rest = [w for w in report["warnings"] if w["code"] not in ALERT_CODES]
+    warnings = [{"code": "", **w} for w in report["warnings"]]  # codes came in 2026-11
+    alerts = [w["message"] for w in warnings if w["code"] in ALERT_CODES]
+    rest = [w for w in warnings if w["code"] not in ALERT_CODES]
     known = {code for _, phrases in SEVERITIES for code in phrases}
     groups = []
     for index, (severity, phrases) in enumerate(SEVERITIES):
@@ -263,15 +282,13 @@ def first_screen(report: Report) -> FirstScreen:
     verdict = overall_verdict([f.verdict for f in figures]) if entry else ""
     cells = entry.get("cells") if entry else None
     alerts, groups = _warning_groups(report)
-    title, answer = _answer(report, run, figures, verdict)
     return FirstScreen(
         gate=_gate(report),
         run=run,
         why=why,
         k=report["context_k"],
         n=plural(report["runs"][run]["n"], "question") + " with relevant passages",
-        title=title,
-        answer=answer,
+        title=_title(report, run, figures, verdict),
         verdict=verdict,
         figures=figures,
         cells=attribution_view(report),

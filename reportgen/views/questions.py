@@ -33,6 +33,11 @@ class RunEvidence:
     cell: str
 
     @property
+    def symbol(self) -> str:
+        """The outcome as Markdown shows it (the HTML draws it from the class)."""
+        return {"found": "✓", "missed": "✗"}.get(self.outcome, "–")
+
+    @property
     def sort_key(self) -> int:
         """Sorts by the first gold rank; no gold chunk at all sorts last."""
         return self.first_rank if self.first_rank is not None else 9999

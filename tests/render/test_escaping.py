@@ -72,7 +72,7 @@ def test_pipes_in_user_text_keep_table_columns(hostile: Callable[[str], ReportRe
     rendered = github_html((out_dir(hostile("v1")) / "report.md").read_text())
     questions = rendered.split("<h2>Questions</h2>")[1].split("</table>")[0]
     header_cells = len(re.findall(r"<th[ >]", questions.split("</thead>")[0]))
-    assert header_cells == 5  # id, kind, gold, two runs
+    assert header_cells == 4  # id, question (with kind and gold ids), two runs
     for row in questions.split("</thead>")[1].split("<tr>")[1:]:
         assert len(re.findall(r"<td[ >]", row)) == header_cells
 

@@ -44,5 +44,5 @@ def test_numeric_question_ids_are_listed_by_value(tmp_path: Path) -> None:
     make_report(qrels, [("r", run)], tmp_path / "out", formats=("md",))
     markdown = (tmp_path / "out" / "report.md").read_text()
     table = markdown.split("## Questions")[1]
-    rows = [line.split(" | ")[0].removeprefix("| ") for line in table.splitlines()]
+    rows = [line.split(" | ")[0].removeprefix("| ").split(" (")[0] for line in table.splitlines()]
     assert [row for row in rows if row in qids] == ["1", "2", "10", "a", "b"]

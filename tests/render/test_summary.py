@@ -36,7 +36,9 @@ def with_cells(report: dict, n: int) -> dict:
 def test_starts_with_the_marker_and_holds_the_headline(spec_example: ReportResult) -> None:
     text = render_summary(spec_example.report, "https://example.org/r/v1/")
     assert text.startswith(MARKER + "\n")
-    assert "mine, top 3: 4 questions with relevant passages." in text
+    # the first screen: the best run at k_ctx (no verdicts), its hit and recall
+    assert "#### mine: hit@3 0.750 and recall@3 0.625" in text
+    assert "| recall@3 | **0.625** |" in text
     assert "[full report](https://example.org/r/v1/)" in text
 
 
@@ -75,7 +77,7 @@ def test_endless_warnings_still_fit(spec_example: ReportResult) -> None:
     report["warnings"] = [{"message": "x" * 500}] * 1000
     text = render_summary(report)
     assert len(text) <= SUMMARY_BUDGET
-    assert "more warning(s) in the [full report]" in text
+    assert "more in the [full report]" in text
 
 
 def test_baseline_deltas_and_gate(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -103,15 +105,21 @@ def test_baseline_deltas_and_gate(tmp_path, monkeypatch) -> None:  # type: ignor
     second = CliRunner().invoke(cli, ["report", str(example / "gold.jsonl"), *runs, *args])
     assert second.exit_code == 1  # the gate failed; the report is still written
     text = (out / "summary.md").read_text()
-    gate = text.index("#### Quality gate: FAILED")
-    assert gate < text.index("#### Against the baseline") < text.index("#### recall@k")
+    gate = text.index("#### Quality gate FAILED: 1 of 2 rules failed")
+    # no verdicts: the best run now (keyword, tied with rerank) leads, and the title
+    # says that rerank fell
+    headline = text.index("#### keyword is within noise of baseline 20251124-160000; rerank is worse")
+    assert gate < headline < text.index("#### Against the baseline") < text.index("#### recall@k")
+    assert "| recall@5 | **0.542** | 0.41–0.67 | no change from 0.542: **within noise** |" in text
+    assert "| rerank | 52 | 0.596 <sub>0.46–0.72</sub> |" in text  # the other runs
+    assert "| a drop of 0.308, worse |" in text
     assert "| recall@5 | 0.849 | 0.542 | -0.308" in text
     # at a glance: one row per run, what moved beyond noise, the rest one click away
     assert "| rerank | 0.904 → 0.596 (worse) | 0.849 → 0.542 (worse) |" in text
-    moved = text.split("| rerank |")[1].split("\n")[0].rsplit("|", 2)[1].strip()
+    moved = text.split("| rerank | 0.904 →")[1].split("\n")[0].rsplit("|", 2)[1].strip()
     assert moved == "worse: hit@5, recall@5, precision@5, MRR@5, nDCG@5, AP@5, AP"
     assert "| keyword | 0.596 → 0.596 | 0.542 → 0.542 |" in text
-    assert "nothing beyond noise |" in text.split("| keyword |")[1].split("\n")[0]
+    assert "nothing beyond noise |" in text.split("| keyword | 0.596 →")[1].split("\n")[0]
     rerank = text.split("<summary>rerank")[1]
     assert rerank.split("| recall@5 |")[1].split("\n")[0].endswith("| worse |")
     keyword = text.split("<summary>keyword")[1]
