@@ -689,21 +689,30 @@ def print_comparisons(report: dict[str, Any]) -> None:
     """One line per comparison on recall at k_ctx (and a baseline's four cells, stale
     gold marked), then the gate's verdicts."""
     from reportgen.render import cells_line, fmt
+    from reportgen.views.comparisons import gold_change_lines
 
     key = f"recall@{report['context_k']}"
-    sections = [("Runs compared", report["comparisons"]["pairs"])]
+    sections: list[tuple[str, list[dict[str, Any]], list[str]]] = [
+        ("Runs compared", report["comparisons"]["pairs"], [])
+    ]
     if baseline := report.get("baseline"):
         click.echo(baseline_source_line(report, baseline))
         click.echo()
         sections.append(
-            (f"Against baseline {report['baseline']['version']}", report["baseline"]["comparisons"])
+            (
+                f"Against baseline {baseline['version']}",
+                baseline["comparisons"],
+                gold_change_lines(baseline),
+            )
         )
-    for title, entries in sections:
+    for title, entries, notes in sections:
         if not entries:
             continue
         n = entries[0]["n"]
         moves = fmt(entries[0]["one_question"])
         click.echo(f"{title} ({n} paired questions; one question moves a mean by {moves}):")
+        for line in notes:
+            click.echo(f"  {line}")
         for entry in entries:
             click.echo(_comparison_line(entry, key))
             cells = cells_line(entry.get("cells"))

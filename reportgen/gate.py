@@ -193,7 +193,7 @@ def _min_results(
     then = baseline.section if baseline else None
     for run in runs:
         value = _value_of(report, run, rule)
-        then_value = _baseline_mean(then, run, rule) if then else None
+        then_value = _baseline_mean(baseline, run, rule) if baseline else None
         passed = value is not None and value >= rule.threshold - TOLERANCE
         where = f" on kind {rule.kind}" if rule.kind else ""
         was = f" (baseline {then['version']}: {_f(then_value)})" if then else ""
@@ -205,13 +205,22 @@ def _min_results(
     return results
 
 
-def _baseline_mean(section: dict[str, Any], run: str, rule: Rule) -> float | None:
-    if rule.kind is not None:
+def _baseline_mean(baseline: BaselineComparison, run: str, rule: Rule) -> float | None:
+    """The baseline's mean of the rule's measure (on the rule's kind), over the questions
+    the comparison pairs: None when the baseline lacks the run or the kind."""
+    if rule.kind is None:
+        for entry in baseline.section["comparisons"]:
+            if entry["run"] == run and rule.measure in entry["measures"]:
+                return entry["measures"][rule.measure]["before"]  # type: ignore[no-any-return]
         return None
-    for entry in section["comparisons"]:
-        if entry["run"] == run and rule.measure in entry["measures"]:
-            return entry["measures"][rule.measure]["before"]  # type: ignore[no-any-return]
-    return None
+    if run not in baseline.sides:
+        return None
+    then = baseline.sides[run][0]
+    if rule.measure not in then.columns:
+        return None
+    values = then.filter(pl.col("kind") == rule.kind).get_column(rule.measure)
+    mean = values.mean()
+    return None if values.is_empty() or mean is None else float(mean)  # type: ignore[arg-type]
 
 
 def _result(rule: Rule, run: str, passed: bool, message: str, **values: Any) -> dict[str, Any]:
@@ -281,14 +290,21 @@ def _drop_results(
         )
         verdict = "passed" if passed else "FAILED"
         excused = (
-            " (not significant, so it passes under --significant-only)"
+            ", and this one is not significant, so it passes under --significant-only"
             if too_far and passed
             else ""
         )
+        moved = (
+            f"a drop of {drop:.3f}"
+            if drop > TOLERANCE
+            else f"a rise of {-drop:.3f}"
+            if drop < -TOLERANCE
+            else "no change"
+        )
         message = (
             f"{rule.text} {verdict}: run {run}{where} went from {_f(measure['before'])} "
-            f"(baseline {version}) to {_f(measure['after'])}, a drop of {drop:.3f} against "
-            f"at most {rule.threshold:g}{excused} ({evidence})"
+            f"(baseline {version}) to {_f(measure['after'])}, {moved} (a drop of at most "
+            f"{rule.threshold:g} allowed{excused}; {evidence})"
         )
         results.append(
             _result(

@@ -247,6 +247,32 @@ def _method_text(method: dict[str, Any]) -> str:
     )
 
 
+def gold_change_lines(baseline: dict[str, Any]) -> list[str]:
+    """What changed in the gold set since the baseline, and on how many questions both
+    sides are measured: the same count on every page and in the terminal."""
+    change = baseline.get("gold_change")
+    if not change:
+        return []
+    left = "; ".join(
+        f"{part['count']} {part['why']}" for part in change["left_out"].values() if part["count"]
+    )
+    entries = baseline["comparisons"]
+    paired = (
+        f" ({entries[0]['n']} of them with relevant passages, paired run by run)"
+        if entries
+        else ""
+    )
+    lines = [
+        f"The gold set changed since the baseline (fingerprint "
+        f"{change['baseline_fingerprint']} → {change['fingerprint']}): both sides are measured "
+        f"on the {plural(change['shared_questions'], 'question')} the two sets share{paired}. "
+        f"Left out: {left or 'none'}."
+    ]
+    if change["note"]:
+        lines.append(f"Note: {change['note']}.")
+    return lines
+
+
 def _baseline_facts(report: Report) -> list[str]:
     baseline = report["baseline"]
     if not baseline:
@@ -258,21 +284,7 @@ def _baseline_facts(report: Report) -> list[str]:
     ]
     if selection := baseline.get("selection"):
         facts.append(selection_sentence(baseline["version"], selection, report["gold"]))
-    change = baseline["gold_change"]
-    if change:
-        left = "; ".join(
-            f"{part['count']} {part['why']}"
-            for part in change["left_out"].values()
-            if part["count"]
-        )
-        facts.append(
-            f"The gold set changed (fingerprint {change['baseline_fingerprint']} → "
-            f"{change['fingerprint']}): both sides are measured on the "
-            f"{change['shared_questions']} questions the two sets share. Left out: "
-            f"{left or 'none'}."
-        )
-        if change["note"]:
-            facts.append(f"Note: {change['note']}.")
+    facts += gold_change_lines(baseline)
     if baseline["runs_not_in_baseline"]:
         facts.append("Not in the baseline: " + ", ".join(baseline["runs_not_in_baseline"]) + ".")
     if baseline["baseline_runs_not_here"]:

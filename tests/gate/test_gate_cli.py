@@ -87,7 +87,7 @@ def test_failed_rule_exits_1_after_writing_the_report(work: Path) -> None:
     assert "Traceback" not in result.stderr
     # recall@5 went from 1 to 5/6: a drop of 1/6 = 0.167; hit@1 is 5/6 = 0.833 < 0.9.
     assert "--max-drop recall@5=0.02 FAILED: run m went from 1.000 (baseline" in result.stderr
-    assert "to 0.833, a drop of 0.167 against at most 0.02" in result.stderr
+    assert "to 0.833, a drop of 0.167 (a drop of at most 0.02 allowed; " in result.stderr
     assert "--min hit@1=0.9 FAILED: run m has hit@1 0.833, minimum 0.9" in result.stderr
     report = json.loads((work / "out" / "report.json").read_text())
     assert report["gate"]["passed"] is False
@@ -180,3 +180,39 @@ def test_baseline_on_another_gold_set_exits_2(work: Path) -> None:
     change = json.loads((work / "out" / "report.json").read_text())["baseline"]["gold_change"]
     assert change["shared_questions"] == 0
     assert change["left_out"]["changed"]["count"] == 6
+
+
+def test_a_rise_is_called_a_rise_and_a_kind_rule_names_the_baseline_value(
+    tmp_path: Path,
+) -> None:
+    """The baseline misses q1 and q5; the new run finds every question. Kind spec is
+    q0..q2: its recall@5 goes from 2/3 = 0.667 to 1."""
+    kinds = {q: "spec" if i < 3 else "other" for i, q in enumerate(QUESTIONS)}
+    (tmp_path / "gold.jsonl").write_text(
+        "".join(json.dumps({"id": q, "kind": kinds[q], "gold": [f"c{q}"]}) + "\n" for q in QUESTIONS)
+    )
+    for name, missed in (("then", {"q1", "q5"}), ("now", set())):
+        (tmp_path / f"{name}.jsonl").write_text(
+            "".join(
+                json.dumps({"id": q, "chunks": ["x" if q in missed else f"c{q}"]}) + "\n"
+                for q in QUESTIONS
+            )
+        )
+    runner = CliRunner()
+    gold = str(tmp_path / "gold.jsonl")
+    base = tmp_path / "base"
+    first = runner.invoke(cli, ["report", gold, f"m={tmp_path / 'then.jsonl'}", "--out", str(base), "-q"])
+    assert first.exit_code == 0, first.output
+    args = ["--baseline", str(base), "--max-drop", "recall@5=0.02", "--min", "recall@5:spec=0.5"]
+    result = runner.invoke(
+        cli, ["report", gold, f"m={tmp_path / 'now.jsonl'}", "--out", str(tmp_path / "out"), *args]
+    )
+    assert result.exit_code == 0, result.output
+    # 4/6 = 0.667 -> 1: a rise of 0.333, never "a drop of -0.333"
+    assert "went from 0.667 (baseline" in result.output and "a rise of 0.333" in result.output
+    assert "drop of -" not in result.output
+    assert "run m has recall@5 on kind spec 1.000, minimum 0.5 (baseline" in result.output
+    assert ": 0.667)" in result.output.split("recall@5:spec=0.5 passed")[1].split("\n")[0]
+    rules = json.loads((tmp_path / "out" / "report.json").read_text())["gate"]["rules"]
+    kind_rule = next(rule for rule in rules if rule["kind"] == "spec")
+    assert kind_rule["baseline_value"] == pytest.approx(2 / 3)
