@@ -530,6 +530,7 @@ def merge(
     """
     from reportgen.api import merge_reports
     from reportgen.render import fmt
+    from reportgen.views.common import plural
 
     result = merge_reports(
         shards,
@@ -541,13 +542,13 @@ def merge(
     if quiet:
         return
     report = result.report
-    click.echo(f"Merged {len(shards)} shards: {report['gold']['questions']} questions.")
+    click.echo(f"Merged {len(shards)} shards: {plural(report['gold']['questions'], 'question')}.")
     k = report["context_k"]
     for name, run in report["runs"].items():
         shown = [key for key in (f"hit@{k}", f"recall@{k}", f"mrr@{k}") if key in run["means"]]
         shown = shown or list(run["means"])[:3]  # no context k (trec_eval's output)
         values = " | ".join(f"{key} {fmt(run['means'][key])}" for key in shown)
-        click.echo(f"{name}: {run['n']} questions in the means. {values}")
+        click.echo(f"{name}: {plural(run['n'], 'question')} in the means. {values}")
     click.echo(written_line(result.files))
 
 

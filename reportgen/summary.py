@@ -197,8 +197,8 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
     screen = first_screen(report)
     return {
         "screen": screen,
-        "gate_failed": cut(screen.gate.failed, limit) if screen.gate else cut([], limit),
-        "gate_passed_rules": cut(screen.gate.passed_rules, limit) if screen.gate else cut([], limit),
+        "gate_failed": cut(screen.gate.failed if screen.gate else [], limit),
+        "gate_passed_rules": cut(screen.gate.passed_rules if screen.gate else [], limit),
         "alerts": cut(screen.alerts, limit),
         "warning_groups": [
             (group.summary, cut(group.messages, limit)) for group in screen.warning_groups

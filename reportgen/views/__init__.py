@@ -12,8 +12,8 @@ from typing import Any
 from reportgen.evaluate import Evaluation
 from reportgen.report import Report
 from reportgen.views.attribution import attribution_view
-from reportgen.views.comparisons import comparisons_view
 from reportgen.views.common import plural
+from reportgen.views.comparisons import comparisons_view
 from reportgen.views.cutoff import cutoff_charts, cutoff_views
 from reportgen.views.first_screen import first_screen
 from reportgen.views.hygiene import hygiene_view
@@ -64,7 +64,11 @@ def sections(report: Report) -> list[tuple[str, str]]:
     ]
     if report["comparisons"]["pairs"]:
         listed.append(("comparisons", "Comparisons"))
-    listed += [("questions", "Questions"), ("inputs", "Inputs and hygiene"), ("glossary", "Glossary")]
+    listed += [
+        ("questions", "Questions"),
+        ("inputs", "Inputs and hygiene"),
+        ("glossary", "Glossary"),
+    ]
     return listed
 
 

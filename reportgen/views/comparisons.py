@@ -258,9 +258,7 @@ def gold_change_lines(baseline: dict[str, Any]) -> list[str]:
     )
     entries = baseline["comparisons"]
     paired = (
-        f" ({entries[0]['n']} of them with relevant passages, paired run by run)"
-        if entries
-        else ""
+        f" ({entries[0]['n']} of them with relevant passages, paired run by run)" if entries else ""
     )
     lines = [
         f"The gold set changed since the baseline (fingerprint "

@@ -13,7 +13,7 @@ from reportgen.charts import cutoff_chart_spec
 from reportgen.cutoff import CutoffAnalysis, histogram
 from reportgen.evaluate import Evaluation
 from reportgen.report import Report
-from reportgen.views.common import IDS_INLINE, Cell, Table, fmt_score
+from reportgen.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
 
 
 @dataclass(frozen=True)
@@ -43,15 +43,15 @@ def _cutoff_summary(section: dict[str, Any]) -> list[str]:
     lines = [
         f"No cutoff separates them: answerable top-1 scores go down to {fmt_score(low)} and "
         f"unanswerable ones up to {fmt_score(high)}; {counts['answerable']} answerable and "
-        f"{counts['unanswerable']} unanswerable question(s) sit in that overlap{listed}.",
+        f"{plural(counts['unanswerable'], 'unanswerable question')} sit in that overlap{listed}.",
         f"The cutoff with the fewest errors is {cutoff}: it answers "
-        f"{errors['answered_unanswerable']} unanswerable question(s)"
+        f"{plural(errors['answered_unanswerable'], 'unanswerable question')}"
         + (
             f" ({', '.join(questions['answered_unanswerable'])})"
             if errors["answered_unanswerable"]
             else ""
         )
-        + f" and declines {errors['declined_answerable']} answerable one(s)"
+        + f" and declines {plural(errors['declined_answerable'], 'answerable one')}"
         + (
             f" ({', '.join(questions['declined_answerable'])})"
             if errors["declined_answerable"]
@@ -71,7 +71,8 @@ def _cutoff_facts(section: dict[str, Any]) -> list[tuple[str, str]]:
     def spread(group: dict[str, Any]) -> str:
         if not group["n"]:
             return "none"
-        return f"{group['n']} questions, {fmt_score(group['min'])} to {fmt_score(group['max'])}"
+        spread = f"{fmt_score(group['min'])} to {fmt_score(group['max'])}"
+        return f"{plural(group['n'], 'question')}, {spread}"
 
     facts = [
         ("answerable", spread(section["answerable"])),

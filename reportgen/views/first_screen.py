@@ -27,7 +27,7 @@ class Figure:
     label: str
     value: str
     interval: str
-    """The 95% interval, ``0.79–0.96``; empty when the report has none."""
+    """The 95% interval, ``0.79\u20130.96``; empty when the report has none."""
     change: str
     """``a drop of 0.256 from 0.849``; empty without a baseline."""
     verdict: str
@@ -258,8 +258,7 @@ def _others(report: Report, run: str) -> Table | None:
         section = report["runs"][name]
         intervals = section.get("intervals", {})
         row = [Cell(name), Cell(str(section["n"]))] + [
-            Cell(fmt(section["means"][key]), note=fmt_interval(intervals.get(key)))
-            for key in keys
+            Cell(fmt(section["means"][key]), note=fmt_interval(intervals.get(key))) for key in keys
         ]
         if baseline:
             entry = baseline_entry(report, name)

@@ -7,7 +7,7 @@ from typing import Any
 
 from reportgen.hygiene import shallow_runs
 from reportgen.report import Report
-from reportgen.views.common import fmt, listed_ids
+from reportgen.views.common import fmt, listed_ids, plural
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,10 @@ class HygieneView:
     its table is long; ids a manifest does not hold stay in view."""
     without_stale: list[str]
     leaks: list[str]
+
+    @property
+    def stale_rows_summary(self) -> str:
+        return f"{plural(len(self.stale_rows), 'question')} and their ids"
 
 
 def provenance_line(provenance: dict[str, Any]) -> str:
@@ -65,7 +69,8 @@ def _stale_texts(hygiene: dict[str, Any]) -> tuple[str, str]:
             return "Gold ids", f"Every gold id is in the index manifest ({where})."
         return (
             "Stale gold ids",
-            f"{n} gold id(s) in {questions} question(s) are not in the index manifest "
+            f"{plural(n, 'gold id')} in {plural(questions, 'question')} "
+            f"{'is' if n == 1 else 'are'} not in the index manifest "
             f"({where}). These questions miss them whatever the run does: a stale gold "
             "set, not a regression.",
         )
@@ -73,15 +78,19 @@ def _stale_texts(hygiene: dict[str, Any]) -> tuple[str, str]:
     if total and shallow_runs(n, total):
         return (
             "Gold ids no run returns",
-            f"{n} of the {total} gold ids ({questions} question(s)) are returned by no run at "
-            "any depth: more than half, so the runs are shallower than the judgments (as "
+            f"{n} of the {total} gold ids ({plural(questions, 'question')}) are returned by "
+            "no run at any depth: more than half, so the runs are shallower than the judgments (as "
             "with pooled TREC qrels), which says nothing about stale ids; no warning is "
             "raised. A manifest (--manifest) checks them.",
         )
     return (
         "Possibly stale gold ids",
-        f"{n} gold id(s) in {questions} question(s) are returned by no run at any depth. "
-        "They may no longer exist; without a manifest (--manifest) this cannot be confirmed.",
+        f"{plural(n, 'gold id')} in {plural(questions, 'question')} "
+        f"{'is' if n == 1 else 'are'} returned by no run at any depth. They may no longer "
+        "exist (the corpus was re-ingested and its chunk ids changed), or the runs are "
+        "too shallow to reach them; a run's numbers count such ids as missed either way. "
+        "Without a manifest (--manifest, the chunk ids of the current index) this cannot "
+        "be confirmed.",
     )
 
 
@@ -101,9 +110,9 @@ def without_stale_lines(report: Report) -> list[str]:
         clean = section[name]
         lines.append(
             f"{name}: hit@{k} {fmt(clean[f'hit@{k}'])} and recall@{k} "
-            f"{fmt(clean[f'recall@{k}'])} over the {clean['n']} questions with current gold "
-            f"ids ({fmt(run['means'][f'hit@{k}'])} and {fmt(run['means'][f'recall@{k}'])} "
-            f"over all {run['n']})"
+            f"{fmt(clean[f'recall@{k}'])} over the {plural(clean['n'], 'question')} with "
+            f"current gold ids ({fmt(run['means'][f'hit@{k}'])} and "
+            f"{fmt(run['means'][f'recall@{k}'])} over all {run['n']})"
         )
     return lines
 

@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from reportgen.measures import CUTOFF_MEASURES, MEASURES, WHOLE_LIST_MEASURES
 from reportgen.report import Report
-from reportgen.views.common import Cell, Table, fmt, fmt_interval
+from reportgen.views.common import Cell, Table, fmt, fmt_interval, plural
 
 
 def headline(name: str, run: dict[str, Any], context_k: int) -> str:
@@ -23,7 +23,8 @@ def headline(name: str, run: dict[str, Any], context_k: int) -> str:
         f"precision@{k} {fmt(means[f'precision@{k}'])}",
         f"MRR@{k} {fmt(means[f'mrr@{k}'])}",
     ]
-    return f"{name}, top {k}: {run['n']} questions with relevant passages. " + " | ".join(parts)
+    counted = plural(run["n"], "question")
+    return f"{name}, top {k}: {counted} with relevant passages. " + " | ".join(parts)
 
 
 MeasureRow = tuple[str, list[float | None], list[list[float] | None]]

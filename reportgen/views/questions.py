@@ -35,7 +35,7 @@ class RunEvidence:
     @property
     def symbol(self) -> str:
         """The outcome as Markdown shows it (the HTML draws it from the class)."""
-        return {"found": "✓", "missed": "✗"}.get(self.outcome, "–")
+        return {"found": "✓", "missed": "✗"}.get(self.outcome, "\u2013")
 
     @property
     def sort_key(self) -> int:

@@ -14,8 +14,9 @@ from reportgen.cli import cli
 def write_gold(path: Path, ids: list[str], unanswerable: str) -> None:
     path.write_text(
         "".join(
-            json.dumps({"id": q, "unanswerable": True} if q == unanswerable else {"id": q, "gold": [f"c{q}"]})
-            + "\n"
+            json.dumps({"id": q, "unanswerable": True})
+            if q == unanswerable
+            else json.dumps({"id": q, "gold": [f"c{q}"]}) + "\n"
             for q in ids
         )
     )
@@ -27,10 +28,13 @@ def test_the_terminal_and_every_page_count_the_shared_questions_alike(tmp_path: 
     write_gold(tmp_path / "then.jsonl", [f"q{i}" for i in range(6)], "q4")
     write_gold(tmp_path / "now.jsonl", [f"q{i}" for i in (0, 1, 2, 3, 4, 6)], "q4")
     run = tmp_path / "run.jsonl"
-    run.write_text("".join(json.dumps({"id": f"q{i}", "chunks": [f"cq{i}"]}) + "\n" for i in range(7)))
+    run.write_text(
+        "".join(json.dumps({"id": f"q{i}", "chunks": [f"cq{i}"]}) + "\n" for i in range(7))
+    )
     runner = CliRunner()
     base = tmp_path / "base"
-    first = runner.invoke(cli, ["report", str(tmp_path / "then.jsonl"), f"m={run}", "--out", str(base), "-q"])
+    then = str(tmp_path / "then.jsonl")
+    first = runner.invoke(cli, ["report", then, f"m={run}", "--out", str(base), "-q"])
     assert first.exit_code == 0, first.output
     out = tmp_path / "out"
     args = ["--baseline", str(base), "--on-gold-change", "intersect", "--out", str(out)]

@@ -189,7 +189,9 @@ def test_a_rise_is_called_a_rise_and_a_kind_rule_names_the_baseline_value(
     q0..q2: its recall@5 goes from 2/3 = 0.667 to 1."""
     kinds = {q: "spec" if i < 3 else "other" for i, q in enumerate(QUESTIONS)}
     (tmp_path / "gold.jsonl").write_text(
-        "".join(json.dumps({"id": q, "kind": kinds[q], "gold": [f"c{q}"]}) + "\n" for q in QUESTIONS)
+        "".join(
+            json.dumps({"id": q, "kind": kinds[q], "gold": [f"c{q}"]}) + "\n" for q in QUESTIONS
+        )
     )
     for name, missed in (("then", {"q1", "q5"}), ("now", set())):
         (tmp_path / f"{name}.jsonl").write_text(
@@ -201,7 +203,8 @@ def test_a_rise_is_called_a_rise_and_a_kind_rule_names_the_baseline_value(
     runner = CliRunner()
     gold = str(tmp_path / "gold.jsonl")
     base = tmp_path / "base"
-    first = runner.invoke(cli, ["report", gold, f"m={tmp_path / 'then.jsonl'}", "--out", str(base), "-q"])
+    then = f"m={tmp_path / 'then.jsonl'}"
+    first = runner.invoke(cli, ["report", gold, then, "--out", str(base), "-q"])
     assert first.exit_code == 0, first.output
     args = ["--baseline", str(base), "--max-drop", "recall@5=0.02", "--min", "recall@5:spec=0.5"]
     result = runner.invoke(

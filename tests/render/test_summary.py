@@ -108,10 +108,12 @@ def test_baseline_deltas_and_gate(tmp_path, monkeypatch) -> None:  # type: ignor
     gate = text.index("#### Quality gate FAILED: 1 of 2 rules failed")
     # no verdicts: the best run now (keyword, tied with rerank) leads, and the title
     # says that rerank fell
-    headline = text.index("#### keyword is within noise of baseline 20251124-160000; rerank is worse")
+    title = "#### keyword is within noise of baseline 20251124-160000; rerank is worse"
+    headline = text.index(title)
     assert gate < headline < text.index("#### Against the baseline") < text.index("#### recall@k")
-    assert "| recall@5 | **0.542** | 0.41–0.67 | no change from 0.542: **within noise** |" in text
-    assert "| rerank | 52 | 0.596 <sub>0.46–0.72</sub> |" in text  # the other runs
+    unchanged = "| recall@5 | **0.542** | 0.41\u20130.67 | no change from 0.542: **within noise** |"
+    assert unchanged in text
+    assert "| rerank | 52 | 0.596 <sub>0.46\u20130.72</sub> |" in text  # the other runs
     assert "| a drop of 0.308, worse |" in text
     assert "| recall@5 | 0.849 | 0.542 | -0.308" in text
     # at a glance: one row per run, what moved beyond noise, the rest one click away
