@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportgen.report import Report
-from reportgen.views.common import IDS_INLINE, Cell, Table, fmt, fmt_share, plural
+from reportgen.views.common import Cell, Table, fmt, fmt_share, plural
 
 CELL_NAMES = {
     "retrieved_correct": "working as designed",
@@ -103,10 +103,6 @@ class CellView:
     """The larger failure cell: labelled in text, not only by colour."""
     stale: int = 0
     """How many of its questions have stale gold ids."""
-
-    @property
-    def folded(self) -> bool:
-        return len(self.ids) > IDS_INLINE
 
 
 @dataclass(frozen=True)

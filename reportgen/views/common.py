@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 IDS_INLINE = 8
-"""Longest list of question ids printed inline; longer ones fold into a <details> in HTML."""
+"""Longest list of question ids a sentence names inline; longer ones are counted only."""
 
 
 IDS_SHOWN = 10

@@ -230,13 +230,14 @@ def test_same_numbers_in_json_html_and_markdown(tmp_path: Path) -> None:
         assert "larger failure cell" in text
     # Each cell's count and share, in the 2x2 table.
     for count, share in (("31", "62.0%"), ("9", "18.0%"), ("4", "8.0%"), ("6", "12.0%")):
-        assert re.search(rf">{count}</span> \({share}\)", html)
+        assert re.search(rf'>{count}</span> <span class="cell-share">\({share}\)', html)
         assert f"**{count}** ({share})" in markdown
-    cells_md = markdown.split("## Where answers fail")[1].split("## When to say")[0]
+    cells_md = markdown.split("### The four cells")[1].split("## Methods")[0]
     assert "| **gold retrieved (hit@5 = 1)** | **31** (62.0%) working as designed |" in (cells_md)
     assert "- retrieval failure (6): " + ", ".join(MISSED_WRONG) in cells_md
     assert '<th scope="row">gold not retrieved</th>' in html
-    assert "<details><summary>31 question ids</summary>" in html  # long lists fold
+    # the ids fold away, so that the cells stay on the first screen
+    assert '<details class="cell-ids"><summary>Question ids per cell</summary>' in html
 
 
 def test_report_without_verdicts_says_how_to_add_them(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from reportgen.attribution import stale_by_cell
 from reportgen.evaluate import Settings
 from tests.attribution.test_four_cells import MISSED_WRONG, RETRIEVED_CORRECT, K, write_case
 
-NOTE = "of the retrieval failures have stale gold ids: fix the gold set before blaming search."
+NOTE = "stale gold ids: fix the gold set before blaming search."
 
 
 def test_stale_by_cell_keeps_only_questions_in_cells() -> None:
@@ -87,7 +87,7 @@ def test_hand_built_case_marks_stale_ids_without_changing_counts(tmp_path: Path)
     assert f"- retrieval failure (6): {marked}" in markdown
     assert f"- retrieval failure: {marked}" in summary
     for text in (html, markdown, summary):
-        assert f"2 {NOTE}" in text
+        assert f"2 of the 6 retrieval failures have {NOTE}" in text
         assert text.count("(stale gold)") == (2 if text is summary else 3)
 
 
@@ -129,6 +129,6 @@ def test_demo_marks_q047_as_a_stale_retrieval_failure(tmp_path: Path) -> None:
     for name in ("index.html", "report.md", "summary.md"):
         text = (tmp_path / name).read_text()
         assert "q047 (stale gold)" in text, name
-        assert f"1 {NOTE}" in text, name
+        assert f"1 of the 4 retrieval failures has {NOTE}" in text, name
     for name in ("index.html", "report.md"):
         assert "q057 (stale gold)" in (tmp_path / name).read_text(), name

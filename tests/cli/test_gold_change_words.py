@@ -11,12 +11,14 @@ from click.testing import CliRunner
 from reportgen.cli import cli
 
 
+def gold(qid: str) -> dict[str, object]:
+    return {"id": qid, "gold": [f"c{qid}"]}
+
+
 def write_gold(path: Path, ids: list[str], unanswerable: str) -> None:
     path.write_text(
         "".join(
-            json.dumps({"id": q, "unanswerable": True})
-            if q == unanswerable
-            else json.dumps({"id": q, "gold": [f"c{q}"]}) + "\n"
+            json.dumps({"id": q, "unanswerable": True} if q == unanswerable else gold(q)) + "\n"
             for q in ids
         )
     )

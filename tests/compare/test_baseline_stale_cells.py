@@ -182,7 +182,7 @@ def test_report_json_html_markdown_and_terminal(case: tuple[list[str], Path]) ->
         "rag, four cells at top 5: working as designed 31 (1 with stale gold), generation "
         "failure 9, answered from memory 4, retrieval failure 6 (2 with stale gold)."
     ) in result.output
-    assert "2 of the retrieval failures have stale gold ids" in result.output
+    assert "2 of the 6 retrieval failures have stale gold ids" in result.output
     assert (
         "    four cells then -> now: working as designed 31 -> 31 (1 with stale gold), "
         "generation failure 9 -> 9, answered from memory 4 -> 4, "

@@ -31,7 +31,7 @@ def test_markdown_says_noise_and_one_question(demo: Path) -> None:
 
 def test_html_has_the_comparison_section(demo: Path) -> None:
     html = (demo / "index.html").read_text()
-    assert '<section id="comparisons">' in html
+    assert '<section id="comparisons" ' in html
     assert 'class="verdict verdict-within-noise"' in html
     assert "keyword → rerank" in html
 

@@ -169,7 +169,7 @@ def test_report_lists_at_most_a_hundred_stale_questions_and_counts_them_all(
     assert list(stale["questions"]) == [f"q{i:03d}" for i in range(100)]
     assert stale["questions_kept"] == 100
     markdown = render_markdown(report, evaluation, {}, "per_question.csv")
-    assert "150 gold id(s) in 150 question(s)" in markdown
+    assert "150 gold ids in 150 questions" in markdown
     assert "Showing the first 100 of 150 questions" in markdown
 
 
@@ -220,5 +220,5 @@ def test_no_warning_when_most_gold_ids_are_unreturned_as_with_pooled_qrels(
     report = build_report(with_hygiene(evaluation, found), version="t")
     assert report["hygiene"]["stale"]["gold_chunks"] == 12
     markdown = render_markdown(report, evaluation, {}, "per_question.csv")
-    assert "9 of the 12 gold ids (3 question(s)) are returned by no run" in markdown
+    assert "9 of the 12 gold ids (3 questions) are returned by no run" in markdown
     assert "says nothing about stale ids; no warning is raised" in markdown
