@@ -23,6 +23,7 @@ PER_QUESTION_ROWS_SHOWN = 500
 class RunEvidence:
     """What one run did for one question, as the per-question table shows it."""
 
+    run: str
     found: str
     outcome: str
     """found (a gold chunk in the top k_ctx), missed (none there, even if one comes
@@ -154,6 +155,7 @@ def question_rows(
             found, outcome = evidence_words(first_rank, row["status"], k)
             per_run.append(
                 RunEvidence(
+                    run=names[index],
                     found=found,
                     outcome=outcome,
                     first_rank=first_rank,
