@@ -51,8 +51,21 @@ CELL_KEYS = {
 }
 """report.json's cell keys and the names a reader sees, in the order of SPEC.md's table."""
 
-WIDTH = 460
-HEIGHT = 260
+WIDTH = 340
+HEIGHT = 220
+"""Small enough that a chart and its legend fit a 400 px wide phone at full size."""
+
+LEGEND = {
+    "labelFontSize": 12,
+    "titleFontSize": 12,
+    "orient": "bottom",
+    "columns": 2,
+    "columnPadding": 28,
+    "labelLimit": 400,
+}
+"""Two columns with room between them: a browser's sans-serif can be wider than the
+font vl-convert measured with, and on one row a label then ran into the next symbol
+("working as designec"); labelLimit above any label, so none is cut with an ellipsis."""
 
 
 def _base(title: str, description: str, values: list[dict[str, Any]]) -> Spec:
@@ -67,8 +80,9 @@ def _base(title: str, description: str, values: list[dict[str, Any]]) -> Spec:
         "config": {
             "font": "sans-serif",
             "axis": {"labelFontSize": 12, "titleFontSize": 12},
-            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom"},
+            "legend": LEGEND,
         },
+        "padding": {"left": 5, "top": 5, "bottom": 5, "right": 24},
     }
 
 
@@ -316,7 +330,7 @@ def cutoff_chart_spec(
     return {
         "$schema": SCHEMA,
         "title": {"text": f"{run}: top-1 score per question", "anchor": "start"},
-        "width": 560,
+        "width": WIDTH,
         "height": 110,
         "data": {"values": [dict(point) for point in points]},
         "layer": layers,
