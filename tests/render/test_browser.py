@@ -46,7 +46,9 @@ def test_demo_report_loads_clean_and_its_script_works(
     # sort the questions by id descending, then filter them
     browser.evaluate("document.querySelector('table.questions th button').click()")
     browser.evaluate("document.querySelector('table.questions th button').click()")
-    first = browser.evaluate("document.querySelector('table.questions tbody th').textContent")
+    first = browser.evaluate(
+        "document.querySelector('table.questions tbody th').firstChild.textContent"
+    )
     assert first == "q060"
     browser.evaluate(
         "const f = document.querySelector('.filter input'); f.value = 'q013';"
