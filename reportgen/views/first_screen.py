@@ -111,7 +111,7 @@ A code not listed here (a newer one) goes with the first severity."""
 
 def focus_run(report: Report) -> tuple[str, str]:
     """The run the verdicts are for, else the best by recall at k_ctx (then hit, then
-    order): the run whose numbers the first screen gives, and why."""
+    MRR, then report order): the run whose numbers the first screen gives, and why."""
     if report.get("attribution"):
         return next(iter(report["attribution"])), "the run the verdicts are for"
     k = report["context_k"]
@@ -119,9 +119,9 @@ def focus_run(report: Report) -> tuple[str, str]:
     if len(runs) == 1:
         return next(iter(runs)), "the only run"
 
-    def score(name: str) -> tuple[float, float]:
+    def score(name: str) -> tuple[float, ...]:
         means = runs[name]["means"]
-        return (means.get(f"recall@{k}") or 0.0, means.get(f"hit@{k}") or 0.0)
+        return tuple(means.get(f"{key}@{k}") or 0.0 for key in ("recall", "hit", "mrr"))
 
     best = max(runs, key=score)
     return best, f"the best run at top {k} (no verdicts given)"
