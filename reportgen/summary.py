@@ -18,7 +18,7 @@ from urllib.parse import quote
 from reportgen.render import environment
 from reportgen.report import Report
 from reportgen.views.attribution import CELL_NAMES, marked_ids, stale_note
-from reportgen.views.common import Table, fmt
+from reportgen.views.common import Table, fmt, plural
 from reportgen.views.comparisons import (
     ComparisonBlock,
     comparisons_view,
@@ -212,6 +212,7 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "marker": MARKER,
         "report": report,
         "gold": gold,
+        "questions_counted": plural(gold["questions"], "question"),
         "report_url": link_target(report_url),
         "cell_names": list(CELL_NAMES.values()),
         "cells": cells_rows(report, limit),

@@ -103,6 +103,7 @@ def view_model(
         "run_names": list(report["runs"]),
         "questions": questions,
         "questions_total": total,
+        "questions_counted": plural(total, "question"),
         "questions_cut": total > len(questions),
         "has_cells": bool(report.get("attribution")),
         "per_question_file": per_question_file,
