@@ -34,12 +34,25 @@ class Figure:
     """better, worse or within noise against the baseline; empty without one."""
 
 
+GATE_RULES_SHOWN = 3
+"""Failed rules the HTML's first screen lists before folding the rest: a gate over many
+runs must not push the answer below the fold."""
+
+
 @dataclass(frozen=True)
 class GateView:
     passed: bool
     title: str
     failed: list[str]
     passed_rules: list[str]
+
+    @property
+    def failed_shown(self) -> list[str]:
+        return self.failed[:GATE_RULES_SHOWN]
+
+    @property
+    def failed_folded(self) -> list[str]:
+        return self.failed[GATE_RULES_SHOWN:]
 
 
 @dataclass(frozen=True)
@@ -210,12 +223,17 @@ def _title(report: Report, run: str, figures: list[Figure], verdict: str) -> str
     return f"{run} is {VERDICT_WORDS[verdict]} baseline {version}" + _others_moved(report, run)
 
 
-def _gate(report: Report) -> GateView | None:
+def _gate(report: Report, run: str) -> GateView | None:
+    """The gate's outcome; failed rules on the run the screen is about come first."""
     gate = report.get("gate")
     if not gate:
         return None
     rules = gate["rules"]
-    failed = [rule["message"] for rule in rules if not rule["passed"]]
+    failed = [
+        rule["message"]
+        for rule in sorted(rules, key=lambda rule: rule.get("run") != run)
+        if not rule["passed"]
+    ]
     passed = [rule["message"] for rule in rules if rule["passed"]]
     if gate["passed"]:
         title = f"Quality gate passed: {plural(len(rules), 'rule')}, all met"
@@ -282,7 +300,7 @@ def first_screen(report: Report) -> FirstScreen:
     cells = entry.get("cells") if entry else None
     alerts, groups = _warning_groups(report)
     return FirstScreen(
-        gate=_gate(report),
+        gate=_gate(report, run),
         run=run,
         why=why,
         k=report["context_k"],

@@ -117,29 +117,37 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     gate = rules_from_options(
         ("rerank/recall@5=0.8", "rerank/recall@5:version=0.7"), ("recall@5=0.02",), False
     )
+    runs = [
+        ("keyword", example / "runs" / "keyword.trec"),
+        ("dense", example / "runs" / "dense.jsonl"),
+        ("hybrid", example / "runs" / "hybrid.csv"),
+        ("rerank", worse),
+    ]
+    common = {
+        "verdicts": example / "verdicts.jsonl",
+        "verdicts_run": "rerank",
+        "manifest": example / "manifest.txt",
+        "baseline": work / "v1",
+    }
     result = make_report(
-        example / "gold.jsonl",
-        [
-            ("keyword", example / "runs" / "keyword.trec"),
-            ("dense", example / "runs" / "dense.jsonl"),
-            ("hybrid", example / "runs" / "hybrid.csv"),
-            ("rerank", worse),
-        ],
-        work / "v2",
-        version="2026.11.1",
-        verdicts=example / "verdicts.jsonl",
-        verdicts_run="rerank",
-        manifest=example / "manifest.txt",
-        baseline=work / "v1",
-        gate=gate,
+        example / "gold.jsonl", runs, work / "v2", version="2026.11.1", gate=gate, **common
     )
     assert result.report["gate"]["passed"] is False
+    # four rules on every run, all 16 failed: the answer must still be on screen one
+    many = rules_from_options(
+        ("recall@5=0.99", "hit@5=0.99", "mrr@5=0.99", "ndcg@5=0.99"), (), False
+    )
+    crowded = make_report(
+        example / "gold.jsonl", runs, work / "many", version="many", gate=many, **common
+    )
+    assert sum(not rule["passed"] for rule in crowded.report["gate"]["rules"]) == 16
     publish(work / "v1", work / "site")
     publish(work / "v2", work / "site")
     mp.undo()
     return {
         "demo": work / "v1" / "index.html",
         "gate": work / "v2" / "index.html",
+        "many-rules": work / "many" / "index.html",
         "site": work / "site" / "index.html",
     }
 
@@ -156,7 +164,7 @@ def measure(browser: Chromium, page: Path, width: int, name: str) -> None:
 
 
 @pytest.mark.parametrize(("width", "within"), WIDTHS)
-@pytest.mark.parametrize("name", ["demo", "gate"])
+@pytest.mark.parametrize("name", ["demo", "gate", "many-rules"])
 def test_the_answer_and_the_cells_are_on_the_first_screen(
     browser: Chromium, pages: dict[str, Path], name: str, width: int, within: int
 ) -> None:
@@ -173,8 +181,10 @@ def test_the_answer_and_the_cells_are_on_the_first_screen(
     )
     assert order == sorted(order)
     title = browser.evaluate("document.getElementById('verdict-title').textContent")
-    if name == "gate":
+    if name != "demo":
         assert title == "rerank is worse than baseline 2026.10.1"
+        first_rule = browser.evaluate("document.querySelector('#gate li.failed').textContent")
+        assert "run rerank" in first_rule  # the run the screen is about comes first
         assert browser.evaluate("document.getElementById('gate').getBoundingClientRect().top") < 400
     else:
         assert title == "rerank: hit@5 0.904 and recall@5 0.849"
