@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from reportgen.errors import UsageError
+from reportgen.filesystem import write_error
 
 COMMIT_LENGTH = 7
 """Characters of a full commit hash kept in a label, as `git rev-parse --short` does."""
@@ -109,8 +110,12 @@ def append_step_summary(summary: Path, env: Mapping[str, str] | None = None) -> 
             f"read {summary} instead, or drop --github-summary outside GitHub Actions",
         )
     path = Path(target)
-    used = path.stat().st_size if path.exists() else 0
-    text = _cut(summary.read_text(encoding="utf-8"), STEP_SUMMARY_BUDGET - used, summary.name)
-    with path.open("a", encoding="utf-8") as stream:
-        stream.write(text if text.endswith("\n") else text + "\n")
+    try:
+        used = path.stat().st_size if path.exists() else 0
+        text = _cut(summary.read_text(encoding="utf-8"), STEP_SUMMARY_BUDGET - used, summary.name)
+        with path.open("a", encoding="utf-8") as stream:
+            stream.write(text if text.endswith("\n") else text + "\n")
+    except OSError as error:  # the report is written: the CLI warns, as when it is unset
+        refused = write_error(path, error, "GITHUB_STEP_SUMMARY", "file")
+        raise UsageError(f"{refused.path}: {refused.problem}", refused.fix) from None
     return path

@@ -57,6 +57,7 @@ _WRITING: dict[int, tuple[str, str]] = {
     errno.ENOTDIR: ("a part of the path is a file, not a folder", "check the {}"),
     errno.EEXIST: ("a file is in the way of a folder", "check the {}"),
     errno.EISDIR: ("a folder is in the way of a file", "remove it, or choose another {}"),
+    errno.ENOTEMPTY: ("a folder is in the way of a file", "remove it, or choose another {}"),
     errno.ELOOP: ("too many symbolic links (a loop?)", "check the {}"),
     errno.ENOENT: ("a folder on the path does not exist", "check the {}"),
     errno.EIO: ("input/output error", "check the disk, or choose another {}"),
@@ -101,8 +102,9 @@ def read_error(path: Path, error: OSError) -> InputError:
     return InputError(printable(path), problem, fix)
 
 
-def write_error(path: Path, error: OSError, option: str) -> InputError:
-    """The InputError for an OSError met while writing into ``path`` (given as ``option``)."""
+def write_error(path: Path, error: OSError, option: str, what: str = "folder") -> InputError:
+    """The InputError for an OSError met while writing into ``path``: the ``what`` (a
+    folder, a file) that ``option`` names."""
     target = Path(error.filename) if isinstance(error.filename, str) else path
     if target.name.startswith(".") and target.name.endswith(".tmp"):
         target = target.parent  # our temporary file: name the folder the user gave
@@ -112,7 +114,7 @@ def write_error(path: Path, error: OSError, option: str) -> InputError:
         problem, fix = _WRITING.get(
             error.errno or 0, (_strerror(error), "check the {}, or choose another one")
         )
-    return InputError(printable(target), problem, fix.format(f"{option} folder"))
+    return InputError(printable(target), problem, fix.format(f"{option} {what}"))
 
 
 def _strerror(error: OSError) -> str:

@@ -166,6 +166,12 @@ def write_files(out_dir: Path, files: Mapping[str, bytes], option: str = "--out"
         out_dir.mkdir(parents=True, exist_ok=True)
         for folder in sorted({(out_dir / name).parent for name in names}):
             _folder_for_files(folder, option)
+        for name in names:
+            if (out_dir / name).is_dir():  # found now, not by a rename halfway through
+                raise UsageError(
+                    f"{printable(out_dir / name)} is a folder where {option} gets a file",
+                    "move the folder away, or choose another output folder",
+                )
         _remove_leftovers(out_dir, names)
         staged: list[tuple[Path, Path]] = []
         try:

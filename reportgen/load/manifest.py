@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.errors import InputError, UsageError, printable
+from reportgen.filesystem import reading
 from reportgen.load.text import (
     BOM,
     check_file,
@@ -74,7 +75,7 @@ def _detect(path: Path, fmt: str | None) -> str:
     check_file(path)
     if (found := _EXTENSIONS.get(path.suffix.lower())) is not None:
         return found
-    with path.open("rb") as handle:
+    with reading(path), path.open("rb") as handle:
         for raw in handle:
             text = raw.decode("utf-8", errors="replace").removeprefix(BOM).strip()
             if text and not text.startswith("#"):

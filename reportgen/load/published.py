@@ -13,7 +13,7 @@ from typing import Any
 
 from reportgen.errors import InputError
 from reportgen.labels import LABEL_FIX, label_problem
-from reportgen.load.text import decode, json_document, read_bytes
+from reportgen.load.text import UnreadableJSON, decode, json_document, read_bytes, strict_loads
 
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
 
@@ -60,9 +60,11 @@ def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = strict_loads(line)
         except json.JSONDecodeError as error:
             raise InputError(path, f"not JSON ({error.msg})", HISTORY_FIX, number) from None
+        except UnreadableJSON as error:
+            raise InputError(path, error.problem, HISTORY_FIX, number) from None
         missing = [key for key in required if not isinstance(entry, dict) or key not in entry]
         if missing:
             raise InputError(

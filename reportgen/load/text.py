@@ -309,7 +309,7 @@ def first_line(frame: pl.DataFrame, bad: pl.Expr) -> int | None:
     return None if hit is None else int(hit)
 
 
-class _Unreadable(ValueError):
+class UnreadableJSON(ValueError):
     """A JSON value that parses but that reportgen cannot carry into report.json."""
 
     def __init__(self, problem: str, fix: str, token: re.Pattern[str]) -> None:
@@ -328,13 +328,15 @@ _NUMBER_FIX = "write numbers as finite JSON numbers (JSON has no NaN or Infinity
 
 
 def _no_constant(token: str) -> float:
-    raise _Unreadable(f"{token}, a number that is NaN or infinite", _NUMBER_FIX, _NON_FINITE_TOKEN)
+    raise UnreadableJSON(
+        f"{token}, a number that is NaN or infinite", _NUMBER_FIX, _NON_FINITE_TOKEN
+    )
 
 
 def _finite_float(token: str) -> float:
     value = float(token)
     if not math.isfinite(value):
-        raise _Unreadable(
+        raise UnreadableJSON(
             f"the number {token[:20]} is NaN or infinite once read (too large)",
             _NUMBER_FIX,
             _BIG_EXPONENT,
@@ -352,8 +354,8 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def _loads(text: str) -> Any:
-    """``json.loads`` that refuses what report.json could not hold, as ``_Unreadable``.
+def strict_loads(text: str) -> Any:
+    """``json.loads`` that refuses what report.json could not hold, as ``UnreadableJSON``.
 
     NaN and Infinity (which Python reads, JSON does not allow), a number so large it
     reads as infinite, an integer over Python's 4,300 digits, a string holding a lone
@@ -367,18 +369,18 @@ def _loads(text: str) -> Any:
             parse_constant=_no_constant,
             parse_float=_finite_float if strict_floats else None,
         )
-    except _Unreadable:
+    except UnreadableJSON:
         raise
     except json.JSONDecodeError:
         raise
     except ValueError:  # int() over sys.get_int_max_str_digits()
-        raise _Unreadable(
+        raise UnreadableJSON(
             "an integer with more than 4,300 digits",
             "write ids as strings and numbers in a sane range",
             _LONG_INTEGER,
         ) from None
     if _LONE_SURROGATE.search(text) and _has_lone_surrogate(value):
-        raise _Unreadable(
+        raise UnreadableJSON(
             "a string with a lone surrogate escape (like \\ud800), which is not text",
             "write the character itself, or a surrogate pair (\\ud83d\\ude00)",
             _LONE_SURROGATE,
@@ -392,7 +394,7 @@ def json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         if not raw.strip():
             continue
         try:
-            record = _loads(raw)
+            record = strict_loads(raw)
         except json.JSONDecodeError as err:
             raise InputError(
                 path,
@@ -400,7 +402,7 @@ def json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 "write one complete JSON object per line",
                 number,
             ) from None
-        except _Unreadable as err:
+        except UnreadableJSON as err:
             raise InputError(path, err.problem, err.fix, number) from None
         except RecursionError:
             raise InputError(path, "JSON nested too deeply", "flatten the record", number) from None
@@ -557,10 +559,10 @@ def json_document(path: Path, fix: str) -> Any:
     """A whole file as one JSON value; a syntax error is named by its line."""
     text = read_text(path)
     try:
-        return _loads(text)
+        return strict_loads(text)
     except json.JSONDecodeError as err:
         raise InputError(path, f"not valid JSON ({err.msg})", fix, err.lineno) from None
-    except _Unreadable as err:
+    except UnreadableJSON as err:
         found = err.token.search(text)
         line = 1 if found is None else line_at_text(text, found.start())
         raise InputError(path, err.problem, err.fix, line) from None

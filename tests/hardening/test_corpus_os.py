@@ -197,6 +197,14 @@ CASES = [
         "charts",
         "a file where --out needs a folder",
     ),
+    Case(
+        "out-report-json-is-a-folder",
+        lambda w: ((w.out / "report.json").unlink(), (w.out / "report.json").mkdir(), w.report())[
+            -1
+        ],
+        "report.json",
+        "a folder where --out gets a file",
+    ),
     # pipes and devices are not regular files, and are never opened
     Case("fifo-gold", lambda w: w.report(gold=_fifo(w)), "pipe.jsonl", "FIFO", process=True),
     Case("fifo-run", lambda w: w.report(run=_fifo(w)), "pipe.jsonl", "FIFO", process=True),
@@ -445,6 +453,19 @@ CASES = [
         "NaN or infinite",
     ),
     # where: Parquet, empty verdicts, JSON paths printed once
+    Case(
+        "nan-in-history-jsonl",
+        lambda w: (
+            shutil.copytree(w.out, w.root / "site" / "v1"),
+            (w.root / "site" / "history.jsonl").write_bytes(
+                b'{"version": "v1", "created": "2026-01-01T00:00:00Z", "path": "v1",'
+                b' "means": NaN}\n'
+            ),
+            w.report("--baseline", str(w.root / "site")),
+        )[-1],
+        "history.jsonl:1",
+        "NaN or infinite",
+    ),
     Case(
         "parquet-run-truncated",
         lambda w: w.report(run=w.file("r.parquet", b"PAR1\x00\x00garbage")),
@@ -798,3 +819,14 @@ def test_a_disk_that_refuses_writes_is_a_clean_error(
     assert_clean_failure(outcome, 2, "out", problem)
     assert "--out" in outcome.error_line
     assert snapshot(world.out) == before
+
+
+def test_a_job_summary_that_cannot_be_written_is_a_warning(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report is written by then: as when GITHUB_STEP_SUMMARY is unset, a warning."""
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(world.gold / "summary.md"))
+    outcome = run_cli([*world.report(), "--github-summary"])
+    assert outcome.code == 0, outcome.stderr
+    assert "Traceback" not in outcome.stderr
+    assert "gold.jsonl/summary.md: a part of the path is a file, not a folder" in outcome.stderr
