@@ -37,6 +37,18 @@ def one_line(text: str) -> str:
     return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode(), text)
 
 
+MAX_PROBLEM = 300
+"""Characters of a problem shown: a value quoted from a hostile file may be megabytes."""
+
+
+def shortened(text: str) -> str:
+    """``text``, its middle cut out when it is longer than MAX_PROBLEM."""
+    if len(text) <= MAX_PROBLEM:
+        return text
+    half = MAX_PROBLEM // 2
+    return f"{text[:half]}...({len(text) - 2 * half} characters)...{text[-half:]}"
+
+
 class ReportgenError(Exception):
     """Base of every error the user can act on."""
 
@@ -52,7 +64,7 @@ class InputError(ReportgenError):
     def __init__(self, path: str | Path, problem: str, fix: str, line: int | None = None) -> None:
         self.path = one_line(printable(path))
         self.line = line
-        self.problem = problem.rstrip(".")
+        self.problem = shortened(problem.rstrip("."))
         self.fix = fix.rstrip(".")
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {self.problem}. Fix: {self.fix}.")

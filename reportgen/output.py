@@ -158,6 +158,11 @@ def write_files(out_dir: Path, files: Mapping[str, bytes], option: str = "--out"
     for name in names:
         _check_name(name)
     with writing(out_dir, option):
+        if out_dir.is_symlink() and not out_dir.exists():
+            raise UsageError(
+                f"{option} {printable(out_dir)} is a symbolic link to nothing (or a loop)",
+                "create the folder it points to, or give another path",
+            )
         if out_dir.exists() and not out_dir.is_dir():
             raise UsageError(
                 f"{option} {printable(out_dir)} is a file, not a folder",

@@ -17,6 +17,7 @@ import polars as pl
 from reportgen.errors import InputError, printable
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
+    checked_id,
     column,
     csv_rows,
     fields,
@@ -349,6 +350,8 @@ def _csv(path: Path) -> _Parsed:
     for line, row in rows:
         qid = text_id(row[cid], path, line, "question id")
         chunk = row[cchunk].strip()
+        if chunk:
+            checked_id(chunk, path, line, "chunk id")
         get = {k: ("" if i is None else row[i].strip()) for k, i in optional.items()}
         question = questions.setdefault(qid, _CsvQuestion(line))
         for key in ("question", "kind", "index_version"):

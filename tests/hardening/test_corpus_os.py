@@ -524,6 +524,27 @@ CASES = [
         'did you mean "gold"',
     ),
     Case(
+        "nul-in-a-csv-gold-chunk",
+        lambda w: w.report(gold=w.file("g.csv", b"id,chunk_id\nq1,c1\nq2,c\x002\n")),
+        "g.csv:3",
+        "control character",
+    ),
+    Case(
+        "megabyte-value-is-quoted-short",
+        lambda w: w.report(gold=w.file("g.qrels", b"q1 0 c1 " + b"9" * 1_000_000 + b"\n")),
+        "g.qrels:1",
+        "characters)...",
+    ),
+    Case(
+        "out-is-a-dangling-symlink",
+        lambda w: (
+            os.symlink(w.root / "nowhere", w.root / "dangling"),
+            ["report", str(w.gold), f"r={w.run}", "--out", str(w.root / "dangling"), "-q"],
+        )[-1],
+        "dangling",
+        "symbolic link to nothing",
+    ),
+    Case(
         "control-characters-in-a-file-name",
         lambda w: w.report(gold=w.file("g\n\x1b[31m.jsonl", b"{oops\n")),
         "g\\n\\x1b[31m.jsonl:1",
