@@ -149,6 +149,8 @@ def read_lines(path: Path) -> pl.DataFrame:
             path, "cannot read the file as text lines", "save it as UTF-8 text"
         ) from None
     frame = frame.with_columns(pl.col("line").cast(pl.Int64))
+    if frame.height == 1:
+        refuse_cr_only(path, frame["text"][0])
     if frame.height and frame["text"][0].startswith(BOM):
         frame = frame.with_columns(pl.col("text").str.strip_prefix(BOM))
     return frame
@@ -388,9 +390,23 @@ def strict_loads(text: str) -> Any:
     return value
 
 
+def refuse_cr_only(path: Path, text: str) -> None:
+    """A file read as one line that holds carriage returns inside: lines that end with
+    CR alone (classic Mac OS), which no line-based format here reads."""
+    if "\n" not in text and "\r" in text.rstrip("\r"):
+        raise InputError(
+            path,
+            "lines end with a carriage return alone (CR, classic Mac OS line endings)",
+            "save the file with LF or CRLF line endings (e.g. tr '\\r' '\\n' < in > out)",
+            1,
+        )
+
+
 def json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each non-blank line of a JSON Lines file as (line, object)."""
-    for number, raw in enumerate(read_text(path).split("\n"), start=1):
+    text = read_text(path)
+    refuse_cr_only(path, text)
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
         try:

@@ -544,6 +544,18 @@ CASES = [
         "dangling",
         "symbolic link to nothing",
     ),
+    *[
+        Case(
+            f"cr-only-line-endings-{name}",
+            lambda w, name=name, content=content: w.report(gold=w.file(name, content)),
+            f"{name}:1",
+            "carriage return alone",
+        )
+        for name, content in (
+            ("g.jsonl", GOOD_GOLD.replace(b"\n", b"\r")),
+            ("g.qrels", b"q1 0 c1 1\rq2 0 c2 1\r"),
+        )
+    ],
     Case(
         "control-characters-in-a-file-name",
         lambda w: w.report(gold=w.file("g\n\x1b[31m.jsonl", b"{oops\n")),
