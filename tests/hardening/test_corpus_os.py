@@ -63,8 +63,11 @@ class World:
             stream.write(content)
         return os.fsdecode(path)
 
-    def report(self, *args: str, gold: str | None = None, run: str | None = None) -> list[str]:
-        """``report GOLD r=RUN --out OUT -q`` and ``args``."""
+    def report(
+        self, *args: str, gold: str | None = None, run: str | None = None, charts: bool = False
+    ) -> list[str]:
+        """``report GOLD r=RUN --out OUT -q`` and ``args``; only report.json and the
+        per-question file unless ``charts`` (drawing them costs a process per case)."""
         return [
             "report",
             gold or str(self.gold),
@@ -72,6 +75,7 @@ class World:
             "--out",
             str(self.out),
             "-q",
+            *([] if charts else ["--format", "json"]),
             *args,
         ]
 
@@ -88,6 +92,8 @@ class Case:
     problem: str
     process: bool = False
     """Run a real ``python -m reportgen``: argv bytes, or a pipe that must not block."""
+    slow: bool = False
+    """A real process that repeats a class a faster case already covers by default."""
 
 
 def _fifo(world: World) -> str:
@@ -192,7 +198,7 @@ CASES = [
         lambda w: (
             shutil.rmtree(w.out / "charts"),
             (w.out / "charts").write_bytes(b"mine"),
-            w.report(),
+            w.report(charts=True),
         )[-1],
         "charts",
         "a file where --out needs a folder",
@@ -207,13 +213,16 @@ CASES = [
     ),
     # pipes and devices are not regular files, and are never opened
     Case("fifo-gold", lambda w: w.report(gold=_fifo(w)), "pipe.jsonl", "FIFO", process=True),
-    Case("fifo-run", lambda w: w.report(run=_fifo(w)), "pipe.jsonl", "FIFO", process=True),
+    Case(
+        "fifo-run", lambda w: w.report(run=_fifo(w)), "pipe.jsonl", "FIFO", process=True, slow=True
+    ),
     Case(
         "fifo-verdicts",
         lambda w: w.report("--verdicts", _fifo(w)),
         "pipe.jsonl",
         "FIFO",
         process=True,
+        slow=True,
     ),
     Case(
         "fifo-manifest",
@@ -221,6 +230,7 @@ CASES = [
         "pipe.jsonl",
         "FIFO",
         process=True,
+        slow=True,
     ),
     Case(
         "fifo-baseline",
@@ -228,8 +238,9 @@ CASES = [
         "pipe.jsonl",
         "FIFO",
         process=True,
+        slow=True,
     ),
-    Case("fifo-shard", lambda w: w.merge(_fifo(w)), "pipe.jsonl", "FIFO", process=True),
+    Case("fifo-shard", lambda w: w.merge(_fifo(w)), "pipe.jsonl", "FIFO", process=True, slow=True),
     Case("devnull-gold", lambda w: w.report(gold="/dev/null"), "/dev/null", "character device"),
     Case("devnull-run", lambda w: w.report(run="/dev/null"), "/dev/null", "character device"),
     Case(
@@ -293,6 +304,7 @@ CASES = [
         "--version",
         "not UTF-8",
         process=True,
+        slow=True,
     ),
     # JSON strings with lone surrogates, integers beyond Python's 4,300 digits
     Case(
@@ -592,7 +604,13 @@ def test_the_corpus_names_each_case_once() -> None:
     assert len(CASES) >= 70
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(case, id=case.id, marks=[pytest.mark.slow] if case.slow else [])
+        for case in CASES
+    ],
+)
 def test_hostile_case_is_a_clean_error_and_keeps_the_report(case: Case, world: World) -> None:
     if case.id == "out-under-sys" and not Path("/sys/kernel").is_dir():
         pytest.skip("no /sys here")
@@ -711,13 +729,14 @@ class Denied:
     setup: Callable[[World], list[str]]
     where: str
     problem: str
+    slow: bool = False
 
 
 DENIED = [
     Denied("read-only-out", lambda w: (_read_only(w.out), w.report())[-1], "out", "permission"),
     Denied(
         "read-only-out-charts",
-        lambda w: (_read_only(w.out / "charts"), w.report())[-1],
+        lambda w: (_read_only(w.out / "charts"), w.report(charts=True))[-1],
         "out/charts",
         "permission denied",
     ),
@@ -729,6 +748,7 @@ DENIED = [
         )[-1],
         "inputs/new",
         "permission denied",
+        slow=True,
     ),
     # An unreadable GOLD, --manifest or --baseline that can be stat'ed is refused by
     # Click's own check before reportgen runs (its message is cli.py's to word).
@@ -737,6 +757,7 @@ DENIED = [
         lambda w: (w.run.chmod(0), w.report())[-1],
         "run.jsonl",
         "permission denied",
+        slow=True,
     ),
     Denied(
         "gold-in-a-folder-that-cannot-be-entered",
@@ -758,6 +779,7 @@ DENIED = [
         )[-1],
         "locked/base",
         "permission denied",
+        slow=True,
     ),
     Denied(
         "unreadable-shard",
@@ -768,6 +790,7 @@ DENIED = [
         )[-1],
         "per_question.csv",
         "permission denied",
+        slow=True,
     ),
 ]
 
@@ -781,7 +804,13 @@ def _restore_modes(root: Path) -> None:
                 path.chmod(0o600)
 
 
-@pytest.mark.parametrize("case", DENIED, ids=[case.id for case in DENIED])
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(case, id=case.id, marks=[pytest.mark.slow] if case.slow else [])
+        for case in DENIED
+    ],
+)
 def test_permission_denied_is_a_clean_error(
     case: Denied, world: World, unprivileged: list[str]
 ) -> None:
@@ -820,7 +849,9 @@ def test_a_full_disk_is_a_clean_error(world: World) -> None:
     if shutil.which("prlimit") is None:
         pytest.skip("prlimit (util-linux) is not installed")
     before = snapshot(world.out)
-    outcome = run_process(world.report(), cwd=world.root, prefix=["prlimit", "--fsize=2000", "--"])
+    outcome = run_process(
+        world.report(charts=True), cwd=world.root, prefix=["prlimit", "--fsize=2000", "--"]
+    )
     assert_clean_failure(outcome, 2, "out", "file too large")
     assert "ulimit -f" in outcome.error_line
     assert snapshot(world.out) == before
@@ -859,7 +890,7 @@ def test_a_job_summary_that_cannot_be_written_is_a_warning(
 ) -> None:
     """The report is written by then: as when GITHUB_STEP_SUMMARY is unset, a warning."""
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(world.gold / "summary.md"))
-    outcome = run_cli([*world.report(), "--github-summary"])
+    outcome = run_cli([*world.report(charts=True), "--github-summary"])
     assert outcome.code == 0, outcome.stderr
     assert "Traceback" not in outcome.stderr
     assert "gold.jsonl/summary.md: a part of the path is a file, not a folder" in outcome.stderr
