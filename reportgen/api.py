@@ -23,12 +23,13 @@ from reportgen.gate import GateRules, failures
 from reportgen.hygiene import check, with_hygiene
 from reportgen.labels import check_version_label
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
-from reportgen.load.baseline import load_baseline
+from reportgen.load.baseline import Baseline, load_baseline, per_question_path
 from reportgen.model import GoldSet, Manifest, Run, VerdictSet
 from reportgen.output import (
     FORMATS,
     PER_QUESTION_FORMATS,
     per_question_bytes,
+    refuse_overwriting_inputs,
     report_json,
     write_files,
 )
@@ -37,6 +38,7 @@ from reportgen.report import Report, build_report, created_at, per_question_rows
 from reportgen.versions import GoldChangePolicy
 
 if TYPE_CHECKING:
+    from reportgen.load.shards import Shard
     from reportgen.site import Published
 
 RunSpec = str | tuple[str | None, str | Path]
@@ -88,6 +90,30 @@ def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list
         dataclasses.replace(run, index_version=versions[run.name]) if run.name in versions else run
         for run in runs
     ]
+
+
+def report_inputs(
+    gold: str | Path,
+    runs: Sequence[RunSpec],
+    verdicts: str | Path | None,
+    manifest: str | Path | None,
+    baseline: Baseline | None,
+    gate: GateRules | None,
+) -> list[tuple[str, Path]]:
+    """Every file a report reads, named for a message: none may be overwritten."""
+    inputs = [("the gold set", Path(gold))]
+    for spec in runs:
+        name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
+        inputs.append((f"run {name or Path(path).stem!r}", Path(path)))
+    if verdicts is not None:
+        inputs.append(("the verdicts", Path(verdicts)))
+    if manifest is not None:
+        inputs.append(("the manifest", Path(manifest)))
+    if baseline is not None:
+        inputs.append(("the baseline", baseline.path))
+        inputs.append(("the baseline's per-question file", per_question_path(baseline.path)))
+    inputs += [("the config file", Path(source)) for source in (gate.sources if gate else ())]
+    return inputs
 
 
 Sourced = TypeVar("Sourced", GoldSet, Run, VerdictSet, Manifest)
@@ -300,6 +326,8 @@ def make_report(
             chart_png=chart_png,
             chart_worker=worker,
         )
+        inputs = report_inputs(gold, runs, verdicts, manifest, previous, gate)
+        refuse_overwriting_inputs(Path(out_dir), files, inputs, "report")
         written = write_files(Path(out_dir), files)
     finally:
         if worker is not None:
@@ -342,6 +370,16 @@ def make_demo(
     )
 
 
+def shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:
+    """Every file a merge reads (per-question files, the report.json beside them)."""
+    inputs = []
+    for shard in shards:
+        inputs.append(("the shard", Path(shard.source)))
+        if shard.report is not None:
+            inputs.append(("the shard's report.json", Path(shard.source).parent / "report.json"))
+    return inputs
+
+
 @dataclass(frozen=True)
 class MergeResult:
     report: Report
@@ -378,6 +416,7 @@ def merge_reports(
         "report.json": report_json(report).encode(),
         f"per_question.{per_question_format}": per_question_bytes(rows, per_question_format),
     }
+    refuse_overwriting_inputs(Path(out_dir), files, shard_inputs(loaded), "merge")
     return MergeResult(report=report, files=write_files(Path(out_dir), files))
 
 

@@ -15,12 +15,12 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import polars as pl
 
-from reportgen.errors import UsageError, printable
+from reportgen.errors import InputError, UsageError, printable
 from reportgen.filesystem import writing
 from reportgen.report import Report
 
@@ -127,6 +127,53 @@ def _remove_leftovers(out_dir: Path, names: list[str]) -> None:
 
 def glob_escape(name: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def refuse_overwriting_inputs(
+    out_dir: Path, names: Iterable[str], inputs: Iterable[tuple[str, Path]], command: str
+) -> None:
+    """Refuse, before anything is written, an output that would land on one of the inputs.
+
+    ``inputs`` are (what it is, path) pairs: ``("the gold set", Path("gold.jsonl"))``.
+    An output and an input are one file when their real paths match (through symbolic
+    links in any folder or in the name itself) or when they share a device and inode
+    (a hard link): replacing either would lose or change what was read. ``command`` is
+    what writes (``report``, ``merge``), for the message.
+    """
+    outputs = []
+    for name in sorted(names):
+        target = out_dir / name
+        # the name a rename replaces, and the file it reaches when it is a symbolic link
+        places = {
+            os.path.join(os.path.realpath(target.parent), target.name),
+            os.path.realpath(target),
+        }
+        outputs.append((target, places, _file_id(target)))
+    for role, path in inputs:
+        real, file_id = os.path.realpath(path), _file_id(path)
+        for target, places, target_id in outputs:
+            if real in places:
+                same = os.path.abspath(path) == os.path.abspath(target)
+                how = "" if same else " (the same file, through a symbolic link)"
+            elif target_id is not None and target_id == file_id:
+                how = " (the same file under another name: a hard link)"
+            else:
+                continue
+            raise InputError(
+                path,
+                f"{role} would be overwritten: the {command} writes {target}{how}",
+                f"write to a folder that holds none of the inputs nor links to them "
+                f"(another --out), or move {role} elsewhere",
+            )
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """Device and inode of an existing file (symbolic links followed), else None."""
+    try:
+        status = path.stat()
+    except (OSError, ValueError):
+        return None
+    return status.st_dev, status.st_ino
 
 
 SUBFOLDERS = ("charts",)

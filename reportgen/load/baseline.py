@@ -82,7 +82,7 @@ def load_baseline(
                 "give the site folder with --baseline to pick a version from it, "
                 "or drop --baseline-version",
             )
-        per_question = _read_per_question(report_path.parent)
+        per_question = _read_per_question(report_path)
     return Baseline(report_path, report, per_question, selection)
 
 
@@ -254,12 +254,17 @@ def _read_report(path: Path) -> dict[str, Any]:
     return read_report(path, REQUIRED_KEYS, BASELINE_FIX)
 
 
-def _read_per_question(folder: Path) -> pl.DataFrame:
-    parquet, csv = folder / "per_question.parquet", folder / "per_question.csv"
-    source = parquet if parquet.is_file() else csv
+def per_question_path(report_path: Path) -> Path:
+    """The per-question file read beside a baseline's report.json (Parquet first)."""
+    parquet = report_path.parent / "per_question.parquet"
+    return parquet if parquet.is_file() else report_path.parent / "per_question.csv"
+
+
+def _read_per_question(report_path: Path) -> pl.DataFrame:
+    source = per_question_path(report_path)
     if not source.is_file():
         raise InputError(
-            csv,
+            source,
             "the baseline's per-question values are missing; comparisons are paired by "
             "question and need them",
             "keep per_question.csv (or .parquet) beside report.json when you publish",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reportgen.cli import cli
-from reportgen.output import MAX_FOLDER_NAME, safe_folder_name, write_files
+from reportgen.errors import InputError
+from reportgen.output import (
+    MAX_FOLDER_NAME,
+    refuse_overwriting_inputs,
+    safe_folder_name,
+    write_files,
+)
 
 GOLD = '{"id": "q1", "gold": ["c1"]}\n{"id": "q2", "gold": ["c2"]}\n'
 RUN = '{"id": "q1", "chunks": ["c1", "c2"]}\n{"id": "q2", "chunks": ["c3"]}\n'
@@ -166,3 +173,33 @@ def test_same_inputs_give_identical_bytes_with_every_check(
         "staff-only": 1,
         "wrong version": 1,
     }
+
+
+def test_an_output_on_an_input_is_refused_however_it_is_reached(tmp_path: Path) -> None:
+    """Same path, a linked folder, a linked name, a hard link: one file, refused."""
+    out = tmp_path / "out"
+    out.mkdir()
+    gold = out / "report.json"
+    gold.write_text(GOLD)
+    (tmp_path / "alias").symlink_to(out)
+    elsewhere = tmp_path / "gold.jsonl"
+    os.link(gold, elsewhere)
+    for path, how in [
+        (gold, "writes"),
+        (tmp_path / "alias" / "report.json", "symbolic link"),
+        (elsewhere, "hard link"),
+    ]:
+        with pytest.raises(InputError, match=how) as caught:
+            refuse_overwriting_inputs(out, ["report.json"], [("the gold set", path)], "report")
+        assert caught.value.path == str(path)
+
+
+def test_same_bytes_or_a_new_folder_is_no_collision(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(GOLD)
+    copy = tmp_path / "out" / "report.json"
+    copy.parent.mkdir()
+    copy.write_text(GOLD)
+    inputs = [("the gold set", gold)]
+    refuse_overwriting_inputs(copy.parent, ["report.json"], inputs, "report")
+    refuse_overwriting_inputs(tmp_path / "new", ["report.json", "gold.jsonl"], inputs, "report")

@@ -1,0 +1,215 @@
+"""The adversarial corpus, "never lose or leak": outputs never land on inputs, hostile
+text never becomes markup, --report-url never becomes a script.
+
+Each case asserts the exit code, the message's form and that the previous ``--out`` is
+byte-identical (issue 13), through the real CLI.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.hardening.corpus import (
+    GOOD_GOLD,
+    GOOD_RUN,
+    assert_clean_failure,
+    previous_report,
+    run_cli,
+    snapshot,
+    write_inputs,
+)
+
+CONFIG = b'[tool.reportgen]\nmin = { "recall@5" = 0.1 }\n'
+VERDICTS = b'{"id": "q1", "correct": true}\n{"id": "q2", "correct": false}\n'
+MANIFEST = b"c1\nc2\n"
+
+
+@dataclass(frozen=True)
+class Collision:
+    """A command whose output would land on one of its inputs, set up inside ``out``.
+
+    ``setup(out, elsewhere)`` places the inputs (in ``out``, or in ``elsewhere`` with
+    links in ``out``) and returns the arguments; ``where`` is the input the error names.
+    """
+
+    name: str
+    setup: Callable[[Path, Path], list[str]]
+    where: str
+    role: str
+
+
+def _gold_is_report_json(out: Path, elsewhere: Path) -> list[str]:
+    """The issue's case: ``report D/report.json bm25=D/run.trec --out D``."""
+    (out / "report.json").write_bytes(GOOD_GOLD)
+    (out / "run.jsonl").write_bytes(GOOD_RUN)
+    return ["report", f"{out}/report.json", f"r={out}/run.jsonl", "--gold-format", "jsonl"]
+
+
+def _run_is_per_question_csv(out: Path, elsewhere: Path) -> list[str]:
+    gold, _ = write_inputs(elsewhere)
+    (out / "per_question.csv").write_bytes(b"id,chunk_id,rank\nq1,c1,1\nq2,c2,1\n")
+    return ["report", str(gold), f"r={out}/per_question.csv"]
+
+
+def _run_is_index_html(out: Path, elsewhere: Path) -> list[str]:
+    gold, _ = write_inputs(elsewhere)
+    (out / "index.html").write_bytes(GOOD_RUN)
+    return ["report", str(gold), f"r={out}/index.html", "--run-format", "jsonl"]
+
+
+def _verdicts_are_report_md(out: Path, elsewhere: Path) -> list[str]:
+    gold, run = write_inputs(elsewhere)
+    (out / "report.md").write_bytes(VERDICTS)
+    return [
+        *("report", str(gold), f"r={run}"),
+        *("--verdicts", f"{out}/report.md", "--verdict-format", "jsonl"),
+    ]
+
+
+def _manifest_is_summary_md(out: Path, elsewhere: Path) -> list[str]:
+    gold, run = write_inputs(elsewhere)
+    (out / "summary.md").write_bytes(MANIFEST)
+    return ["report", str(gold), f"r={run}", "--manifest", f"{out}/summary.md"]
+
+
+def _manifest_is_a_chart(out: Path, elsewhere: Path) -> list[str]:
+    gold, run = write_inputs(elsewhere)
+    (out / "charts" / "recall_at_k.svg").write_bytes(MANIFEST)
+    return [
+        "report",
+        *(str(gold), f"r={run}", "--manifest", f"{out}/charts/recall_at_k.svg"),
+        *("--manifest-format", "lines"),
+    ]
+
+
+def _config_is_report_md(out: Path, elsewhere: Path) -> list[str]:
+    gold, run = write_inputs(elsewhere)
+    (out / "report.md").write_bytes(CONFIG)
+    return ["report", str(gold), f"r={run}", "--config", f"{out}/report.md"]
+
+
+def _baseline_is_out(out: Path, elsewhere: Path) -> list[str]:
+    """``--baseline D --out D``: the report would replace what it is compared with."""
+    gold, run = write_inputs(out.parent / "inputs")
+    return ["report", str(gold), f"r={run}", "--baseline", str(out)]
+
+
+def _baseline_report_json_in_out(out: Path, elsewhere: Path) -> list[str]:
+    gold, run = write_inputs(out.parent / "inputs")
+    return ["report", str(gold), f"r={run}", "--baseline", f"{out}/report.json"]
+
+
+def _output_is_a_symlink_to_gold(out: Path, elsewhere: Path) -> list[str]:
+    gold, run = write_inputs(elsewhere)
+    (out / "report.md").unlink()
+    (out / "report.md").symlink_to(gold)
+    return ["report", str(gold), f"r={run}"]
+
+
+def _gold_is_a_symlink_into_out(out: Path, elsewhere: Path) -> list[str]:
+    (out / "report.json").write_bytes(GOOD_GOLD)
+    _, run = write_inputs(elsewhere)
+    link = elsewhere / "gold.jsonl"
+    link.unlink()
+    link.symlink_to(out / "report.json")
+    return ["report", str(link), f"r={run}"]
+
+
+def _output_is_a_hard_link_of_the_run(out: Path, elsewhere: Path) -> list[str]:
+    gold, run = write_inputs(elsewhere)
+    (out / "index.html").unlink()
+    os.link(run, out / "index.html")
+    return ["report", str(gold), f"r={run}"]
+
+
+def _merge_into_a_shard(out: Path, elsewhere: Path) -> list[str]:
+    """A shard of other questions (q3, q4) beside the previous report's (q1, q2)."""
+    gold, run = elsewhere / "gold.jsonl", elsewhere / "run.jsonl"
+    gold.write_bytes(GOOD_GOLD.replace(b"q", b"x"))
+    run.write_bytes(GOOD_RUN.replace(b"q", b"x"))
+    other = elsewhere / "shard"
+    outcome = run_cli(["report", str(gold), f"r={run}", "--out", str(other), "--quiet"])
+    assert outcome.code == 0, outcome.stderr
+    return ["merge", str(out), str(other)]
+
+
+def _merge_shard_file_in_out(out: Path, elsewhere: Path) -> list[str]:
+    return ["merge", f"{out}/per_question.csv"]
+
+
+def _demo_over_a_link_to_its_example(out: Path, elsewhere: Path) -> list[str]:
+    from reportgen.api import example_dir
+
+    (out / "summary.md").unlink()
+    (out / "summary.md").symlink_to(example_dir() / "gold.jsonl")
+    return ["demo"]
+
+
+COLLISIONS = [
+    Collision("gold-is-report-json", _gold_is_report_json, "out/report.json", "the gold set"),
+    Collision("run-is-per-question-csv", _run_is_per_question_csv, "out/per_question.csv", "run"),
+    Collision("run-is-index-html", _run_is_index_html, "out/index.html", "run 'r'"),
+    Collision("verdicts-are-report-md", _verdicts_are_report_md, "out/report.md", "the verdicts"),
+    Collision("manifest-is-summary-md", _manifest_is_summary_md, "out/summary.md", "manifest"),
+    Collision("manifest-is-a-chart", _manifest_is_a_chart, "charts/recall_at_k.svg", "manifest"),
+    Collision("config-is-report-md", _config_is_report_md, "out/report.md", "the config file"),
+    Collision("baseline-is-out", _baseline_is_out, "out/report.json", "the baseline"),
+    Collision("baseline-json-in-out", _baseline_report_json_in_out, "out/report.json", "baseline"),
+    Collision("symlink-to-gold", _output_is_a_symlink_to_gold, "gold.jsonl", "symbolic link"),
+    Collision("gold-links-into-out", _gold_is_a_symlink_into_out, "gold.jsonl", "symbolic link"),
+    Collision("hard-link-of-run", _output_is_a_hard_link_of_the_run, "run.jsonl", "hard link"),
+    Collision("merge-into-a-shard", _merge_into_a_shard, "out/per_question.csv", "the shard"),
+    Collision("merge-shard-file", _merge_shard_file_in_out, "out/per_question.csv", "the shard"),
+    Collision("demo-link-to-example", _demo_over_a_link_to_its_example, "gold.jsonl", "gold"),
+]
+
+
+@pytest.fixture(scope="module")
+def written_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One previous report for every case (each gets its own copy)."""
+    return previous_report(tmp_path_factory.mktemp("previous"))
+
+
+@pytest.mark.parametrize("case", COLLISIONS, ids=lambda case: case.name)
+def test_an_output_never_lands_on_an_input(
+    case: Collision, written_once: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(written_once, out)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    args = case.setup(out, elsewhere)
+    before, inputs_before = snapshot(out), snapshot(elsewhere)
+    outcome = run_cli([*args, "--out", str(out), "--quiet"])
+    assert_clean_failure(outcome, 2, where=case.where, problem="would be overwritten")
+    assert case.role in outcome.error_line
+    assert str(out) in outcome.error_line  # the output's path, beside the input's
+    assert snapshot(out) == before
+    assert snapshot(elsewhere) == inputs_before
+
+
+def test_inputs_beside_the_outputs_are_fine(tmp_path: Path) -> None:
+    """An input in --out under a name reportgen does not write is read, and kept."""
+    out = previous_report(tmp_path)
+    gold, run = write_inputs(out)
+    outcome = run_cli(["report", str(gold), f"r={run}", "--out", str(out), "--quiet"])
+    assert outcome.code == 0, outcome.stderr
+    assert gold.read_bytes() == GOOD_GOLD and run.read_bytes() == GOOD_RUN
+
+
+def test_a_baseline_elsewhere_then_replaced_by_hand(tmp_path: Path) -> None:
+    """The documented way to keep one folder: write beside it, then move it in place."""
+    out = previous_report(tmp_path)
+    gold, run = write_inputs(tmp_path / "inputs")
+    new = tmp_path / "new"
+    outcome = run_cli(
+        ["report", str(gold), f"r={run}", "--baseline", str(out), "--out", str(new), "--quiet"]
+    )
+    assert outcome.code == 0, outcome.stderr
+    assert "baseline" in (new / "report.json").read_text()
