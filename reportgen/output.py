@@ -23,6 +23,7 @@ import polars as pl
 from reportgen.errors import InputError, UsageError, printable
 from reportgen.filesystem import writing
 from reportgen.report import Report
+from reportgen.spreadsheet import as_text
 
 FORMATS = ("html", "md", "json")
 PER_QUESTION_FORMATS = ("csv", "parquet")
@@ -64,11 +65,13 @@ def _first_unwritable(value: object, where: str) -> tuple[str, object]:
 
 
 def per_question_bytes(frame: pl.DataFrame, fmt: str) -> bytes:
+    """The per-question file: Parquet raw, CSV with no text cell a spreadsheet would run."""
     buffer = io.BytesIO()
     if fmt == "parquet":
         frame.write_parquet(buffer, statistics=False)
     else:
-        frame.write_csv(buffer)
+        text = [name for name, dtype in frame.schema.items() if dtype == pl.String]
+        frame.with_columns(as_text(name) for name in text).write_csv(buffer)
     return buffer.getvalue()
 
 

@@ -25,6 +25,7 @@ from reportgen.load.text import (
 )
 from reportgen.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
 from reportgen.model import PER_QUESTION_KEYS, UNLABELLED_KIND
+from reportgen.spreadsheet import from_text
 
 STATUSES = ("scored", "missing", "no_relevant", "unanswerable")
 LONG_COLUMNS = ("measure", "value")
@@ -62,6 +63,8 @@ def read_per_question(path: Path, fix: str) -> pl.DataFrame:
         pl.col(*PER_QUESTION_KEYS, *(["measure"] if long else [])).cast(pl.String),
         pl.col(measures),
     )
+    if not parquet:  # undo what keeps spreadsheets from running a cell as a formula
+        frame = frame.with_columns(from_text(name) for name in PER_QUESTION_KEYS)
     numbers = frame.select(pl.col(measures).cast(pl.Float64, strict=False))
     for name in measures:
         unread = numbers[name].is_null() & frame[name].is_not_null()
