@@ -22,6 +22,7 @@ from reportgen.filesystem import refuse_undecodable, writing
 from reportgen.gate import GateRules, failures
 from reportgen.hygiene import check, with_hygiene
 from reportgen.labels import check_version_label
+from reportgen.links import check_report_url
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
 from reportgen.model import GoldSet, Manifest, Run, VerdictSet
@@ -268,6 +269,7 @@ def make_report(
     )
     if version is not None:
         check_version_label(version)  # a label publish would refuse fails before any work
+    check_report_url(report_url)
     # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
     worker = ChartWorker() if draws_charts(formats) else None
     try:

@@ -1,11 +1,14 @@
 """summary.md: the report cut to what a pull-request comment or a job summary can hold.
 
-GitHub refuses a comment above 65,536 characters, so the summary keeps under
-SUMMARY_BUDGET: lists are cut (with a count and a link to the full report), halving
-until the text fits. It starts with a hidden marker so that a CI step can find its
-previous comment and edit it in place. Charts are Mermaid (GitHub strips images from
-data: URIs and inline SVG), one series per chart since xychart-beta has no legend,
-with a table beside each for the mobile apps that do not draw Mermaid.
+GitHub refuses a comment above 65,536 characters, so the summary keeps strictly under
+SUMMARY_BUDGET: lists and the table of pairs are cut (with a count and a link to the
+full report), halving until the text fits; if it still does not, the text is cut at
+the last block boundary that fits (never inside a code fence, a table or
+``<details>``) and ends with a link to the full report. It starts with a hidden
+marker so that a CI step can find its previous comment and edit it in place. Charts
+are Mermaid (GitHub strips images from data: URIs and inline SVG), one series per
+chart since xychart-beta has no legend, with a table beside each for the mobile apps
+that do not draw Mermaid.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
+from reportgen.links import link_target
 from reportgen.render import environment
 from reportgen.report import Report
 from reportgen.views.attribution import CELL_NAMES, marked_ids, stale_note
@@ -62,11 +65,6 @@ _MERMAID_UNSAFE = re.compile(r"[^\w .:/+@()=,-]")
 def mermaid_text(value: object, limit: int = 60) -> str:
     """User text that cannot close a Mermaid string or the code fence around it."""
     return _MERMAID_UNSAFE.sub("_", str(value))[:limit]
-
-
-def link_target(url: str) -> str:
-    """A URL that cannot break out of Markdown's ``[text](url)``."""
-    return quote(url, safe=":/?#[]@!$&'*+,;=%~")
 
 
 @dataclass(frozen=True)
@@ -166,13 +164,22 @@ def baseline_blocks(blocks: list[ComparisonBlock], limit: int) -> list[BaselineB
     ]
 
 
-def _pairs_glance(report: Report) -> Table | None:
-    """The runs of this report against each other, one row per pair."""
+def _pairs_glance(report: Report, limit: int) -> Table | None:
+    """The runs of this report against each other, one row per pair, cut to ``limit``."""
     pairs = report["comparisons"]["pairs"]
-    if not pairs:
+    if not pairs or limit == 0:
         return None
-    table = glance_table(pairs, report["context_k"])
+    table = glance_table(pairs[:limit], report["context_k"])
     return Table(table.caption, ["runs", *table.header[1:]], table.rows)
+
+
+def _pairs_note(report: Report, limit: int) -> str:
+    pairs = len(report["comparisons"]["pairs"])
+    shown = f"the first {limit} of {pairs} pairs are shown; " if pairs > limit else ""
+    return glance_note(
+        report["comparisons"]["method"],
+        f"{shown}the full report has every measure of every pair",
+    )
 
 
 def _baseline_view(report: Report, limit: int) -> dict[str, Any]:
@@ -204,10 +211,8 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
             (group.summary, cut(group.messages, limit)) for group in screen.warning_groups
         ],
         **_baseline_view(report, limit),
-        "pairs_glance": _pairs_glance(report),
-        "pairs_note": glance_note(
-            report["comparisons"]["method"], "the full report has every measure of every pair"
-        ),
+        "pairs_glance": _pairs_glance(report, limit),
+        "pairs_note": _pairs_note(report, limit),
         "gate_passed": gate_passed,
         "marker": MARKER,
         "report": report,
@@ -223,15 +228,83 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
 
 
 def render_summary(report: Report, report_url: str = "index.html") -> str:
-    """summary.md, always under SUMMARY_BUDGET characters."""
+    """summary.md, always strictly under SUMMARY_BUDGET characters, every block closed."""
     template = environment().get_template("summary.md.j2")
     limit = LIST_LIMIT
     text = template.render(summary_view(report, report_url, limit))
-    while len(text) > SUMMARY_BUDGET and limit > 0:
+    while length(text) >= SUMMARY_BUDGET and limit > 0:
         limit //= 2
         text = template.render(summary_view(report, report_url, limit))
-    if len(text) > SUMMARY_BUDGET:
-        link = link_target(report_url)
-        note = f"\n\n… cut at {SUMMARY_BUDGET:,} characters: [full report]({link})\n"
-        text = text[: SUMMARY_BUDGET - len(note)] + note
+    if length(text) >= SUMMARY_BUDGET:
+        note = (
+            f"… cut to fit a comment: the rest is in the [full report]({link_target(report_url)})\n"
+        )
+        kept = cut_at_block(text, SUMMARY_BUDGET - length(note) - 1) or MARKER + "\n\n"
+        text = kept + note
     return text
+
+
+def length(text: str) -> int:
+    """Length as GitHub's limit may count it: UTF-16 code units (an emoji counts 2)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_DETAILS_OPEN = re.compile(r"(?<!\\)<details[\s>]", re.IGNORECASE)
+_DETAILS_CLOSE = re.compile(r"(?<!\\)</details\s*>", re.IGNORECASE)
+"""HTML tags, not text that markdown_escape made harmless (``\\<details``)."""
+_LIST_ITEM = re.compile(r"^((?:> ?)*)[-*] ")
+_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
+
+
+def block_ends(text: str) -> list[int]:
+    """Offsets where the Markdown can stop with every block closed and nothing left hanging.
+
+    That is after a block followed by a blank line, or between two items of a list, but
+    never inside a fenced block, a table, ``<details>`` or a paragraph, nor right
+    after a heading (it would head nothing).
+    """
+    lines = text.splitlines(keepends=True)
+    ends = []
+    offset = 0
+    fence = ""
+    details = 0
+    for number, line in enumerate(lines):
+        offset += len(line)
+        if fence:
+            fence = "" if _closes(fence, line) else fence
+        elif opening := _FENCE.match(line):
+            fence = opening.group(1)
+        else:
+            details += len(_DETAILS_OPEN.findall(line)) - len(_DETAILS_CLOSE.findall(line))
+        if fence or details > 0 or not line.strip() or _HEADING.match(line):
+            continue
+        following = lines[number + 1] if number + 1 < len(lines) else ""
+        item, next_item = _LIST_ITEM.match(line), _LIST_ITEM.match(following)
+        if not following.strip() or (item and next_item and item.group(1) == next_item.group(1)):
+            ends.append(offset)
+    return ends
+
+
+def _closes(fence: str, line: str) -> bool:
+    """Whether ``line`` closes a code block opened by ``fence`` (CommonMark's rule)."""
+    found = _FENCE.match(line)
+    return bool(
+        found
+        and found.group(1)[0] == fence[0]
+        and len(found.group(1)) >= len(fence)
+        and not line[found.end() :].strip()
+    )
+
+
+def cut_at_block(text: str, budget: int) -> str:
+    """The longest start of ``text`` that ends a block and fits ``budget``, then a blank line."""
+    ends = block_ends(text)
+    low, high = 0, len(ends)  # ends[:low] fit; ends[high:] do not (lengths only grow)
+    while low < high:
+        middle = (low + high) // 2
+        if length(text[: ends[middle]]) + 1 <= budget:
+            low = middle + 1
+        else:
+            high = middle
+    return text[: ends[low - 1]].rstrip() + "\n\n" if low else ""
