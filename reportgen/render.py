@@ -65,16 +65,22 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#+|~])")
 """Characters that start Markdown or HTML in running text. Parentheses and ! are left
 alone: with [ and ] escaped they cannot form a link or an image, and the raw Markdown
 pasted into a review stays readable."""
-_MENTION = re.compile(r"(?<![A-Za-z0-9])@(?=[A-Za-z0-9])")
-"""An @ that GitHub would read as a mention (of a user or a team): after it, a zero-width
-space."""
+_MENTION = re.compile(
+    r"(?<![A-Za-z0-9])@(?=[A-Za-z0-9])|(?<=[A-Za-z0-9._+-])@(?=[A-Za-z0-9_-]+\.[A-Za-z0-9])"
+)
+"""An @ that GitHub would read as a mention (of a user or a team) or as an e-mail
+address to link: after it, a zero-width space (``hit@5`` is neither, and stays)."""
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9])(:)(?=//)|(?<![a-z0-9])(www)(\.)")
+"""Where GitHub would turn a bare URL (``https://``, ``www.``) into a link: escaping the
+``:`` or the ``.`` keeps it text."""
 
 
 def markdown_escape(value: object) -> str:
-    """Text safe inside a GitHub Markdown table cell: no markup, no HTML, no pings."""
+    """Text safe inside a GitHub Markdown table cell: no markup, no HTML, no pings, no links."""
     text = " ".join(str(value).split())
     text = text.replace("&", "&amp;")
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    text = _AUTOLINK.sub(lambda m: "\\:" if m.group(1) else f"{m.group(2)}\\.", text)
     return _MENTION.sub("@\u200b", text)
 
 

@@ -7,10 +7,15 @@ byte-identical (issue 13), through the real CLI.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
 import shutil
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -24,6 +29,7 @@ from tests.hardening.corpus import (
     snapshot,
     write_inputs,
 )
+from tests.render.markdown_check import assert_well_formed, render
 
 CONFIG = b'[tool.reportgen]\nmin = { "recall@5" = 0.1 }\n'
 VERDICTS = b'{"id": "q1", "correct": true}\n{"id": "q2", "correct": false}\n'
@@ -213,3 +219,146 @@ def test_a_baseline_elsewhere_then_replaced_by_hand(tmp_path: Path) -> None:
     )
     assert outcome.code == 0, outcome.stderr
     assert "baseline" in (new / "report.json").read_text()
+
+
+# --report-url: refused before any work, the previous report kept.
+
+REFUSED_URLS = [
+    "javascript:alert(document.domain)",
+    "JAVASCRIPT:alert(1)",
+    "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+    "vbscript:msgbox(1)",
+    "//evil.example/report",
+    "java\tscript:alert(1)",
+    "\\\\evil.example\\share",
+    " javascript:alert(1)",
+]
+
+
+@pytest.mark.parametrize("command", ["report", "demo"])
+@pytest.mark.parametrize("url", REFUSED_URLS)
+def test_a_report_url_that_is_no_web_page_is_refused(
+    url: str, command: str, written_once: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(written_once, out)
+    gold, run = write_inputs(tmp_path / "inputs")
+    args = ["report", str(gold), f"r={run}"] if command == "report" else ["demo"]
+    before = snapshot(out)
+    outcome = run_cli([*args, "--out", str(out), "--report-url", url, "--quiet"])
+    assert_clean_failure(outcome, 2, where="--report-url", problem="--report-url")
+    assert snapshot(out) == before
+
+
+# Hostile text in ids, run names, kinds, questions and the version: the HTML, report.md
+# and summary.md have exactly the elements a harmless report has.
+
+HOSTILE_TEXTS = [
+    "a|b||c \\| d",
+    "`code` ``` ~~~ x",
+    "</details><details open><summary>x</summary>",
+    "<!-- hidden --> -->",
+    '"] --> B["x %%{init: {}}%% title "t"',
+    "```mermaid\nflowchart LR\nA-->B",
+    "<script>alert(1)</script><img src=x onerror=alert(1)>",
+    "[link](javascript:alert(1)) ![i](https://x.example/i.png)",
+    "@octocat #1 **bold** _it_ # heading",
+    '=HYPERLINK("https://x.example","click")',
+    "-1+2 @SUM(A1) '=x",
+]
+VERSION = "__init__+--x_1"
+"""Markdown's emphasis and list syntax, within the letters publish accepts."""
+
+
+def _report_with(text: str, version: str, folder: Path) -> Path:
+    """A report whose first question's id, kind and text, and first run's name, are ``text``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    qid = f"q {text}".replace("\n", " ")  # ids hold no control character
+    gold = [
+        {"id": qid, "gold": ["c1"], "kind": f"k {text}", "question": text},
+        {"id": "q2", "gold": ["c2"], "kind": "plain", "question": "fine"},
+    ]
+    run = [{"id": qid, "chunks": ["c1", "c2"]}, {"id": "q2", "chunks": ["c3", "c2"]}]
+    (folder / "gold.jsonl").write_text("".join(json.dumps(q) + "\n" for q in gold))
+    (folder / "run.jsonl").write_text("".join(json.dumps(r) + "\n" for r in run))
+    verdicts = [{"id": qid, "correct": False}, {"id": "q2", "correct": True}]
+    (folder / "verdicts.jsonl").write_text("".join(json.dumps(v) + "\n" for v in verdicts))
+    name = f"r {text}".replace("\n", " ").replace("=", "-")  # NAME=PATH splits at '='
+    out = folder / "out"
+    outcome = run_cli(
+        [
+            *("report", str(folder / "gold.jsonl"), f"{name}={folder / 'run.jsonl'}"),
+            *(f"plain={folder / 'run.jsonl'}", "--verdicts", str(folder / "verdicts.jsonl")),
+            *("--version", version, "--out", str(out), "--quiet"),
+        ]
+    )
+    assert outcome.code == 0, outcome.stderr
+    assert "Traceback" not in outcome.stderr
+    return out
+
+
+class _Elements(HTMLParser):
+    """Every element and comment of an HTML page, counted."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: Counter[str] = Counter()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found[tag] += 1
+
+    def handle_comment(self, data: str) -> None:
+        self.found["<!-- -->"] += 1
+
+
+def _elements(html: str) -> Counter[str]:
+    reader = _Elements()
+    reader.feed(html)
+    return reader.found
+
+
+@pytest.fixture(scope="module")
+def harmless(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Counter[str]]:
+    out = _report_with("harmless", "v1", tmp_path_factory.mktemp("harmless"))
+    return _structure(out)
+
+
+def _structure(out: Path) -> dict[str, Counter[str]]:
+    """The elements of each page as a browser and GitHub would build them."""
+    return {
+        "index.html": _elements((out / "index.html").read_text()),
+        "report.md": _elements(render((out / "report.md").read_text()).html),
+        "summary.md": _elements(render((out / "summary.md").read_text()).html),
+    }
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS)
+def test_hostile_text_makes_no_element_anywhere(
+    text: str, harmless: dict[str, Counter[str]], tmp_path: Path
+) -> None:
+    out = _report_with(text, VERSION, tmp_path)
+    assert _structure(out) == harmless
+    assert_well_formed((out / "summary.md").read_text())
+
+
+def test_formula_ids_pair_again_as_a_baseline_and_merge_back(tmp_path: Path) -> None:
+    """Through the real writer and readers: the CSV's quoted cells pair with the new run."""
+    ids = ['=HYPERLINK("https://x.example")', "+1", "-2", "@SUM(A1)", "'=x", "'q"]
+    gold, run = tmp_path / "gold.jsonl", tmp_path / "run.jsonl"
+    gold.write_text("".join(json.dumps({"id": q, "gold": ["c1"], "kind": q}) + "\n" for q in ids))
+    run.write_text("".join(json.dumps({"id": q, "chunks": ["c1"]}) + "\n" for q in ids))
+    first, second, merged = tmp_path / "first", tmp_path / "second", tmp_path / "merged"
+    runs = [f"+cmd={run}", f"@r={run}"]
+    assert run_cli(["report", str(gold), *runs, "--out", str(first), "-q"]).code == 0
+    table = list(csv.reader(io.StringIO((first / "per_question.csv").read_text(), newline="")))
+    assert all(cell[:1] not in "=+-@\t\r" for row in table for cell in row)
+    assert "''=x" in {row[1] for row in table}
+    outcome = run_cli(
+        ["report", str(gold), *runs, "--baseline", str(first), "--out", str(second), "-q"]
+    )
+    assert outcome.code == 0, outcome.stderr
+    baseline = json.loads((second / "report.json").read_text())["baseline"]
+    assert [entry["n"] for entry in baseline["comparisons"]] == [len(ids)] * 2  # all paired
+    assert run_cli(["merge", str(first), "--out", str(merged), "--quiet"]).code == 0
+    lines = sorted((merged / "per_question.csv").read_text().splitlines())
+    assert lines == sorted((first / "per_question.csv").read_text().splitlines())
