@@ -149,7 +149,8 @@ def measure_options(command: Any) -> Any:
             "--report-url",
             default="index.html",
             show_default=True,
-            help="Where readers of summary.md find the full report (e.g. its published URL).",
+            help="Where readers of summary.md find the full report: an http(s) URL (e.g. its "
+            "published page) or a path relative to summary.md.",
         ),
         click.option(
             "--github-summary",
