@@ -142,6 +142,13 @@ def draws_charts(formats: Sequence[str]) -> bool:
     return "html" in formats or "md" in formats
 
 
+def planned_files(formats: Sequence[str], per_question_format: str) -> list[str]:
+    """The files :func:`render_files` makes for these formats, charts aside."""
+    names = ["report.json", f"per_question.{per_question_format}"]
+    names += ["summary.md", "report.md"] if "md" in formats else []
+    return names + (["index.html"] if "html" in formats else [])
+
+
 def render_files(
     report: Report,
     evaluation: Evaluation,
@@ -294,6 +301,11 @@ def make_report(
             raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
         loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
         index = None if manifest is None else load_manifest(manifest, manifest_format)
+        inputs = report_inputs(gold, runs, verdicts, manifest, previous, gate)
+        # fail before the measuring on the files known now; charts are checked once drawn
+        refuse_overwriting_inputs(
+            Path(out_dir), planned_files(formats, per_question_format), inputs, "report"
+        )
         if sources_relative_to is not None:
             root = Path(sources_relative_to)
             gold_set = relabel(gold_set, root)
@@ -328,7 +340,6 @@ def make_report(
             chart_png=chart_png,
             chart_worker=worker,
         )
-        inputs = report_inputs(gold, runs, verdicts, manifest, previous, gate)
         refuse_overwriting_inputs(Path(out_dir), files, inputs, "report")
         written = write_files(Path(out_dir), files)
     finally:

@@ -266,29 +266,33 @@ HOSTILE_TEXTS = [
     '=HYPERLINK("https://x.example","click")',
     "-1+2 @SUM(A1) '=x",
 ]
-VERSION = "__init__+--x_1"
+VERSION = "1.0-rc+__x__"
 """Markdown's emphasis and list syntax, within the letters publish accepts."""
 
 
-def _report_with(text: str, version: str, folder: Path) -> Path:
-    """A report whose first question's id, kind and text, and first run's name, are ``text``."""
+def _report_with(texts: list[str], version: str, folder: Path) -> Path:
+    """A report with a question per text (its id, kind and question) and a run named
+    after each text, beside a plain question and a plain run."""
     folder.mkdir(parents=True, exist_ok=True)
-    qid = f"q {text}".replace("\n", " ")  # ids hold no control character
+    ids = [f"q{i} {text}".replace("\n", " ") for i, text in enumerate(texts)]  # no control
     gold = [
-        {"id": qid, "gold": ["c1"], "kind": f"k {text}", "question": text},
-        {"id": "q2", "gold": ["c2"], "kind": "plain", "question": "fine"},
+        {"id": qid, "gold": ["c1"], "kind": f"k{i} {text}", "question": text}
+        for i, (qid, text) in enumerate(zip(ids, texts, strict=True))
     ]
-    run = [{"id": qid, "chunks": ["c1", "c2"]}, {"id": "q2", "chunks": ["c3", "c2"]}]
-    (folder / "gold.jsonl").write_text("".join(json.dumps(q) + "\n" for q in gold))
-    (folder / "run.jsonl").write_text("".join(json.dumps(r) + "\n" for r in run))
-    verdicts = [{"id": qid, "correct": False}, {"id": "q2", "correct": True}]
-    (folder / "verdicts.jsonl").write_text("".join(json.dumps(v) + "\n" for v in verdicts))
-    name = f"r {text}".replace("\n", " ").replace("=", "-")  # NAME=PATH splits at '='
+    gold.append({"id": "plain", "gold": ["c2"], "kind": "plain", "question": "fine"})
+    run = [{"id": qid, "chunks": ["c1", "c2"]} for qid in ids]
+    run.append({"id": "plain", "chunks": ["c3", "c2"]})
+    verdicts = [{"id": qid, "correct": False} for qid in ids] + [{"id": "plain", "correct": True}]
+    for name, lines in (("gold", gold), ("run", run), ("verdicts", verdicts)):
+        (folder / f"{name}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    # NAME=PATH splits at the first '='
+    names = [f"r{i} {text}".replace("\n", " ").replace("=", "-") for i, text in enumerate(texts)]
     out = folder / "out"
     outcome = run_cli(
         [
-            *("report", str(folder / "gold.jsonl"), f"{name}={folder / 'run.jsonl'}"),
-            *(f"plain={folder / 'run.jsonl'}", "--verdicts", str(folder / "verdicts.jsonl")),
+            *("report", str(folder / "gold.jsonl")),
+            *(f"{name}={folder / 'run.jsonl'}" for name in [*names, "plain"]),
+            *("--verdicts", str(folder / "verdicts.jsonl"), "--verdicts-run", "plain"),
             *("--version", version, "--out", str(out), "--quiet"),
         ]
     )
@@ -317,12 +321,6 @@ def _elements(html: str) -> Counter[str]:
     return reader.found
 
 
-@pytest.fixture(scope="module")
-def harmless(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Counter[str]]:
-    out = _report_with("harmless", "v1", tmp_path_factory.mktemp("harmless"))
-    return _structure(out)
-
-
 def _structure(out: Path) -> dict[str, Counter[str]]:
     """The elements of each page as a browser and GitHub would build them."""
     return {
@@ -332,13 +330,23 @@ def _structure(out: Path) -> dict[str, Counter[str]]:
     }
 
 
+def test_hostile_texts_make_no_element_anywhere(tmp_path: Path) -> None:
+    """Every text at once: the pages have the elements of the same report, harmless."""
+    plain = [f"harmless {i}" for i, _ in enumerate(HOSTILE_TEXTS)]
+    harmless = _report_with(plain, "v1", tmp_path / "a")
+    hostile = _report_with(HOSTILE_TEXTS, VERSION, tmp_path / "b")
+    assert _structure(hostile) == _structure(harmless)
+    assert_well_formed((hostile / "summary.md").read_text())
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("text", HOSTILE_TEXTS)
-def test_hostile_text_makes_no_element_anywhere(
-    text: str, harmless: dict[str, Counter[str]], tmp_path: Path
-) -> None:
-    out = _report_with(text, VERSION, tmp_path)
-    assert _structure(out) == harmless
-    assert_well_formed((out / "summary.md").read_text())
+def test_each_hostile_text_makes_no_element_anywhere(text: str, tmp_path: Path) -> None:
+    """One text at a time, so that a failure names it."""
+    harmless = _report_with(["harmless"], "v1", tmp_path / "a")
+    hostile = _report_with([text], VERSION, tmp_path / "b")
+    assert _structure(hostile) == _structure(harmless)
+    assert_well_formed((hostile / "summary.md").read_text())
 
 
 def test_formula_ids_pair_again_as_a_baseline_and_merge_back(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reportgen.api import make_report, planned_files
 from reportgen.cli import cli
 from reportgen.errors import InputError
 from reportgen.output import (
@@ -203,3 +204,16 @@ def test_same_bytes_or_a_new_folder_is_no_collision(tmp_path: Path) -> None:
     inputs = [("the gold set", gold)]
     refuse_overwriting_inputs(copy.parent, ["report.json"], inputs, "report")
     refuse_overwriting_inputs(tmp_path / "new", ["report.json", "gold.jsonl"], inputs, "report")
+
+
+@pytest.mark.parametrize("formats", [("json",), ("md", "json"), ("html", "md", "json")])
+def test_the_files_checked_before_measuring_are_those_written(
+    formats: tuple[str, ...], inputs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The early collision check knows every file but the charts."""
+    gold, run = inputs
+    written = make_report(gold, [("r", run)], tmp_path / "out", formats=formats).files
+    names = {path.relative_to(tmp_path / "out").as_posix() for path in written}
+    assert {name for name in names if not name.startswith("charts/")} == set(
+        planned_files(formats, "csv")
+    )
