@@ -164,7 +164,7 @@ def refuse_overwriting_inputs(
                 continue
             raise InputError(
                 path,
-                f"{role} would be overwritten: the {command} writes {target}{how}",
+                f"{role} would be overwritten: the {command} writes {printable(target)}{how}",
                 f"write to a folder that holds none of the inputs nor links to them "
                 f"(another --out), or move {role} elsewhere",
             )
