@@ -15,7 +15,7 @@ import click
 from reportgen import __version__, progress
 from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
 from reportgen.ci import append_step_summary, default_version
-from reportgen.errors import GateFailed, ReportgenError, UsageError
+from reportgen.errors import GateFailed, ReportgenError, UsageError, printable
 from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
 from reportgen.gate import GateRules, find_config, load_config, rules_from_options
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
@@ -564,7 +564,7 @@ def written_line(files: Sequence[Path]) -> str:
         if path.parent != folder:
             nested[path.parent.name] = nested.get(path.parent.name, 0) + 1
     parts = top + [f"{name}/ ({count} files)" for name, count in sorted(nested.items())]
-    return f"Wrote {folder}/: " + ", ".join(parts)
+    return printable(f"Wrote {folder}/: " + ", ".join(parts))
 
 
 def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:
@@ -615,7 +615,11 @@ def publish(report_dir: Path, site: Path, quiet: bool) -> None:
     """
     published = publish_report(report_dir, site)
     if not quiet:
-        click.echo(f"Published {published.version} to {published.folder}; index {published.index}")
+        click.echo(
+            printable(
+                f"Published {published.version} to {published.folder}; index {published.index}"
+            )
+        )
 
 
 def print_summary(result: ReportResult) -> None:

@@ -633,15 +633,23 @@ def test_a_run_file_whose_name_is_not_utf8_is_read_and_shown(world: World) -> No
     odd_parquet = os.path.join(os.fsencode(world.root), b"p\xe9.parquet")
     os.rename(parquet, odd_parquet)
     odd_trec = world.file(b"r\xe9.trec", trec)
-    out = world.root / "odd"
+    out = world.root / f"o{E_ACUTE}"
     runs = [odd_trec, f"n{E_ACUTE}={os.fsdecode(odd_parquet)}"]
-    outcome = run_process(["report", str(world.gold), *runs, "--out", str(out)], cwd=world.root)
+    strict = {"PYTHONIOENCODING": "utf-8:strict"}  # as in a UTF-8 locale other than C
+    outcome = run_process(
+        ["report", str(world.gold), *runs, "--out", str(out)], cwd=world.root, env=strict
+    )
     assert outcome.code == 0, outcome.stderr
+    assert f"Wrote {world.root}/o\ufffd/" in outcome.stdout
     report = json.loads((out / "report.json").read_bytes().decode("utf-8"))
     assert list(report["runs"]) == ["r\ufffd", "n\ufffd"]
     assert "r\ufffd" in outcome.stdout and "n\ufffd" in outcome.stdout
     for page in ("index.html", "report.md"):
         assert "r\ufffd" in (out / page).read_text(encoding="utf-8")
+    site = world.root / f"s{E_ACUTE}"
+    published = run_process(["publish", str(out), "--site", str(site)], cwd=world.root, env=strict)
+    assert published.code == 0, published.stderr
+    assert "s\ufffd" in published.stdout
 
 
 def test_a_long_run_name_with_a_short_path_is_a_name_not_a_path(world: World) -> None:
