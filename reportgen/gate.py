@@ -14,6 +14,7 @@ the same run, measure and kind.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -114,7 +115,23 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except OSError as error:
         raise InputError(path, f"cannot read it ({error.strerror})", "check the path") from None
     except tomllib.TOMLDecodeError as error:
-        raise InputError(path, f"not valid TOML ({error})", "fix the TOML syntax") from None
+        # tomllib puts the place in the text: "Invalid value (at line 3, column 9)"
+        place = re.search(r" \(at line (\d+), column (\d+)\)$", str(error))
+        what = str(error)[: place.start()] if place else str(error)
+        where = f" at column {place[2]}" if place else ""
+        raise InputError(
+            path,
+            f"not valid TOML ({what.lower()}{where})",
+            "fix the TOML syntax",
+            int(place[1]) if place else None,
+        ) from None
+    except ValueError:  # an integer beyond Python's 4,300 digits
+        text = path.read_text(encoding="utf-8", errors="replace")
+        long = re.search(r"\d{4301,}", text)
+        line = None if long is None else text.count("\n", 0, long.start()) + 1
+        raise InputError(
+            path, "an integer with more than 4,300 digits", "write a number in a sane range", line
+        ) from None
 
 
 def _tool_table(path: Path) -> dict[str, Any] | None:

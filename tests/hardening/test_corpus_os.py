@@ -502,6 +502,21 @@ CASES = [
         "results.json",
         "results.results[0]: no success",
     ),
+    Case(
+        "toml-syntax-names-the-line",
+        lambda w: w.report(
+            "--config",
+            w.file("bad.toml", b'[tool.reportgen]\nmin = [\n  "recall@5=0.8"\n  "x"\n]\n'),
+        ),
+        "bad.toml:4",
+        "not valid TOML (unclosed array at column 3)",
+    ),
+    Case(
+        "toml-huge-integer",
+        lambda w: w.report("--config", w.file("big.toml", b"a = 1\nx = " + b"1" * 5000 + b"\n")),
+        "big.toml:2",
+        "4,300 digits",
+    ),
     # what else a hostile user tries against the loaders
     Case(
         "gzip-given-as-jsonl",
