@@ -433,9 +433,20 @@ def merge_reports(
     return MergeResult(report=report, files=write_files(Path(out_dir), files))
 
 
-def publish_report(report_dir: str | Path, site: str | Path) -> Published:
-    """Add a written report folder to a versioned site (``reportgen publish``)."""
+def publish_report(
+    report_dir: str | Path,
+    site: str | Path,
+    *,
+    keep: int | None = None,
+    lock_timeout: float = 60.0,
+) -> Published:
+    """Add a written report folder to a versioned site (``reportgen publish``).
+
+    ``keep``: keep the newest ``keep`` version folders, prune the others (their
+    history lines stay, marked). ``lock_timeout``: seconds to wait while another
+    publisher holds the site.
+    """
     from reportgen.site import publish  # Jinja2 and vl-convert: only for this command
 
     with writing(Path(site), "--site"):
-        return publish(report_dir, site)
+        return publish(report_dir, site, keep=keep, lock_timeout=lock_timeout)

@@ -601,25 +601,49 @@ def write_step_summary(result: ReportResult, quiet: bool) -> None:
     required=True,
     help="The site folder: the report goes to SITE/<version>/, the index to SITE/index.html.",
 )
+@click.option(
+    "--keep",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Keep the newest N version folders (by creation time) and prune the others; "
+    "their lines stay in history.jsonl, marked, so the trends keep their points.",
+)
+@click.option(
+    "--lock-timeout",
+    type=click.FloatRange(min=0),
+    default=60,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait while another publish holds the site's lock, then exit 2.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def publish(report_dir: Path, site: Path, quiet: bool) -> None:
+def publish(
+    report_dir: Path, site: Path, keep: int | None, lock_timeout: float, quiet: bool
+) -> None:
     """Add the report in REPORT_DIR to a versioned SITE and rebuild its index.
 
-    Publishing again under the same version replaces that version only; a failure
-    leaves the previous site as it was.
+    Publishing again under the same version replaces that version only. A failure,
+    a kill or a second publisher at the same time never loses a version: publishes
+    of one site take turns (a lock file inside it), and the next publish finishes or
+    undoes one that was killed.
 
     \b
     Example:
       reportgen demo --out /tmp/demo --version 2026.11.1
-      reportgen publish /tmp/demo --site site
+      reportgen publish /tmp/demo --site site --keep 50
     """
-    published = publish_report(report_dir, site)
+    published = publish_report(report_dir, site, keep=keep, lock_timeout=lock_timeout)
+    for note in published.recovered:
+        click.echo(f"note: {note}", err=True)
     if not quiet:
         click.echo(
             printable(
                 f"Published {published.version} to {published.folder}; index {published.index}"
             )
         )
+        if published.pruned:
+            click.echo(f"Pruned (--keep {keep}): {', '.join(published.pruned)}")
 
 
 def print_summary(result: ReportResult) -> None:

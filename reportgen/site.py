@@ -1,20 +1,17 @@
 """The versioned site: one folder per report version, an index with trends, a history.
 
-``publish`` copies a report folder to ``SITE/<version>/``, appends one line to
-``SITE/history.jsonl`` and rebuilds ``SITE/index.html`` from that history. Everything
-is built in a staging folder inside SITE first; the version folder is then swapped in
-by rename, history and index are replaced by rename, so a failure or a kill leaves the
-previous site readable. Re-publishing a version replaces that folder only.
+``publish`` (publishing.py) copies a report folder to ``SITE/<version>/``, appends
+lines to ``SITE/history.jsonl`` and rebuilds ``SITE/index.html`` from that history
+with what this module draws: the history line of a report, the versions table and
+the trends.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +21,18 @@ from reportgen.charts import CELL_KEYS, Spec, cells_trend_spec, render_charts, t
 from reportgen.errors import UsageError
 from reportgen.labels import check_version_label
 from reportgen.load.published import load_history, load_report_dir
-from reportgen.output import atomic_write
+from reportgen.publishing import (
+    HISTORY,
+    INDEX,
+    install,
+    locked,
+    new_staging,
+    report_files,
+)
 from reportgen.render import Figure, environment, fmt, page_assets
 from reportgen.report import Report, created_at
 
-HISTORY = "history.jsonl"
-INDEX = "index.html"
+DEFAULT_LOCK_TIMEOUT = 60.0
 HEADLINE_MEASURES = (
     ("hit", "hit"),
     ("recall", "recall"),
@@ -37,12 +40,6 @@ HEADLINE_MEASURES = (
     ("mrr", "MRR"),
 )
 """The measures of the headline line, at each version's k_ctx: (key, title)."""
-
-PUBLISHED_FILES = re.compile(
-    r"^(index\.html|report\.md|summary\.md|report\.json|per_question\.(csv|parquet)"
-    r"|charts/[\w.-]+\.(svg|png))$"
-)
-"""What a report folder holds that belongs on the site; anything else there is left."""
 
 
 def history_entry(report: Report, published: str) -> dict[str, Any]:
@@ -117,12 +114,15 @@ class VersionRow:
     gold: str
     headline: list[str]
     links: list[tuple[str, str]]
+    pruned: str
+    """Empty, or when ``publish --keep`` removed its folder (the history keeps its line)."""
 
 
 def version_rows(
     entries: Sequence[dict[str, Any]], folders: Mapping[str, Path]
 ) -> list[VersionRow]:
-    """Newest first; links only to the files that the version folder holds."""
+    """Newest first; links only to the files that the version folder holds (none once
+    pruned)."""
     rows = []
     for entry in reversed(entries):
         version = entry["version"]
@@ -144,16 +144,22 @@ def version_rows(
                 links=[
                     (label, f"{version}/{file}")
                     for label, file in names
-                    if (folders[version] / file).is_file()
+                    if not entry.get("pruned") and (folders[version] / file).is_file()
                 ],
+                pruned=str(entry.get("pruned") or ""),
             )
         )
     return rows
 
 
 def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path]) -> str:
-    """The site's front page, from the history of the versions that have a folder."""
-    entries = [entry for entry in latest_by_version(history) if entry["version"] in folders]
+    """The site's front page, from the history of the versions that have a folder or
+    were pruned (their points stay on the trends)."""
+    entries = [
+        entry
+        for entry in latest_by_version(history)
+        if entry["version"] in folders or entry.get("pruned")
+    ]
     charts = render_charts(trend_specs(entries)) if entries else {}
     figures = [
         Figure(name.removesuffix(".svg"), Markup(data.decode()), "")
@@ -176,57 +182,86 @@ class Published:
     version: str
     folder: Path
     index: Path
+    pruned: list[str] = field(default_factory=list)
+    """Versions whose folders ``keep`` removed by this publish."""
+    recovered: list[str] = field(default_factory=list)
+    """What was done about publishes that had been killed, one sentence each."""
 
 
-def _report_files(report_dir: Path) -> list[Path]:
-    return sorted(
-        path.relative_to(report_dir)
-        for path in report_dir.rglob("*")
-        if path.is_file() and PUBLISHED_FILES.match(path.relative_to(report_dir).as_posix())
-    )
+def _pruned_lines(
+    history: Sequence[dict[str, Any]], version: str, keep: int | None, published: str
+) -> list[dict[str, Any]]:
+    """The lines that mark the oldest versions pruned, so that ``keep`` folders stand,
+    ``version`` (the one being published) always among them: a copy of each one's
+    last line (so the trends keep its point) with ``pruned`` set to the time."""
+    if keep is None:
+        return []
+    others = [
+        entry
+        for entry in latest_by_version(history)
+        if not entry.get("pruned") and entry["version"] != version
+    ]
+    return [{**entry, "pruned": published} for entry in others[: max(len(others) + 1 - keep, 0)]]
 
 
-def publish(report_dir: str | Path, site: str | Path) -> Published:
-    """Put the report of ``report_dir`` at ``site/<version>/`` and rebuild the index."""
+def _encode(entry: dict[str, Any]) -> bytes:
+    return (json.dumps(entry, ensure_ascii=False) + "\n").encode()
+
+
+def publish(
+    report_dir: str | Path,
+    site: str | Path,
+    *,
+    keep: int | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> Published:
+    """Put the report of ``report_dir`` at ``site/<version>/`` and rebuild the index.
+
+    ``keep`` keeps the newest ``keep`` version folders (by creation time) and prunes
+    the others: their lines stay in history.jsonl, marked, so the trends keep them.
+    ``lock_timeout`` is how long to wait for another publisher of the same site.
+    """
     report_dir, site = Path(report_dir), Path(site)
+    files = report_files(report_dir)
+    if keep is not None and keep < 1:
+        raise UsageError(f"--keep {keep} (keep) would keep no version", "give 1 or more")
+    if lock_timeout < 0:
+        raise UsageError(f"--lock-timeout {lock_timeout:g} is negative", "give seconds, e.g. 60")
     report = load_report_dir(report_dir)
     version = check_version_label(str(report["version"]))
     if site.exists() and not site.is_dir():
         raise UsageError(f"--site {site} is a file", "give a folder (created when missing)")
     site.mkdir(parents=True, exist_ok=True)
-    history_path = site / HISTORY
-    history = load_history(history_path)
-    entry = history_entry(report, created_at().strftime("%Y-%m-%dT%H:%M:%SZ"))
-    line = json.dumps(entry, ensure_ascii=False) + "\n"
-    staging = Path(tempfile.mkdtemp(prefix=".publish-", dir=site))
-    try:
-        staged = staging / version
-        for relative in _report_files(report_dir):
-            (staged / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(report_dir / relative, staged / relative)
-        folders = {
-            item["version"]: site / item["version"]
-            for item in history
-            if (site / item["version"]).is_dir()
-        }
-        index = render_index([*history, entry], {**folders, version: staged}).encode()
+    with locked(site, lock_timeout) as recovered:
+        history_path = site / HISTORY
+        history = load_history(history_path)
+        published = created_at().strftime("%Y-%m-%dT%H:%M:%SZ")
+        entry = history_entry(report, published)
+        pruned = _pruned_lines(history, version, keep, published)
         old = history_path.read_bytes() if history_path.is_file() else b""
-        _swap_in(staged, site / version, staging / "previous")
-        atomic_write(history_path, old + line.encode())
-        atomic_write(site / INDEX, index)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return Published(version=version, folder=site / version, index=site / INDEX)
-
-
-def _swap_in(staged: Path, target: Path, aside: Path) -> None:
-    """Replace ``target`` with ``staged`` by two renames; put the old one back on failure."""
-    had_previous = target.exists()
-    if had_previous:
-        target.rename(aside)
-    try:
-        staged.rename(target)
-    except BaseException:
-        if had_previous:
-            aside.rename(target)
-        raise
+        line = _encode(entry)
+        staging = new_staging(site)
+        try:
+            staged = staging / version
+            for relative in files:
+                (staged / relative).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(report_dir / relative, staged / relative, follow_symlinks=False)
+            everything = [*history, entry, *pruned]
+            folders = {
+                item["version"]: site / item["version"]
+                for item in everything
+                if (site / item["version"]).is_dir()
+            }
+            index = render_index(everything, {**folders, version: staged}).encode()
+            history_bytes = b"".join([old, line, *map(_encode, pruned)])
+            names = [item["version"] for item in pruned]
+            install(site, staging, version, line, history_bytes, index, names)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return Published(
+        version=version,
+        folder=site / version,
+        index=site / INDEX,
+        pruned=names,
+        recovered=recovered,
+    )

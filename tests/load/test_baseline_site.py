@@ -246,3 +246,18 @@ def test_a_site_without_its_history_reads_every_version_folder(site: Path, tmp_p
         "versions": 3,
         "newer": ["v11"],
     }
+
+
+def test_pruned_versions_are_never_the_baseline(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    for version, epoch in (("v1", 1_700_000_100), ("v2", 1_700_000_200)):
+        publish(report_folder(tmp_path, version, epoch, 0, 3), site, keep=1)
+    gold_a = fingerprint(site, "v2")
+    publish(report_folder(tmp_path, "v3", 1_700_000_300, 2, 3), site, keep=1)  # prunes v2
+    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v3"]
+    baseline = load_baseline(site, gold_fingerprint=gold_a)
+    assert baseline.report["version"] == "v3"  # v1 and v2, on gold A, have no folder left
+    assert baseline.selection is not None
+    assert baseline.selection["rule"] == "newest" and baseline.selection["versions"] == 1
+    with pytest.raises(InputError, match="version 'v2' was pruned .publish --keep.: its folder"):
+        load_baseline(site, version="v2")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from reportgen import publishing
 from reportgen import site as site_module
 from reportgen.api import make_demo
 from reportgen.cli import cli
@@ -109,12 +110,38 @@ def test_a_failure_leaves_the_previous_site_intact(
     assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v2"]
 
 
-def test_a_failed_rename_puts_the_old_version_back(
+@pytest.mark.parametrize("atomic_swap", [True, False], ids=["exchange", "two-renames"])
+def test_a_failure_after_the_swap_puts_the_old_version_back(
+    reports: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, atomic_swap: bool
+) -> None:
+    """history.jsonl cannot be written (disk full): the new copy goes back out."""
+    site = tmp_path / "site"
+    publish(reports["v2"], site)
+    publish(reports["v10"], site)
+    before = tree(site)
+    if not atomic_swap:  # a system without renameat2 / renamex_np
+        monkeypatch.setattr(publishing, "exchange", lambda first, second: False)
+    real_write = publishing.atomic_write
+
+    def write(path: Path, data: bytes) -> None:
+        if path.name == "history.jsonl":
+            raise OSError(28, "No space left on device")
+        real_write(path, data)
+
+    monkeypatch.setattr(publishing, "atomic_write", write)
+    with pytest.raises(OSError, match="No space"):
+        publish(reports["v2"], site)
+    assert tree(site) == before
+    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v10", "v2"]
+
+
+def test_without_an_atomic_swap_a_failed_rename_puts_the_old_version_back(
     reports: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site = tmp_path / "site"
     publish(reports["v2"], site)
     before = tree(site)
+    monkeypatch.setattr(publishing, "exchange", lambda first, second: False)
     real_rename = Path.rename
 
     def rename(self: Path, target: Path) -> Path:
@@ -148,3 +175,46 @@ def test_a_folder_without_a_report_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["publish", str(tmp_path), "--site", str(tmp_path / "s")])
     assert result.exit_code == 2
     assert f"{tmp_path / 'report.json'}: no report.json in this folder. Fix:" in result.output
+
+
+def test_keep_prunes_the_oldest_folders_and_the_history_keeps_their_points(
+    reports: dict[str, Path], tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    for version in ("v2", "v10"):
+        publish(reports[version], site, keep=2)
+    history_before = (site / "history.jsonl").read_bytes()
+    published = publish(reports["v9"], site, keep=2)
+    assert published.pruned == ["v2"]  # the oldest by creation time, not by label
+    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v10", "v9"]
+    history = (site / "history.jsonl").read_bytes()
+    assert history.startswith(history_before)  # still append-only
+    lines = [json.loads(line) for line in history.decode().splitlines()]
+    assert [(line["version"], "pruned" in line) for line in lines] == [
+        ("v2", False),
+        ("v10", False),
+        ("v9", False),
+        ("v2", True),
+    ]
+    assert {**lines[3], "pruned": None} == {**lines[0], "pruned": None}  # its numbers kept
+    index = (site / "index.html").read_text()
+    assert "Versions (3)" in index
+    row = index.split('<th scope="row">v2</th>')[1].split("</tr>")[0]
+    assert "pruned " in row and "<a href" not in row
+    trend = index.split('id="chart-trend_recall"')[1]
+    assert trend.index(">v2<") < trend.index(">v10<") < trend.index(">v9<")  # still a point
+    result = CliRunner().invoke(
+        cli, ["publish", str(reports["v2"]), "--site", str(site), "--keep", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Pruned (--keep 1): v10, v9" in result.output  # v2, published again, is kept
+    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v2"]
+
+
+def test_keep_and_lock_timeout_are_checked(reports: dict[str, Path], tmp_path: Path) -> None:
+    for option in (["--keep", "0"], ["--lock-timeout", "-1"]):
+        result = CliRunner().invoke(
+            cli, ["publish", str(reports["v2"]), "--site", str(tmp_path / "s"), *option]
+        )
+        assert result.exit_code == 2 and "Traceback" not in result.output
+    assert not (tmp_path / "s").exists()
