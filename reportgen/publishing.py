@@ -128,11 +128,11 @@ def install(
         "line": line.decode(),
         "report_sha256": _sha256(staged / "report.json"),
     }
-    atomic_write(staging / JOURNAL, json.dumps(journal).encode())
+    atomic_write(staging / JOURNAL, json.dumps(journal).encode(), "--site")
     how = _swap_in(staged, target, aside)
     try:
-        atomic_write(site / HISTORY, history)
-        atomic_write(site / INDEX, index)
+        atomic_write(site / HISTORY, history, "--site")
+        atomic_write(site / INDEX, index, "--site")
     except BaseException:
         _swap_back(staged, target, aside, how)
         raise
@@ -231,5 +231,5 @@ def _recover_one(site: Path, staging: Path, history_path: Path) -> str | None:
     line = str(journal["line"]).encode()
     lines = _lines(history_path)
     if line not in lines:
-        atomic_write(history_path, b"".join([*lines, line]))
+        atomic_write(history_path, b"".join([*lines, line]), "--site")
     return f"completed a killed publish of {version} (its folder was already in place)"

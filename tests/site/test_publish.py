@@ -123,10 +123,10 @@ def test_a_failure_after_the_swap_puts_the_old_version_back(
         monkeypatch.setattr(publishing, "exchange", lambda first, second: False)
     real_write = publishing.atomic_write
 
-    def write(path: Path, data: bytes) -> None:
+    def write(path: Path, data: bytes, option: str = "output") -> None:
         if path.name == "history.jsonl":
             raise OSError(28, "No space left on device")
-        real_write(path, data)
+        real_write(path, data, option)
 
     monkeypatch.setattr(publishing, "atomic_write", write)
     with pytest.raises(OSError, match="No space"):
