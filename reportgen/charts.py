@@ -188,11 +188,19 @@ def report_chart_specs(report: Report) -> dict[str, Spec]:
     }
 
 
-def trend_spec(rows: Sequence[Mapping[str, Any]], versions: Sequence[str], measure: str) -> Spec:
+def trend_spec(
+    rows: Sequence[Mapping[str, Any]],
+    versions: Sequence[str],
+    measure: str,
+    gold_changes: Sequence[str] = (),
+) -> Spec:
     """One measure across published versions, one line per run.
 
-    ``rows`` are ``{"version", "run", "value"}``; ``versions`` gives the time order,
-    since labels sorted as text put v10 before v2.
+    ``rows`` are ``{"version", "run", "value", "segment"}``; ``versions`` gives the time
+    order, since labels sorted as text put v10 before v2. ``gold_changes`` are the
+    versions measured on another gold set than the one before: each line breaks there
+    (one line per run and segment) and a rule marks the change, since numbers on
+    different gold sets are not comparable.
     """
     runs = list(dict.fromkeys(str(row["run"]) for row in rows))
     spec = _base(
@@ -223,11 +231,39 @@ def trend_spec(rows: Sequence[Mapping[str, Any]], versions: Sequence[str], measu
             {"field": "value", "type": "quantitative", "format": ".3f"},
         ],
     }
+    if gold_changes:
+        spec["encoding"]["detail"] = {"field": "segment", "type": "ordinal"}
+        _mark_gold_changes(spec, versions, gold_changes)
     return spec
 
 
-def cells_trend_spec(rows: Sequence[Mapping[str, Any]], versions: Sequence[str]) -> Spec:
-    """The four cells of each version as stacked bars (``{"version", "cell", "count"}``)."""
+def _mark_gold_changes(spec: Spec, versions: Sequence[str], gold_changes: Sequence[str]) -> None:
+    """Layer a dashed rule and a label at each version where the gold set changed."""
+    spec["description"] += (
+        f" The gold set changed at {', '.join(gold_changes)}: the lines break there."
+    )
+    x = {"field": "version", "type": "ordinal", "sort": list(versions)}
+    marks = {"values": [{"version": version, "label": "new gold set"} for version in gold_changes]}
+    spec["layer"] = [
+        {"mark": spec.pop("mark"), "encoding": spec.pop("encoding")},
+        {
+            "data": marks,
+            "mark": {"type": "rule", "strokeDash": [4, 4], "color": "#57606a"},
+            "encoding": {"x": x},
+        },
+        {
+            "data": marks,
+            "mark": {"type": "text", "align": "left", "dx": 4, "y": 8, "color": "#57606a"},
+            "encoding": {"x": x, "text": {"field": "label"}},
+        },
+    ]
+
+
+def cells_trend_spec(
+    rows: Sequence[Mapping[str, Any]], versions: Sequence[str], gold_changes: Sequence[str] = ()
+) -> Spec:
+    """The four cells of each version as stacked bars (``{"version", "cell", "count"}``),
+    a rule where the gold set changed."""
     names = list(CELL_KEYS.values())
     spec = _base(
         "The four cells across versions",
@@ -260,6 +296,8 @@ def cells_trend_spec(rows: Sequence[Mapping[str, Any]], versions: Sequence[str])
             {"field": "count", "type": "quantitative"},
         ],
     }
+    if gold_changes:
+        _mark_gold_changes(spec, versions, gold_changes)
     return spec
 
 

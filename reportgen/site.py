@@ -82,18 +82,55 @@ def latest_by_version(history: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
     return [entry for _, _, entry in sorted(latest.values(), key=lambda item: item[:2])]
 
 
+def gold_segments(entries: Sequence[dict[str, Any]]) -> list[int]:
+    """For each entry (oldest first), which run of one gold set it belongs to: a new
+    segment starts where the fingerprint changes (unknown fingerprints change nothing)."""
+    segments, segment, previous = [], 0, None
+    for entry in entries:
+        fingerprint = (entry.get("gold") or {}).get("fingerprint")
+        if fingerprint is not None:
+            if previous is not None and fingerprint != previous:
+                segment += 1
+            previous = fingerprint
+        segments.append(segment)
+    return segments
+
+
+def gold_change_notes(entries: Sequence[dict[str, Any]]) -> list[str]:
+    """One sentence per change of gold set, for the note beside the trends."""
+    segments = gold_segments(entries)
+    notes = []
+    for i in range(1, len(entries)):
+        if segments[i] != segments[i - 1]:
+            before, after = entries[i - 1], entries[i]
+            notes.append(
+                f"{after['version']} is measured on another gold set than {before['version']} "
+                f"({_gold_label(before)} → {_gold_label(after)}): the lines break there, "
+                "since numbers on different gold sets are not comparable."
+            )
+    return notes
+
+
+def _gold_label(entry: dict[str, Any]) -> str:
+    gold = entry.get("gold") or {}
+    return f"{gold.get('version') or 'unversioned'}, fingerprint {gold.get('fingerprint')}"
+
+
 def trend_specs(entries: Sequence[dict[str, Any]]) -> dict[str, Spec]:
-    """Headline measures and the four cells across versions (oldest first)."""
+    """Headline measures and the four cells across versions (oldest first), broken
+    where the gold set changes."""
     versions = [entry["version"] for entry in entries]
+    segments = gold_segments(entries)
+    changes = [versions[i] for i in range(1, len(versions)) if segments[i] != segments[i - 1]]
     specs = {}
     for key, title in HEADLINE_MEASURES:
         rows = [
-            {"version": entry["version"], "run": name, "value": values[key]}
-            for entry in entries
+            {"version": entry["version"], "run": name, "value": values[key], "segment": segment}
+            for entry, segment in zip(entries, segments, strict=True)
             for name, values in entry["runs"].items()
             if values.get(key) is not None
         ]
-        specs[f"trend_{key}"] = trend_spec(rows, versions, f"{title}@k_ctx")
+        specs[f"trend_{key}"] = trend_spec(rows, versions, f"{title}@k_ctx", changes)
     for name in dict.fromkeys(run for entry in entries for run in entry.get("cells", {})):
         rows = [
             {"version": entry["version"], "cell": label, "count": cells.get(key, 0), "order": i}
@@ -101,7 +138,7 @@ def trend_specs(entries: Sequence[dict[str, Any]]) -> dict[str, Spec]:
             if (cells := entry.get("cells", {}).get(name))
             for i, (key, label) in enumerate(CELL_KEYS.items())
         ]
-        spec = cells_trend_spec(rows, versions)
+        spec = cells_trend_spec(rows, versions, changes)
         spec["title"]["text"] = f"{name}: the four cells across versions"
         specs[f"cells_{len(specs)}"] = spec
     return specs
@@ -172,6 +209,7 @@ def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path])
             title="Retrieval reports",
             versions=version_rows(entries, folders),
             figures=figures,
+            gold_changes=gold_change_notes(entries),
             assets=page_assets(),
         )
     )
