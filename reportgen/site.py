@@ -19,7 +19,6 @@ from markupsafe import Markup
 
 from reportgen.charts import CELL_KEYS, Spec, cells_trend_spec, render_charts, trend_spec
 from reportgen.errors import UsageError
-from reportgen.labels import check_version_label
 from reportgen.load.published import load_history, load_report_dir
 from reportgen.publishing import (
     HISTORY,
@@ -266,7 +265,7 @@ def publish(
     if lock_timeout < 0:
         raise UsageError(f"--lock-timeout {lock_timeout:g} is negative", "give seconds, e.g. 60")
     report = load_report_dir(report_dir)
-    version = check_version_label(str(report["version"]))
+    version = str(report["version"])  # checked by load_report_dir, as history lines are
     if site.exists() and not site.is_dir():
         raise UsageError(f"--site {site} is a file", "give a folder (created when missing)")
     site.mkdir(parents=True, exist_ok=True)

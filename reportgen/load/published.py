@@ -38,12 +38,82 @@ def read_report(path: Path, required: Sequence[str], fix: str) -> dict[str, Any]
 
 
 def load_report_dir(report_dir: Path) -> dict[str, Any]:
-    """report.json of a folder written by ``reportgen report`` or ``reportgen demo``."""
+    """report.json of a folder written by ``reportgen report`` or ``reportgen demo``,
+    with the types publish reads checked."""
     path = report_dir / "report.json"
     fix = "give the folder that `reportgen report --out` or `reportgen demo --out` wrote"
     if not path.is_file():
         raise InputError(path, "no report.json in this folder", fix)
-    return read_report(path, REPORT_KEYS, fix)
+    report = read_report(path, REPORT_KEYS, fix)
+    check_published_types(path, report)
+    problem = label_problem(report["version"])
+    if problem is not None:
+        raise InputError(path, problem, f"re-run the report with another --version: {LABEL_FIX}")
+    return report
+
+
+JSON_TYPES: dict[type, str] = {
+    str: "a string",
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    dict: "an object",
+    list: "an array",
+    type(None): "null",
+}
+
+
+def _json_type(value: Any) -> str:
+    return JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def _expect(path: Path, where: str, value: Any, allowed: tuple[type, ...], expected: str) -> None:
+    """``value`` at key path ``where`` is one of ``allowed`` (bool is never a number)."""
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+        raise InputError(
+            path,
+            f"{where} is {_json_type(value)}, expected {expected}",
+            "publish the folder that `reportgen report --out` wrote, unedited "
+            "(or run the report again)",
+        )
+
+
+def check_published_types(path: Path, report: dict[str, Any]) -> None:
+    """The keys ``publish`` reads have the types reportgen writes, or say which does not.
+
+    A report.json edited by hand (``"means": "x"``) would otherwise fail deep inside
+    the index, far from the key to fix.
+    """
+    number = (int, float, type(None))
+    _expect(path, "version", report["version"], (str,), "a string")
+    _expect(path, "created", report["created"], (str,), "a string")
+    _expect(path, "context_k", report["context_k"], (int,), "an integer")
+    _expect(path, "tool_version", report.get("tool_version"), (str, type(None)), "a string or null")
+    gold = report["gold"]
+    _expect(path, "gold", gold, (dict,), "an object")
+    for key, allowed, expected in (
+        ("version", (str, type(None)), "a string or null"),
+        ("fingerprint", (str, type(None)), "a string or null"),
+        ("questions", (int, type(None)), "an integer or null"),
+    ):
+        _expect(path, f"gold.{key}", gold.get(key), allowed, expected)
+    runs = report["runs"]
+    _expect(path, "runs", runs, (dict,), "an object")
+    for name, run in runs.items():
+        _expect(path, f"runs.{name}", run, (dict,), "an object")
+        _expect(path, f"runs.{name}.n", run.get("n"), (int, type(None)), "an integer or null")
+        means = run.get("means")
+        _expect(path, f"runs.{name}.means", means, (dict,), "an object")
+        for key, value in means.items():
+            _expect(path, f"runs.{name}.means.{key}", value, number, "a number or null")
+    attribution = report.get("attribution", {})
+    _expect(path, "attribution", attribution, (dict,), "an object")
+    for name, section in attribution.items():
+        _expect(path, f"attribution.{name}", section, (dict,), "an object")
+        cells = section.get("cells")
+        _expect(path, f"attribution.{name}.cells", cells, (dict,), "an object")
+        for key, value in cells.items():
+            _expect(path, f"attribution.{name}.cells.{key}", value, (int,), "an integer")
 
 
 HISTORY_FIX = "restore history.jsonl from version control; it is append-only"
