@@ -16,14 +16,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from reportgen.charts import ChartWorker
-from reportgen.errors import GateFailed, UsageError, printable
+from reportgen.errors import GateFailed, ParameterError, printable
 from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.filesystem import refuse_undecodable, writing
 from reportgen.gate import GateRules, failures
 from reportgen.hygiene import check, with_hygiene
 from reportgen.labels import check_version_label
 from reportgen.links import check_report_url
-from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
+from reportgen.load import (
+    GOLD_FORMATS,
+    MANIFEST_FORMATS,
+    RUN_FORMATS,
+    VERDICT_FORMATS,
+    load_gold,
+    load_manifest,
+    load_run,
+    load_verdicts,
+    parse_run_spec,
+)
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
 from reportgen.model import GoldSet, Manifest, Run, VerdictSet
 from reportgen.output import (
@@ -36,7 +46,7 @@ from reportgen.output import (
 )
 from reportgen.progress import track
 from reportgen.report import Report, build_report, created_at, per_question_rows
-from reportgen.versions import GoldChangePolicy
+from reportgen.versions import GOLD_CHANGE_POLICIES, GoldChangePolicy
 
 if TYPE_CHECKING:
     from reportgen.load.shards import Shard
@@ -82,10 +92,12 @@ def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list
     """Runs with the index version the caller states (over what their files say)."""
     unknown = sorted(set(versions) - {run.name for run in runs})
     if unknown:
-        raise UsageError(
-            f"--run-index-version names run {unknown[0]!r}, which is not among the runs "
-            f"({', '.join(run.name for run in runs)})",
+        raise ParameterError(
+            "run_index_versions",
+            unknown[0],
+            f"names no run; the runs are {', '.join(run.name for run in runs)}",
             "use a run's name as given before '=' (or its file name without extension)",
+            option="--run-index-version",
         )
     return [
         dataclasses.replace(run, index_version=versions[run.name]) if run.name in versions else run
@@ -137,6 +149,47 @@ def strict_failure(report: Report) -> GateFailed | None:
     return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
 
 
+def check_formats(formats: Sequence[str], per_question_format: str) -> None:
+    """Refuse an unknown output format before any input is read."""
+    if isinstance(formats, str):
+        raise ParameterError(
+            "formats",
+            formats,
+            "must be a list of format names, not one string",
+            f"pass e.g. {list(FORMATS)!r}",
+            option="--format",
+        )
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown:
+        raise ParameterError(
+            "formats",
+            unknown[0],
+            "unknown output format",
+            f"choose from {', '.join(FORMATS)} (report.json is always written)",
+            option="--format",
+        )
+    if per_question_format not in PER_QUESTION_FORMATS:
+        raise ParameterError(
+            "per_question_format",
+            per_question_format,
+            "unknown per-question format",
+            f"choose from {', '.join(PER_QUESTION_FORMATS)}",
+            option="--per-question-format",
+        )
+
+
+def check_choice(parameter: str, value: str | None, choices: Sequence[str]) -> None:
+    """A named choice (a format, a policy) must be one of those there are."""
+    if value is not None and value not in choices:
+        raise ParameterError(
+            parameter,
+            value,
+            "not one of the choices",
+            f"choose one of {', '.join(choices)}",
+            option=f"--{parameter.replace('_', '-')}",
+        )
+
+
 def draws_charts(formats: Sequence[str]) -> bool:
     """Whether these outputs need charts (and so Jinja2 and vl-convert)."""
     return "html" in formats or "md" in formats
@@ -166,17 +219,7 @@ def render_files(
     places that take no SVG (slides, some wikis and chat tools). ``chart_worker``
     draws them when given (started early, its engine is ready by now).
     """
-    unknown = sorted(set(formats) - set(FORMATS))
-    if unknown:
-        raise UsageError(
-            f"unknown output format {unknown[0]!r}",
-            f"choose from {', '.join(FORMATS)} (report.json is always written)",
-        )
-    if per_question_format not in PER_QUESTION_FORMATS:
-        raise UsageError(
-            f"unknown per-question format {per_question_format!r}",
-            f"choose from {', '.join(PER_QUESTION_FORMATS)}",
-        )
+    check_formats(formats, per_question_format)
     per_question_file = f"per_question.{per_question_format}"
     specs = {}
     if draws_charts(formats):
@@ -277,15 +320,35 @@ def make_report(
     if version is not None:
         check_version_label(version)  # a label publish would refuse fails before any work
     check_report_url(report_url)
+    check_formats(formats, per_question_format)
+    for parameter, value, choices in (
+        ("gold_format", gold_format, GOLD_FORMATS),
+        ("run_format", run_format, RUN_FORMATS),
+        ("verdict_format", verdict_format, VERDICT_FORMATS),
+        ("manifest_format", manifest_format, MANIFEST_FORMATS),
+        ("on_gold_change", on_gold_change, GOLD_CHANGE_POLICIES),
+    ):
+        check_choice(parameter, value, choices)
+    if verdicts is None and verdicts_run is not None:
+        raise ParameterError(
+            "verdicts_run",
+            verdicts_run,
+            "names the run the verdicts judge, but no verdicts are given",
+            "pass the verdicts file too (--verdicts), or leave the run out",
+            option="--verdicts-run",
+        )
     # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
     worker = ChartWorker() if draws_charts(formats) else None
     try:
         created = created_at()
         gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
         if baseline_version is not None and baseline is None:
-            raise UsageError(
-                "--baseline-version (baseline_version) without --baseline (baseline)",
-                "pass the site to pick the version from with --baseline",
+            raise ParameterError(
+                "baseline_version",
+                baseline_version,
+                "picks a version of the baseline, but no baseline is given",
+                "pass the site to pick the version from (--baseline)",
+                option="--baseline-version",
             )
         previous = (
             load_baseline(baseline, gold_fingerprint=gold_set.fingerprint, version=baseline_version)
@@ -297,8 +360,6 @@ def make_report(
             verdict_set = load_verdicts(
                 verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
             )
-        elif verdicts_run is not None:
-            raise UsageError("--verdicts-run without --verdicts", "pass the verdicts file too")
         loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
         index = None if manifest is None else load_manifest(manifest, manifest_format)
         inputs = report_inputs(gold, runs, verdicts, manifest, previous, gate)
@@ -415,11 +476,7 @@ def merge_reports(
     from reportgen.load.shards import load_shard
     from reportgen.merge import merge_shards
 
-    if per_question_format not in PER_QUESTION_FORMATS:
-        raise UsageError(
-            f"unknown per-question format {per_question_format!r}",
-            f"choose from {', '.join(PER_QUESTION_FORMATS)}",
-        )
+    check_formats((), per_question_format)
     refuse_undecodable({"version (--version)": version})
     if version is not None:
         check_version_label(version)

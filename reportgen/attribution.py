@@ -21,7 +21,7 @@ from typing import Literal
 
 import polars as pl
 
-from reportgen.errors import UsageError
+from reportgen.errors import ParameterError, UsageError
 from reportgen.measures import IN_MEANS
 from reportgen.model import GoldSet, VerdictSet
 
@@ -36,9 +36,12 @@ def choose_run(verdicts: VerdictSet, run_names: Sequence[str], requested: str | 
     named = verdicts.runs
     if requested is not None:
         if requested not in run_names:
-            raise UsageError(
-                f"--verdicts-run {requested!r} is not one of the runs ({', '.join(run_names)})",
-                "name one of the runs given on the command line",
+            raise ParameterError(
+                "verdicts_run",
+                requested,
+                f"not one of the runs ({', '.join(run_names)})",
+                "name one of the runs given",
+                option="--verdicts-run",
             )
         chosen = requested
     elif len(named) == 1 and named[0] in run_names:

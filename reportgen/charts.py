@@ -394,7 +394,8 @@ def printable(value: Any) -> Any:
 
 
 _WORKER = """
-import json, sys, vl_convert
+import json, signal, sys, vl_convert
+signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, no traceback here
 version = sys.argv[1]
 vl_convert.vegalite_to_svg({"data": {"values": []}, "mark": "point"}, vl_version=version)
 for line in sys.stdin:
@@ -424,6 +425,8 @@ class ChartWorker:
                 [sys.executable, "-c", _WORKER, VEGA_LITE_VERSION],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
+                # a spec it cannot draw is drawn again here, where the error is reported
+                stderr=subprocess.DEVNULL,
             )
 
     def send(self, specs: Mapping[str, Spec]) -> None:

@@ -1,7 +1,8 @@
 """The command line: parse options, call the API, print what a person reads first.
 
-Errors the user can fix become a message and an exit code (2 bad input or usage,
-1 a failed quality gate), never a traceback.
+Exit codes: 0 done, 1 a failed quality gate, 2 bad input or usage (one line,
+``where: problem. Fix: ...``), 3 an internal error, 130 interrupted; never a
+traceback unless --debug (cli_errors.py).
 """
 
 from __future__ import annotations
@@ -15,39 +16,83 @@ import click
 from reportgen import __version__, progress
 from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
 from reportgen.ci import append_step_summary, default_version
-from reportgen.errors import GateFailed, ReportgenError, UsageError, printable
-from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, Settings
-from reportgen.gate import GateRules, find_config, load_config, rules_from_options
+from reportgen.cli_errors import (
+    CONFIG_META,
+    OptionValueError,
+    guarded_invoke,
+    one_line_parse,
+    reader_may_leave,
+    run_standalone,
+)
+from reportgen.config import Config, check_keys, find_config, read_config
+from reportgen.errors import GateFailed, UsageError, closest, printable
+from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, MAX_CUTOFF, MAX_GRADE, Settings
+from reportgen.gate import GateRules, load_config, rules_from_options
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.output import FORMATS, PER_QUESTION_FORMATS
 from reportgen.versions import GOLD_CHANGE_POLICIES
 
 
-class ToolError(click.ClickException):
-    """A ReportgenError on its way out: message on stderr, the error's exit code."""
+class ReportgenCommand(click.Command):
+    """A command whose usage errors are one line in the house form."""
 
-    def __init__(self, error: ReportgenError) -> None:
-        super().__init__(str(error))
-        self.exit_code = error.exit_code  # type: ignore[misc]  # click reads it per instance
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return one_line_parse(super().parse_args, ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        return guarded_invoke(super().invoke, ctx)
 
 
 class ReportgenGroup(click.Group):
-    def invoke(self, ctx: click.Context) -> Any:
+    """The `reportgen` group: every failure becomes its exit code and one line."""
+
+    command_class = ReportgenCommand
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return one_line_parse(super().parse_args, ctx, args)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
         try:
-            return super().invoke(ctx)
-        except ReportgenError as error:
-            raise ToolError(error) from None
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            name = args[0] if args else ""
+            guess = closest(name, self.list_commands(ctx))
+            fix = f"did you mean {guess}?" if guess else f"see {ctx.command_path} --help"
+            raise UsageError(
+                f"{name}: no such command of {ctx.command_path}",
+                f"{fix} (the commands: {', '.join(self.list_commands(ctx))})",
+            ) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        return guarded_invoke(super().invoke, ctx)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:  # the caller handles the errors
+            return super().main(args, prog_name, complete_var, False, **extra)
+        main = super().main
+        run_standalone(lambda a, **kw: main(a, prog_name, complete_var, **kw), args, **extra)
+
+
+K_FIX = "e.g. --k 1,3,5,10"
 
 
 def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
     try:
         ks = tuple(int(part) for part in value.split(",") if part.strip())
     except ValueError:
-        raise click.BadParameter(
-            f"{value!r} is not a comma-separated list of whole numbers. Fix: e.g. --k 1,3,5,10"
-        ) from None
-    if not ks or min(ks) < 1:
-        raise click.BadParameter(f"{value!r}: every k must be at least 1. Fix: e.g. --k 1,3,5,10")
+        problem = "not a comma-separated list of whole numbers"
+        raise OptionValueError(value, problem, K_FIX) from None
+    if not ks or min(ks) < 1 or max(ks) > MAX_CUTOFF:
+        raise OptionValueError(value, f"every k must be from 1 to {MAX_CUTOFF:,}", K_FIX)
     return ks
 
 
@@ -55,8 +100,10 @@ def _formats(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     chosen = tuple(part.strip() for part in value.split(",") if part.strip())
     unknown = [f for f in chosen if f not in FORMATS]
     if unknown:
-        raise click.BadParameter(
-            f"unknown format {unknown[0]!r}. Fix: choose from {', '.join(FORMATS)}"
+        guess = closest(unknown[0], FORMATS)
+        hint = f"did you mean {guess}? Choose" if guess else "choose"
+        raise OptionValueError(
+            value, f"unknown format {unknown[0]!r}", f"{hint} from {', '.join(FORMATS)}"
         )
     return chosen
 
@@ -68,8 +115,8 @@ def _name_values(
     for item in value:
         name, sep, version = item.partition("=")
         if not sep or not name.strip() or not version.strip():
-            raise click.BadParameter(
-                f"{item!r} is not NAME=VERSION. Fix: e.g. --run-index-version dense=kb-2026-11-02"
+            raise OptionValueError(
+                item, "not NAME=VERSION", "e.g. --run-index-version dense=kb-2026-11-02"
             )
         pairs[name.strip()] = version.strip()
     return pairs
@@ -96,21 +143,20 @@ def measure_options(command: Any) -> Any:
         ),
         click.option(
             "--context-k",
-            type=click.IntRange(min=1),
+            type=click.IntRange(min=1, max=MAX_CUTOFF),
             default=DEFAULT_CONTEXT_K,
             show_default=True,
             help="Chunks sent to the model: the k of the headline (added to --k).",
         ),
         click.option(
             "--relevance-threshold",
-            type=int,
+            type=click.IntRange(min=1, max=MAX_GRADE),
             default=1,
             show_default=True,
             help="Lowest grade that counts as relevant (TREC Deep Learning uses 2).",
         ),
         click.option(
-            "--trec-eval",
-            is_flag=True,
+            "--trec-eval/--no-trec-eval",
             help="trec_eval's conventions: questions with no relevant chunk count as 0.",
         ),
         click.option(
@@ -140,8 +186,7 @@ def measure_options(command: Any) -> Any:
             "column per measure).",
         ),
         click.option(
-            "--chart-png",
-            is_flag=True,
+            "--chart-png/--no-chart-png",
             help="Also write each chart as PNG (charts/*.png, 2x) beside its SVG, for "
             "places that show no SVG.",
         ),
@@ -153,11 +198,10 @@ def measure_options(command: Any) -> Any:
             "published page) or a path relative to summary.md.",
         ),
         click.option(
-            "--github-summary",
-            is_flag=True,
+            "--github-summary/--no-github-summary",
             help="Append summary.md to GitHub's job summary ($GITHUB_STEP_SUMMARY).",
         ),
-        click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
+        click.option("--quiet/--no-quiet", "-q", help="Print nothing but errors."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -166,7 +210,12 @@ def measure_options(command: Any) -> Any:
 
 @click.group(cls=ReportgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="reportgen")
-def cli() -> None:
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="On an internal error (exit 3), print the traceback (also: REPORTGEN_DEBUG=1).",
+)
+def cli(debug: bool) -> None:
     """Tell retrieval failures from generation failures in a RAG system.
 
     \b
@@ -276,8 +325,7 @@ def cli() -> None:
     help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. Repeatable.",
 )
 @click.option(
-    "--significant-only",
-    is_flag=True,
+    "--significant-only/--no-significant-only",
     help="A drop fails only when it is significant (Holm-adjusted p < 0.05, interval below 0).",
 )
 @click.option(
@@ -285,7 +333,11 @@ def cli() -> None:
     "config_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Gate rules file (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml).",
+    is_eager=True,
+    callback=lambda ctx, param, value: _read_config(ctx, value),
+    help="Settings file: any option of this command, without the dashes, and the gate's "
+    "rules (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml). "
+    "The command line wins.",
 )
 @click.option(
     "--manifest",
@@ -323,8 +375,7 @@ def cli() -> None:
     "default: the report's date).",
 )
 @click.option(
-    "--strict",
-    is_flag=True,
+    "--strict/--no-strict",
     help="Fail (exit 1, after writing the report) when there is any warning.",
 )
 def report(
@@ -419,10 +470,11 @@ def report(
         as_of=None if as_of is None else as_of.date(),
         chart_png=chart_png,
     )
-    if not quiet:
-        print_summary(result)
-    if github_summary:
-        write_step_summary(result, quiet)
+    with reader_may_leave():  # `| head`: the gate below still sets the exit code
+        if not quiet:
+            print_summary(result)
+        if github_summary:
+            write_step_summary(result, quiet)
     failed = result.gate_failures
     if failed:
         raise GateFailed(
@@ -438,10 +490,92 @@ def _gate_rules(
     max_drops: tuple[str, ...],
     significant_only: bool,
 ) -> GateRules:
-    """The config file's rules, overridden by the command line's."""
-    found = config_path or find_config(Path.cwd())
-    from_file = load_config(found) if found else GateRules()
-    return from_file.merged(rules_from_options(minimums, max_drops, significant_only))
+    """The config file's rules, overridden by the command line's.
+
+    ``significant_only`` already holds the file's setting (as the option's default),
+    so --no-significant-only can switch it off.
+    """
+    from_file = load_config(config_path) if config_path else GateRules()
+    merged = from_file.merged(rules_from_options(minimums, max_drops, significant_only))
+    return GateRules(merged.rules, significant_only, merged.sources)
+
+
+GATE_KEYS = ("min", "max-drop")
+"""Config keys the gate reads itself: rule tables, merged rule by rule with the options'."""
+
+
+def config_keys() -> list[str]:
+    """The keys a config file may set: the options of `report` without the dashes."""
+    return [
+        _config_key(param)
+        for param in report.params
+        if isinstance(param, click.Option) and param.expose_value and param.name != "config_path"
+    ]
+
+
+def _config_key(param: click.Parameter) -> str:
+    long = [opt for opt in param.opts if opt.startswith("--")]
+    return (long or param.opts)[0].lstrip("-")
+
+
+def _read_config(ctx: click.Context, given: Path | None) -> Path | None:
+    """--config's callback (eager): the file's values become the options' defaults.
+
+    Click then converts and checks them like typed values, and anything typed wins.
+    """
+    path = given or find_config(Path())
+    if path is None:
+        return None
+    config = read_config(path)
+    arguments = [p.name for p in ctx.command.params if isinstance(p, click.Argument) and p.name]
+    check_keys(config, config_keys(), arguments)
+    options = {
+        _config_key(param): param
+        for param in ctx.command.params
+        if isinstance(param, click.Option) and param.name
+    }
+    defaults = {
+        options[key].name: _default_from(config, key, value, options[key])
+        for key, value in config.options.items()
+        if key not in GATE_KEYS
+    }
+    ctx.default_map = {**(ctx.default_map or {}), **defaults}
+    ctx.meta[CONFIG_META] = config
+    return path
+
+
+def _default_from(config: Config, key: str, value: Any, param: click.Option) -> Any:
+    """A TOML value as the option takes it (a list joined by commas, a path from the
+    file's folder, a date as text); the option's type checks it afterwards."""
+    written = config.spelled[key]
+    if param.is_flag:
+        if not isinstance(value, bool):
+            raise config.error(key, f"{written} must be true or false", f"write {written} = true")
+        return value
+    if isinstance(value, bool) or (isinstance(value, dict) and not param.multiple):
+        raise config.error(
+            key, f"{written} takes a value, not {_toml_kind(value)}", f"see --{key} in --help"
+        )
+    if param.multiple:
+        items = [f"{k}={v}" for k, v in value.items()] if isinstance(value, dict) else value
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise config.error(
+                key, f"{written} must be a list of strings", f'write e.g. {written} = ["a=b"]'
+            )
+        return items
+    if isinstance(value, list):
+        if not all(isinstance(item, str | int | float) for item in value):
+            raise config.error(key, f"{written} must be a list of plain values", "e.g. [1, 3, 5]")
+        return ",".join(str(item) for item in value)
+    if isinstance(param.type, click.Path) and isinstance(value, str):
+        return config.path.parent / value
+    if hasattr(value, "isoformat"):  # a TOML date
+        return value.isoformat()
+    return value
+
+
+def _toml_kind(value: Any) -> str:
+    return "true or false" if isinstance(value, bool) else "a table"
 
 
 @cli.command()
@@ -758,4 +892,5 @@ def print_comparisons(report: dict[str, Any]) -> None:
 
 
 def main() -> None:
+    """The `reportgen` console script (and `python -m reportgen`)."""
     cli(prog_name="reportgen")

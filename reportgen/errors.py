@@ -2,13 +2,27 @@
 
 The CLI turns a :class:`ReportgenError` into a message on stderr and its exit code,
 never a traceback. Messages follow ``path:line: what is wrong. Fix: what to do.``
+Every other exception is an internal error (exit 3): one line, the traceback only
+with ``--debug``.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
+
+EXIT_DONE = 0
+EXIT_GATE_FAILED = 1
+"""A quality rule failed (or a warning under --strict); the report was written."""
+EXIT_BAD_INPUT = 2
+"""Bad input or usage: a file, an option or a config key the user can fix."""
+EXIT_INTERNAL = 3
+"""A bug in reportgen: an exception no check foresaw."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (SIGINT), as a shell reports a process it interrupted."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -52,7 +66,7 @@ def shortened(text: str) -> str:
 class ReportgenError(Exception):
     """Base of every error the user can act on."""
 
-    exit_code = 2
+    exit_code = EXIT_BAD_INPUT
 
     def __str__(self) -> str:
         return printable(super().__str__())
@@ -79,7 +93,33 @@ class UsageError(ReportgenError):
         super().__init__(f"{self.problem}. Fix: {self.fix}.")
 
 
-class GateFailed(ReportgenError):
-    """A quality rule failed; the report was still written."""
+class ParameterError(UsageError):
+    """One value the caller passed is wrong: named as the caller spelled it.
 
-    exit_code = 1
+    Through Python the message names the API's parameter (``context_k=0: must be at
+    least 1``); the CLI shows the same error under its option (``--context-k 0: ...``).
+    ``problem`` and ``fix`` are worded for both.
+    """
+
+    def __init__(self, parameter: str, value: object, problem: str, fix: str, option: str) -> None:
+        self.parameter = parameter
+        self.value = value
+        self.option = option
+        super().__init__(f"{parameter}={value!r}: {problem.rstrip('.')}", fix)
+        self.problem = problem.rstrip(".")
+
+    def for_option(self, shown_value: str) -> str:
+        """The message as the CLI prints it: the option and the value as typed."""
+        return f"{self.option} {shown_value}: {self.problem}. Fix: {self.fix}."
+
+
+class GateFailed(ReportgenError):
+    """A quality rule failed; the report was written."""
+
+    exit_code = EXIT_GATE_FAILED
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice a typo most likely meant (``max-drops`` -> ``max-drop``), if any is close."""
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return found[0] if found else None

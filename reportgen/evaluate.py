@@ -14,7 +14,7 @@ import polars as pl
 
 from reportgen.attribution import Attribution, attribute, choose_run, join_verdicts
 from reportgen.cutoff import CutoffAnalysis, analyse
-from reportgen.errors import InputError, UsageError
+from reportgen.errors import InputError, ParameterError, UsageError
 from reportgen.measures import (
     Judged,
     judge,
@@ -31,6 +31,14 @@ if TYPE_CHECKING:
 
 DEFAULT_KS = (1, 3, 5, 10)
 DEFAULT_CONTEXT_K = 5
+MAX_CUTOFF = 1_000_000
+"""Longer than any ranked list; keeps k a number every output (JSON, charts) can hold."""
+MAX_GRADE = 1_000_000
+"""The highest --relevance-threshold: far above any grading scale, within Int64."""
+
+
+def _bound_problem(value: int, highest: int) -> str:
+    return "must be at least 1" if value < 1 else f"must be at most {highest:,}"
 
 
 @dataclass(frozen=True)
@@ -44,20 +52,29 @@ class Settings:
     """trec_eval's conventions: questions with nothing relevant stay in the means at 0."""
 
     def __post_init__(self) -> None:
-        if not self.ks or any(k < 1 for k in self.ks):
-            raise UsageError(
-                f"cutoffs must be whole numbers of at least 1, got {list(self.ks)}",
-                "pass them as --k 1,3,5,10",
+        if not self.ks or any(not 1 <= k <= MAX_CUTOFF for k in self.ks):
+            raise ParameterError(
+                "ks",
+                self.ks,
+                f"every cutoff must be a whole number from 1 to {MAX_CUTOFF:,}",
+                "pass cutoffs such as 1, 3, 5, 10",
+                option="--k",
             )
-        if self.context_k < 1:
-            raise UsageError(
-                f"--context-k must be at least 1, got {self.context_k}",
-                "pass the number of chunks sent to the model, e.g. --context-k 5",
+        if not 1 <= self.context_k <= MAX_CUTOFF:
+            raise ParameterError(
+                "context_k",
+                self.context_k,
+                _bound_problem(self.context_k, MAX_CUTOFF),
+                "pass the number of chunks sent to the model, e.g. 5",
+                option="--context-k",
             )
-        if self.threshold < 1:
-            raise UsageError(
-                f"--relevance-threshold must be at least 1, got {self.threshold}",
+        if not 1 <= self.threshold <= MAX_GRADE:
+            raise ParameterError(
+                "threshold",
+                self.threshold,
+                _bound_problem(self.threshold, MAX_GRADE),
                 "grades below 1 mean not relevant; pass 1 (the default) or 2 (TREC DL)",
+                option="--relevance-threshold",
             )
         object.__setattr__(self, "ks", tuple(sorted({*self.ks, self.context_k})))
 

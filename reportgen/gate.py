@@ -14,7 +14,6 @@ the same run, measure and kind.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -22,13 +21,13 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.compare import Side, correct, paired_measures
-from reportgen.errors import InputError, UsageError
+from reportgen.config import Config, check_keys, read_config
+from reportgen.errors import UsageError
 from reportgen.versions import BaselineComparison
 
 RuleType = Literal["min", "max-drop"]
 RULE_TYPES: tuple[RuleType, ...] = ("min", "max-drop")
 TOLERANCE = 1e-9
-CONFIG_NAMES = ("reportgen.toml", "pyproject.toml")
 
 
 @dataclass(frozen=True)
@@ -97,76 +96,47 @@ def rules_from_options(
     return GateRules(tuple(rules), significant_only)
 
 
-def find_config(directory: Path) -> Path | None:
-    """reportgen.toml, else a pyproject.toml that has a [tool.reportgen] table."""
-    for name in CONFIG_NAMES:
-        path = directory / name
-        if path.is_file() and (name == "reportgen.toml" or _tool_table(path) is not None):
-            return path
-    return None
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    import tomllib  # 10 ms at start-up, for the runs that have a config file
-
-    try:
-        with path.open("rb") as stream:
-            return tomllib.load(stream)
-    except OSError as error:
-        raise InputError(path, f"cannot read it ({error.strerror})", "check the path") from None
-    except tomllib.TOMLDecodeError as error:
-        # tomllib puts the place in the text: "Invalid value (at line 3, column 9)"
-        place = re.search(r" \(at line (\d+), column (\d+)\)$", str(error))
-        what = str(error)[: place.start()] if place else str(error)
-        where = f" at column {place[2]}" if place else ""
-        raise InputError(
-            path,
-            f"not valid TOML ({what.lower()}{where})",
-            "fix the TOML syntax",
-            int(place[1]) if place else None,
-        ) from None
-    except ValueError:  # an integer beyond Python's 4,300 digits
-        text = path.read_text(encoding="utf-8", errors="replace")
-        long = re.search(r"\d{4301,}", text)
-        line = None if long is None else text.count("\n", 0, long.start()) + 1
-        raise InputError(
-            path, "an integer with more than 4,300 digits", "write a number in a sane range", line
-        ) from None
-
-
-def _tool_table(path: Path) -> dict[str, Any] | None:
-    table = _read_toml(path).get("tool", {}).get("reportgen")
-    return table if isinstance(table, dict) else None
-
-
 def load_config(path: Path) -> GateRules:
-    """Gate rules from a config file (``min``, ``max-drop``, ``significant-only`` keys)."""
-    data = _read_toml(path)
-    table = _tool_table(path) if "tool" in data else data
-    if table is None:
-        raise InputError(path, "no [tool.reportgen] table", "add one, e.g. [tool.reportgen]")
+    """Gate rules from a config file (``min``, ``max-drop``, ``significant-only`` keys).
+
+    Every key is checked, not only the gate's: the file is also ``reportgen report``'s
+    config, and a misspelt key must not silently drop a rule.
+    """
+    from reportgen.cli import config_keys  # the report command's options are the keys
+
+    config = read_config(path)
+    check_keys(config, config_keys())
+    return rules_from_config(config)
+
+
+def rules_from_config(config: Config) -> GateRules:
+    """The rules a read config file sets."""
     rules: list[Rule] = []
     for rule_type in RULE_TYPES:
-        entries = table.get(rule_type, table.get(rule_type.replace("-", "_"), {}))
+        entries = config.options.get(rule_type, {})
         if not isinstance(entries, dict):
-            raise InputError(
-                path,
+            raise config.error(
+                rule_type,
                 f"{rule_type} must be a table of MEASURE = VALUE",
                 f'write e.g. {rule_type} = {{ "recall@5" = 0.8 }}',
             )
         for target, value in entries.items():
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise InputError(
-                    path, f"{rule_type}.{target} is not a number", f'write e.g. "{target}" = 0.8'
+                raise config.error(
+                    rule_type,
+                    f"{rule_type}.{target} is not a number",
+                    f'write e.g. "{target}" = 0.8',
                 )
             try:
                 rules.append(parse_rule(rule_type, f"{target}={value}"))
             except UsageError as error:
-                raise InputError(path, error.problem, error.fix) from None
-    significant = table.get("significant-only", table.get("significant_only", False))
+                raise config.error(rule_type, error.problem, error.fix) from None
+    significant = config.options.get("significant-only", False)
     if not isinstance(significant, bool):
-        raise InputError(path, "significant-only must be true or false", "write true or false")
-    return GateRules(tuple(rules), significant, (str(path),))
+        raise config.error(
+            "significant-only", "significant-only must be true or false", "write true or false"
+        )
+    return GateRules(tuple(rules), significant, (str(config.path),))
 
 
 def _value_of(report: dict[str, Any], run: str, rule: Rule) -> float | None:

@@ -16,7 +16,7 @@ from typing import Literal
 
 import polars as pl
 
-from reportgen.errors import UsageError
+from reportgen.errors import ParameterError, UsageError
 from reportgen.evaluate import EXAMPLES_SHOWN, Evaluation, ReportWarning
 from reportgen.model import FORBIDDEN_SCHEMA, GoldSet, Manifest, Run, empty_forbidden
 
@@ -332,9 +332,12 @@ def check_options(manifest: Manifest | None, audience: str | None) -> None:
     if audience is None:
         return
     if manifest is None:
-        raise UsageError(
-            f"--audience {audience} needs an index manifest with an audience per chunk",
-            "pass --manifest PATH (JSON Lines or CSV with an 'audience' field)",
+        raise ParameterError(
+            "audience",
+            audience,
+            "needs an index manifest with an audience per chunk, and none is given",
+            "pass the manifest too (--manifest PATH: JSON Lines or CSV with an 'audience' field)",
+            option="--audience",
         )
     if not manifest.has("audience"):
         raise UsageError(

@@ -57,7 +57,7 @@ from reportgen import __version__
 from reportgen.attribution import CELLS, Attribution, CellSummary, stale_by_cell
 from reportgen.compare import compare_runs
 from reportgen.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
-from reportgen.errors import UsageError
+from reportgen.errors import ParameterError, UsageError
 from reportgen.evaluate import Evaluation, RunScores
 from reportgen.gate import GateRules, evaluate_gate
 from reportgen.hygiene import Hygiene, check, leak_counts, with_hygiene
@@ -294,9 +294,12 @@ def build_report(
     report = _measured(evaluation, version=version, created=created)
     names = list(report["runs"])
     if reference_run is not None and reference_run not in names:
-        raise UsageError(
-            f"--reference-run {reference_run!r} is not one of the runs",
+        raise ParameterError(
+            "reference_run",
+            reference_run,
+            "not one of the runs",
             f"use one of {', '.join(names)}",
+            option="--reference-run",
         )
     keys = change_keys(evaluation.settings.context_k)
     tested = compared_keys(evaluation, compare_measures, gate)

@@ -142,7 +142,7 @@ def test_rules_from_reportgen_toml(work: Path) -> None:
         (["--min", "recall@7=0.5"], "'recall@7' is not measured in this report"),
         (["--min", "recall@5:nosuch=0.5"], "no question of kind 'nosuch'"),
         (["--min", "recall@5"], "has no =VALUE"),
-        (["--reference-run", "zz"], "--reference-run 'zz' is not one of the runs"),
+        (["--reference-run", "zz"], "--reference-run zz: not one of the runs"),
     ],
 )
 def test_bad_rules_exit_2_and_write_nothing(

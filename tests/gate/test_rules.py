@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from reportgen.errors import InputError, UsageError
-from reportgen.gate import GateRules, Rule, find_config, load_config, parse_rule
+from reportgen.config import find_config
+from reportgen.gate import GateRules, Rule, load_config, parse_rule
 
 
 @pytest.mark.parametrize(
