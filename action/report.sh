@@ -46,7 +46,13 @@ case $status in
   0) gate=passed ;;
   1) gate=failed ;;
   *)
-    echo "::error::reportgen stopped with exit code $status: its message above says what to fix."
+    case $status in
+      2) meaning="bad input or usage: its message above names the file or option and the fix" ;;
+      3) meaning="an internal error, a bug in reportgen: set REPORTGEN_DEBUG=1 for the traceback and report it" ;;
+      130) meaning="interrupted" ;;
+      *) meaning="see its message above" ;;
+    esac
+    echo "::error::reportgen stopped with exit code $status ($meaning)."
     exit "$status"
     ;;
 esac

@@ -208,7 +208,9 @@ def measure_options(command: Any) -> Any:
     return command
 
 
-@click.group(cls=ReportgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    "reportgen", cls=ReportgenGroup, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="reportgen")
 @click.option(
     "--debug",

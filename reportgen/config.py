@@ -140,10 +140,10 @@ def check_keys(config: Config, known: Collection[str], arguments: Collection[str
                 key, "a config file cannot name another one", "remove the config key"
             )
         guess = closest(key, known)
-        hint = f"did you mean {guess}?" if guess else "remove it, or rename it:"
+        hint = f"did you mean {guess}? The keys" if guess else "remove it, or rename it: the keys"
         raise config.error(
             key,
             f"unknown key {config.spelled[key]}",
-            f"{hint} the keys are the options of reportgen report without the dashes "
+            f"{hint} are the options of reportgen report without the dashes "
             "(see reportgen report --help)",
         )

@@ -215,3 +215,20 @@ def test_no_site_yet_is_a_notice_not_a_failure(tmp_path: Path, site_remote: Path
     assert done.returncode == 0, done.stderr
     assert out == {}
     assert "::notice::No branch 'pages-data' yet" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("code", "meaning"),
+    [
+        ("2", "bad input or usage"),
+        ("3", "an internal error, a bug in reportgen"),
+        ("130", "interrupted"),
+    ],
+)
+def test_each_failure_code_is_named(
+    tmp_path: Path, fake_reportgen: Path, code: str, meaning: str
+) -> None:
+    env = {"REPORTGEN": str(fake_reportgen), "FAKE_EXIT": code, **inputs()}
+    done, out = run_script("report.sh", tmp_path, env)
+    assert done.returncode == int(code) and out == {}
+    assert f"::error::reportgen stopped with exit code {code} ({meaning}" in done.stdout

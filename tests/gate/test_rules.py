@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.errors import InputError, UsageError
 from reportgen.config import find_config
+from reportgen.errors import InputError, UsageError
 from reportgen.gate import GateRules, Rule, load_config, parse_rule
 
 
@@ -74,3 +74,50 @@ def test_command_line_rule_replaces_the_files_rule() -> None:
     merged = from_file.merged(cli)
     assert merged.rules == (Rule("min", "mrr", 0.3), Rule("min", "recall@5", 0.7))
     assert merged.significant_only and merged.sources == ("f",)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        (
+            "reportgen.toml",
+            'min = { "recall@5" = 0.8 }\nmax-drops = { "recall@5" = 0.02 }\n',
+            "reportgen.toml:2: unknown key max-drops. Fix: did you mean max-drop?",
+        ),
+        (
+            "pyproject.toml",
+            '[project]\nname = "x"\n\n[tool.reportgen]\nsignificant-onyl = true\n',
+            "pyproject.toml:5: unknown key significant-onyl. Fix: did you mean significant-only?",
+        ),
+        (
+            "reportgen.toml",
+            "[min]\n\"recall@5\" = 'high'\n",
+            "reportgen.toml:1: min.recall@5 is not a number",
+        ),
+        (
+            "reportgen.toml",
+            'context-k = 3\nmin = { "recall@5" = 0.8 \n',
+            "reportgen.toml:2: not valid TOML: ",
+        ),
+        (
+            "pyproject.toml",
+            "[tool.reportgen]\nmax-drop = 3\n",
+            "pyproject.toml:2: max-drop must be a table of MEASURE = VALUE",
+        ),
+    ],
+)
+def test_config_errors_name_the_file_line_and_closest_key(
+    tmp_path: Path, name: str, content: str, message: str
+) -> None:
+    """Through the Python API too: load_config checks every key, not only the gate's."""
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(InputError) as error:
+        load_config(path)
+    assert str(error.value).startswith(f"{tmp_path}/{message}"), str(error.value)
+
+
+def test_a_config_of_other_options_has_no_rules(tmp_path: Path) -> None:
+    path = tmp_path / "reportgen.toml"
+    path.write_text('context-k = 3\nformat = ["md"]\n')
+    assert load_config(path) == GateRules((), False, (str(path),))
