@@ -53,9 +53,14 @@ def test_verdicts_run_needs_verdicts_and_a_known_run(tmp_path: Path) -> None:
     gold, run, verdicts = write_case(tmp_path)
     base = ["report", str(gold), f"rag={run}", "--out", str(tmp_path / "o"), "--format", "json"]
     alone = CliRunner().invoke(cli, [*base, "--verdicts-run", "rag"])
-    assert alone.exit_code == 2 and "--verdicts-run without --verdicts" in alone.output
+    assert (
+        alone.exit_code == 2
+        and "--verdicts-run rag: names the run the verdicts judge, but no verdicts" in alone.output
+    )
     unknown = CliRunner().invoke(cli, [*base, "--verdicts", str(verdicts), "--verdicts-run", "x"])
-    assert unknown.exit_code == 2 and "'x' is not one of the runs (rag)" in unknown.output
+    assert (
+        unknown.exit_code == 2 and "--verdicts-run x: not one of the runs (rag)" in unknown.output
+    )
 
 
 def test_help_explains_the_verdict_options() -> None:

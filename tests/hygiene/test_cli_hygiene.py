@@ -85,9 +85,9 @@ def test_an_unknown_run_in_run_index_version_is_a_usage_error(
 ) -> None:
     code, output = _report(scenario, tmp_path / "o", "--run-index-version", "nope=kb-1")
     assert code == 2
-    assert "names run 'nope', which is not among the runs (r)" in output
+    assert "--run-index-version nope: names no run; the runs are r" in output
     code, output = _report(scenario, tmp_path / "o", "--run-index-version", "kb-1")
-    assert code == 2 and "is not NAME=VERSION" in output
+    assert code == 2 and "--run-index-version kb-1: not NAME=VERSION" in output
 
 
 def test_the_demo_names_its_two_stale_ids(tmp_path: Path) -> None:
