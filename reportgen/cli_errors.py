@@ -240,7 +240,8 @@ def house_message(ctx: click.Context, error: click.UsageError, typed: Sequence[s
             root = ctx.find_root().info_name
             fix = f"put --debug before the command: {root} --debug {ctx.info_name} ARGS"
         elif error.possibilities:
-            fix = f"did you mean {sorted(error.possibilities)[0]}? ({help_hint} lists the options)"
+            best = error.possibilities[0]  # Click orders them by likeness
+            fix = f"did you mean {best}? ({help_hint} lists the options)"
         else:
             fix = f"see {help_hint} for the options"
         return f"{name}: no such option of {command}. Fix: {fix}."
