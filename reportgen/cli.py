@@ -19,6 +19,7 @@ from reportgen.ci import append_step_summary, default_version
 from reportgen.cli_errors import (
     CONFIG_META,
     OptionValueError,
+    config_key,
     guarded_invoke,
     one_line_parse,
     reader_may_leave,
@@ -509,15 +510,10 @@ GATE_KEYS = ("min", "max-drop")
 def config_keys() -> list[str]:
     """The keys a config file may set: the options of `report` without the dashes."""
     return [
-        _config_key(param)
+        config_key(param)
         for param in report.params
         if isinstance(param, click.Option) and param.expose_value and param.name != "config_path"
     ]
-
-
-def _config_key(param: click.Parameter) -> str:
-    long = [opt for opt in param.opts if opt.startswith("--")]
-    return (long or param.opts)[0].lstrip("-")
 
 
 def _read_config(ctx: click.Context, given: Path | None) -> Path | None:
@@ -532,7 +528,7 @@ def _read_config(ctx: click.Context, given: Path | None) -> Path | None:
     arguments = [p.name for p in ctx.command.params if isinstance(p, click.Argument) and p.name]
     check_keys(config, config_keys(), arguments)
     options = {
-        _config_key(param): param
+        config_key(param): param
         for param in ctx.command.params
         if isinstance(param, click.Option) and param.name
     }

@@ -192,7 +192,7 @@ def shown(value: object) -> str:
     return shlex.quote(text)
 
 
-def _config_key(param: click.Parameter) -> str:
+def config_key(param: click.Parameter) -> str:
     """The config key of an option: its first long name without the dashes."""
     long = [opt for opt in param.opts if opt.startswith("--")]
     return (long or param.opts)[0].lstrip("-")
@@ -213,7 +213,7 @@ def _tool_message(error: ReportgenError, ctx: click.Context | None) -> str:
 
 
 def _config_message(config: Config, param: click.Parameter, problem: str, fix: str) -> str:
-    key = _config_key(param)
+    key = config_key(param)
     line = config.line_of(key)
     where = f"{config.path}:{line}" if line is not None else str(config.path)
     value = _toml_value(config.options.get(key))
