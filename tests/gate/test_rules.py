@@ -97,7 +97,7 @@ def test_command_line_rule_replaces_the_files_rule() -> None:
         (
             "reportgen.toml",
             'context-k = 3\nmin = { "recall@5" = 0.8 \n',
-            "reportgen.toml:2: not valid TOML: ",
+            "reportgen.toml:2: not valid TOML (",
         ),
         (
             "pyproject.toml",
