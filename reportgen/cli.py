@@ -325,7 +325,8 @@ def cli(debug: bool) -> None:
     "max_drops",
     multiple=True,
     metavar="[RUN/]MEASURE[:KIND]=VALUE",
-    help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. Repeatable.",
+    help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. Repeatable. "
+    "Without --baseline (a first run) it is skipped with a notice.",
 )
 @click.option(
     "--significant-only/--no-significant-only",
@@ -886,6 +887,8 @@ def print_comparisons(report: dict[str, Any]) -> None:
         click.echo("Quality gate: " + ("passed" if gate["passed"] else "FAILED"))
         for rule in gate["rules"]:
             click.echo(f"  {rule['message']}")
+        if gate.get("notice"):
+            click.echo(f"  notice: {gate['notice']}")
         click.echo()
 
 

@@ -4,7 +4,8 @@
 a mean may fall against the baseline (``recall@5=0.02``). Either may name a question
 kind (``recall@5:version=0.7``) and a run (``rerank/recall@5=0.8``); without a run a
 rule holds for every run. With ``significant_only`` a drop fails only when the
-comparison calls it "worse" (Holm-adjusted p < 0.05 and an interval below 0).
+comparison calls it "worse" (Holm-adjusted p < 0.05 and an interval below 0). Without a
+baseline (a project's first run) the max-drop rules are skipped with a notice and pass.
 
 Rules come from the command line and from ``[tool.reportgen]`` in pyproject.toml or
 the top level of a reportgen.toml; a command-line rule replaces the file's rule on
@@ -164,8 +165,6 @@ def _validate(rule: Rule, report: dict[str, Any], baseline: BaselineComparison |
             f"{rule.text}: there is no run named {rule.run!r}",
             f"use one of {', '.join(report['runs'])}",
         )
-    if rule.type == "max-drop" and baseline is None:
-        raise UsageError(f"{rule.text} needs a baseline to drop from", "pass --baseline PATH")
 
 
 def _f(value: float | None) -> str:
@@ -325,12 +324,31 @@ def evaluate_gate(
     drops = [rule for rule in gate.rules if rule.type == "max-drop"]
     if drops and baseline is not None:
         results.extend(_drop_results(drops, baseline, gate.significant_only))
+    skipped = drops if baseline is None else []
     return {
         "passed": all(result["passed"] for result in results),
         "significant_only": gate.significant_only,
         "config": list(gate.sources),
         "rules": results,
+        "skipped": [rule.text for rule in skipped],
+        "notice": skipped_notice(skipped),
     }
+
+
+def skipped_notice(skipped: list[Rule]) -> str | None:
+    """Why the max-drop rules did not count: the first run has nothing to drop from.
+
+    Failing there would make the gate unpassable until a baseline exists, so they pass,
+    and the notice says so wherever the verdict is read.
+    """
+    if not skipped:
+        return None
+    listed = ", ".join(rule.text for rule in skipped)
+    return (
+        f"No baseline, so {len(skipped)} max-drop rule(s) were skipped and pass: {listed}. "
+        "They apply once there is a baseline to compare with (--baseline, e.g. the "
+        "published site)."
+    )
 
 
 def failures(gate: dict[str, Any] | None) -> list[str]:

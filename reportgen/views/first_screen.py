@@ -45,6 +45,8 @@ class GateView:
     title: str
     failed: list[str]
     passed_rules: list[str]
+    notice: str | None
+    """Which max-drop rules were skipped for want of a baseline (a first run)."""
 
     @property
     def failed_shown(self) -> list[str]:
@@ -235,11 +237,23 @@ def _gate(report: Report, run: str) -> GateView | None:
         if not rule["passed"]
     ]
     passed = [rule["message"] for rule in rules if rule["passed"]]
-    if gate["passed"]:
+    skipped = gate.get("skipped") or []  # came in 2026-12
+    if gate["passed"] and not rules:
+        skipped_rules = plural(len(skipped), "max-drop rule")
+        title = f"Quality gate passed: {skipped_rules} skipped, no baseline yet"
+    elif gate["passed"]:
         title = f"Quality gate passed: {plural(len(rules), 'rule')}, all met"
     else:
         title = f"Quality gate FAILED: {len(failed)} of {plural(len(rules), 'rule')} failed"
-    return GateView(passed=bool(gate["passed"]), title=title, failed=failed, passed_rules=passed)
+    if skipped and rules:
+        title += f" ({len(skipped)} max-drop skipped, no baseline yet)"
+    return GateView(
+        passed=bool(gate["passed"]),
+        title=title,
+        failed=failed,
+        passed_rules=passed,
+        notice=gate.get("notice"),
+    )
 
 
 def _warning_groups(report: Report) -> tuple[list[str], list[WarningGroup]]:

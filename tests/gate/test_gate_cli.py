@@ -96,6 +96,53 @@ def test_failed_rule_exits_1_after_writing_the_report(work: Path) -> None:
     assert (work / "out" / "report.md").is_file()
 
 
+def test_the_first_run_passes_max_drop_rules_with_a_notice(work: Path) -> None:
+    """No baseline yet: max-drop rules are skipped (and named) everywhere the verdict shows."""
+    (work / "reportgen.toml").write_text('max-drop = { "hit@1" = 0.05 }\n')
+    result = reportgen(
+        "report", "gold.jsonl", "m=now.jsonl", "--out", "out", "--max-drop", "recall@5=0.02",
+        cwd=work,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rules = "--max-drop hit@1=0.05, --max-drop recall@5=0.02"
+    notice = f"No baseline, so 2 max-drop rule(s) were skipped and pass: {rules}."
+    assert "Quality gate: passed" in result.stdout and notice in result.stdout
+    gate = json.loads((work / "out" / "report.json").read_text())["gate"]
+    assert gate["passed"] and gate["rules"] == []
+    assert gate["skipped"] == ["--max-drop hit@1=0.05", "--max-drop recall@5=0.02"]
+    title = "Quality gate passed: 2 max-drop rules skipped, no baseline yet"
+    summary = (work / "out" / "summary.md").read_text()
+    assert f"#### {title} ✅\n\n> [!NOTE]\n> {notice}" in summary
+    assert f"## {title}\n\n> [!NOTE]\n> {notice}" in (work / "out" / "report.md").read_text()
+    html = (work / "out" / "index.html").read_text()
+    assert f'</span> {title}</h2>\n    <p class="note">{notice}' in html
+
+
+def test_the_first_run_still_applies_min_rules(work: Path) -> None:
+    result = reportgen(
+        "report", "gold.jsonl", "m=now.jsonl", "--out", "out", "-q",
+        "--max-drop", "recall@5=0.02", "--min", "hit@1=0.9",
+        cwd=work,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "--min hit@1=0.9 FAILED" in result.stderr and "max-drop" not in result.stderr
+    gate = json.loads((work / "out" / "report.json").read_text())["gate"]
+    assert [rule["rule"] for rule in gate["rules"]] == ["--min hit@1=0.9"]
+    assert gate["skipped"] == ["--max-drop recall@5=0.02"]
+
+
+def test_with_a_baseline_nothing_is_skipped(work: Path) -> None:
+    result = reportgen(
+        "report", "gold.jsonl", "m=now.jsonl", "--out", "out", "-q",
+        "--baseline", "base", "--max-drop", "recall@5=0.5",
+        cwd=work,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    gate = json.loads((work / "out" / "report.json").read_text())["gate"]
+    assert gate["skipped"] == [] and gate["notice"] is None
+    assert "[!NOTE]" not in (work / "out" / "summary.md").read_text()
+
+
 def test_significant_only_lets_a_drop_within_noise_pass(work: Path) -> None:
     # One question of six lost: McNemar p = 1, so the drop is within noise.
     result = reportgen(
@@ -138,7 +185,7 @@ def test_rules_from_reportgen_toml(work: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "problem"),
     [
-        (["--max-drop", "recall@5=0.02"], "needs a baseline"),
+        (["--max-drop", "recall@5:nosuch=0.02"], "no question of kind 'nosuch'"),
         (["--min", "recall@7=0.5"], "'recall@7' is not measured in this report"),
         (["--min", "recall@5:nosuch=0.5"], "no question of kind 'nosuch'"),
         (["--min", "recall@5"], "has no =VALUE"),
