@@ -24,6 +24,9 @@ COMMIT_LENGTH = 7
 STEP_SUMMARY_BUDGET = 900 * 1024
 """GitHub refuses a job summary above 1 MiB per step; stay well under it."""
 
+DEFAULT_REPORT_URL = "index.html"
+"""The report beside summary.md: right in the report folder, dead in a PR comment."""
+
 _HEX = re.compile(r"[0-9a-f]{7,64}")
 
 
@@ -80,6 +83,24 @@ def default_version(env: Mapping[str, str] | None = None, cwd: Path | None = Non
         or _commit(env.get("CI_COMMIT_SHORT_SHA"), length=None)
         or _git_head(cwd)
     )
+
+
+def default_report_url(env: Mapping[str, str] | None = None) -> str | None:
+    """The page of this CI run, where its artifacts (the HTML report) can be downloaded.
+
+    GitHub Actions: the workflow run's page; GitLab CI: the job's page. None elsewhere,
+    and summary.md then names index.html instead of linking to it.
+    """
+    env = os.environ if env is None else env
+    server, repository, run = (
+        env.get(name, "").strip()
+        for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")
+    )
+    if server and repository and run.isdigit():
+        url = f"{server.rstrip('/')}/{repository}/actions/runs/{run}"
+    else:
+        url = env.get("CI_JOB_URL", "").strip()
+    return url if url.lower().startswith(("https://", "http://")) else None
 
 
 def _cut(markdown: str, budget: int, name: str) -> str:

@@ -15,7 +15,12 @@ import click
 
 from reportgen import __version__, progress
 from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
-from reportgen.ci import append_step_summary, default_version
+from reportgen.ci import (
+    DEFAULT_REPORT_URL,
+    append_step_summary,
+    default_report_url,
+    default_version,
+)
 from reportgen.cli_errors import (
     CONFIG_META,
     OptionValueError,
@@ -193,10 +198,10 @@ def measure_options(command: Any) -> Any:
         ),
         click.option(
             "--report-url",
-            default="index.html",
-            show_default=True,
             help="Where readers of summary.md find the full report: an http(s) URL (e.g. its "
-            "published page) or a path relative to summary.md.",
+            "published page) or a path relative to summary.md. Default: this run's page in "
+            "GitHub Actions (its artifacts) or GitLab CI; elsewhere index.html, which "
+            "summary.md names rather than links, since a relative link is dead in a PR comment.",
         ),
         click.option(
             "--github-summary/--no-github-summary",
@@ -394,7 +399,7 @@ def report(
     formats: tuple[str, ...],
     per_question_format: str,
     chart_png: bool,
-    report_url: str,
+    report_url: str | None,
     github_summary: bool,
     quiet: bool,
     gold_format: str | None,
@@ -455,7 +460,7 @@ def report(
         run_format=run_format,
         gold_version=gold_version,
         index_version=index_version,
-        report_url=report_url,
+        report_url=report_url or default_report_url() or DEFAULT_REPORT_URL,
         reference_run=reference_run,
         baseline=baseline,
         baseline_version=baseline_version,
@@ -589,7 +594,7 @@ def demo(
     formats: tuple[str, ...],
     per_question_format: str,
     chart_png: bool,
-    report_url: str,
+    report_url: str | None,
     github_summary: bool,
     quiet: bool,
 ) -> None:
@@ -607,7 +612,7 @@ def demo(
         version=version or default_version(),
         formats=formats,
         per_question_format=per_question_format,
-        report_url=report_url,
+        report_url=report_url or default_report_url() or DEFAULT_REPORT_URL,
         chart_png=chart_png,
     )
     if not quiet:

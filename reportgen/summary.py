@@ -16,9 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
+from reportgen.ci import DEFAULT_REPORT_URL
 from reportgen.links import link_target
-from reportgen.render import environment
+from reportgen.render import environment, markdown_escape
 from reportgen.report import Report
 from reportgen.views.attribution import CELL_NAMES, marked_ids, stale_note
 from reportgen.views.common import Table, fmt, plural
@@ -65,6 +67,22 @@ _MERMAID_UNSAFE = re.compile(r"[^\w .:/+@()=,-]")
 def mermaid_text(value: object, limit: int = 60) -> str:
     """User text that cannot close a Mermaid string or the code fence around it."""
     return _MERMAID_UNSAFE.sub("_", str(value))[:limit]
+
+
+def linkable(url: str) -> bool:
+    """Whether ``url`` still leads somewhere from a PR comment or a job summary.
+
+    A relative path (the default ``index.html``) is dead there: GitHub resolves it
+    against its own pages, so the summary names the place instead of linking to it.
+    """
+    return urlsplit(url).scheme.lower() in {"http", "https"}
+
+
+def report_place(url: str) -> str:
+    """Where the full report is, in words, when ``url`` cannot be a link."""
+    if url == DEFAULT_REPORT_URL:
+        return "index.html in the report folder (in CI, this run's artifacts)"
+    return url
 
 
 @dataclass(frozen=True)
@@ -218,7 +236,8 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "report": report,
         "gold": gold,
         "questions_counted": plural(gold["questions"], "question"),
-        "report_url": link_target(report_url),
+        "report_url": link_target(report_url) if linkable(report_url) else None,
+        "report_place": report_place(report_url),
         "cell_names": list(CELL_NAMES.values()),
         "cells": cells_rows(report, limit),
         "recall_header": header,
@@ -227,8 +246,9 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
     }
 
 
-def render_summary(report: Report, report_url: str = "index.html") -> str:
-    """summary.md, always strictly under SUMMARY_BUDGET characters, every block closed."""
+def render_summary(report: Report, report_url: str = DEFAULT_REPORT_URL) -> str:
+    """summary.md, always strictly under SUMMARY_BUDGET characters, every block closed;
+    it links to ``report_url`` when that is an http(s) URL, and names it otherwise."""
     template = environment().get_template("summary.md.j2")
     limit = LIST_LIMIT
     text = template.render(summary_view(report, report_url, limit))
@@ -236,9 +256,12 @@ def render_summary(report: Report, report_url: str = "index.html") -> str:
         limit //= 2
         text = template.render(summary_view(report, report_url, limit))
     if length(text) >= SUMMARY_BUDGET:
-        note = (
-            f"… cut to fit a comment: the rest is in the [full report]({link_target(report_url)})\n"
+        place = (
+            f"[full report]({link_target(report_url)})"
+            if linkable(report_url)
+            else f"full report ({markdown_escape(report_place(report_url))})"
         )
+        note = f"… cut to fit a comment: the rest is in the {place}\n"
         kept = cut_at_block(text, SUMMARY_BUDGET - length(note) - 1) or MARKER + "\n\n"
         text = kept + note
     return text

@@ -147,3 +147,51 @@ def test_cli_github_summary_needs_markdown(tmp_path: Path) -> None:
     assert code == 2
     assert "--github-summary needs the Markdown output" in output
     assert not out.exists()
+
+
+GITHUB_RUN = {
+    "GITHUB_SERVER_URL": "https://github.example.com",
+    "GITHUB_REPOSITORY": "acme/rag",
+    "GITHUB_RUN_ID": "4242",
+}
+
+
+@pytest.mark.parametrize(
+    ("env", "url"),
+    [
+        (GITHUB_RUN, "https://github.example.com/acme/rag/actions/runs/4242"),
+        ({**GITHUB_RUN, "GITHUB_RUN_ID": ""}, None),
+        ({**GITHUB_RUN, "GITHUB_RUN_ID": "12; x"}, None),
+        (
+            {"CI_JOB_URL": "https://gitlab.example.com/acme/rag/-/jobs/7"},
+            "https://gitlab.example.com/acme/rag/-/jobs/7",
+        ),
+        ({**GITHUB_RUN, "GITHUB_SERVER_URL": "file:///srv/git"}, None),
+        ({}, None),
+    ],
+)
+def test_the_report_url_is_this_runs_page(env: dict[str, str], url: str | None) -> None:
+    assert ci.default_report_url(env) == url
+
+
+def test_cli_summary_links_to_the_run_page_in_github_actions(tmp_path: Path) -> None:
+    code, output, out = _demo(tmp_path, "-q", env=GITHUB_RUN)
+    assert code == 0, output
+    header = (out / "summary.md").read_text().splitlines()[3]
+    assert header.endswith("· [full report](https://github.example.com/acme/rag/actions/runs/4242)")
+
+
+def test_cli_report_url_wins_over_the_run_page(tmp_path: Path) -> None:
+    code, output, out = _demo(
+        tmp_path, "-q", "--report-url", "https://acme.github.io/rag/v2/", env=GITHUB_RUN
+    )
+    assert code == 0, output
+    assert "· [full report](https://acme.github.io/rag/v2/)" in (out / "summary.md").read_text()
+
+
+def test_cli_outside_ci_names_the_report_instead_of_a_dead_link(tmp_path: Path) -> None:
+    code, output, out = _demo(tmp_path, "-q")
+    assert code == 0, output
+    summary = (out / "summary.md").read_text()
+    assert "· full report: index.html in the report folder (in CI, this run's artifacts)" in summary
+    assert "](index.html)" not in summary

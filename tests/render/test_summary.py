@@ -75,9 +75,28 @@ def test_huge_lists_are_cut_with_a_count_and_a_link(spec_example: ReportResult) 
 def test_endless_warnings_still_fit(spec_example: ReportResult) -> None:
     report = copy.deepcopy(spec_example.report)
     report["warnings"] = [{"message": "x" * 500}] * 1000
-    text = render_summary(report)
+    text = render_summary(report, "https://example.org/full")
     assert len(text) <= SUMMARY_BUDGET
-    assert "more in the [full report]" in text
+    assert "more in the [full report](https://example.org/full)" in text
+
+
+def test_a_relative_report_url_is_named_not_linked(spec_example: ReportResult) -> None:
+    """`index.html` is right beside summary.md but dead in a PR comment: say where it is."""
+    report = copy.deepcopy(with_cells(spec_example.report, 60))
+    report["warnings"] = [{"message": f"warning {i}"} for i in range(50)]
+    for url, place in [
+        (
+            "index.html",
+            "full report: index.html in the report folder (in CI, this run's artifacts)",
+        ),
+        ("../v1/index.html", "full report: ../v1/index.html"),
+    ]:
+        text = render_summary(report, url)
+        assert place in text.split("\n")[3]
+        assert "](" not in text and "more in the full report" in text
+        assert "… and 21 more (full report)" in text
+    linked = render_summary(report, "HTTPS://ci.example.org/runs/7")
+    assert "· [full report](HTTPS://ci.example.org/runs/7)\n" in linked
 
 
 def test_baseline_deltas_and_gate(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
