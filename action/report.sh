@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Run `reportgen report` with the action's inputs, write the outputs, apply the gate.
 # Inputs arrive as INPUT_* variables (see action.yml); nothing is ever evaluated as code.
-# Exit: 0 report written (gate passed, or failed with fail-on-gate false), 1 gate failed,
-# 2 bad input (reportgen's message says what to fix).
+# Exit: 0 report written (gate passed, or failed with fail-on-gate false), 1 gate failed
+# (the report, its outputs and the summary are written all the same), 2 bad input
+# (reportgen's message says what to fix; no report), 3 internal error in reportgen (a
+# bug: its message and traceback are above; no report).
 set -euo pipefail
 
 args=(report "$INPUT_GOLD")
@@ -31,6 +33,7 @@ add_option --k "${INPUT_K:-}"
 add_option --context-k "${INPUT_CONTEXT_K:-}"
 add_option --baseline "${INPUT_BASELINE:-}"
 add_option --version "${INPUT_VERSION:-}"
+add_option --report-url "${INPUT_REPORT_URL:-}"
 add_lines --min "${INPUT_MIN:-}"
 add_lines --max-drop "${INPUT_MAX_DROP:-}"
 if [ "${INPUT_SIGNIFICANT_ONLY:-false}" = true ]; then args+=(--significant-only); fi
@@ -60,7 +63,16 @@ esac
 dir=$(cd "$INPUT_OUT" && pwd)
 summary="$dir/summary.md"
 [ -f "$summary" ] || summary="$dir/report.md"
-version=$("$REPORTGEN_PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' "$dir/report.json")
+# The version, then the gate's notice (max-drop rules skipped without a baseline), if any.
+facts=$("$REPORTGEN_PYTHON" -c '
+import json, sys
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+print(report["version"])
+print(" ".join(((report.get("gate") or {}).get("notice") or "").split()).replace("%", "%25"))
+' "$dir/report.json")
+version=$(sed -n 1p <<<"$facts")
+notice=$(sed -n 2p <<<"$facts")
+if [ -n "$notice" ]; then echo "::notice::$notice"; fi
 {
   echo "report-dir=$dir"
   echo "gate=$gate"

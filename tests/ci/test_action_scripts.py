@@ -81,6 +81,7 @@ def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
         max_drop="mrr@5=0.02",
         significant_only="true",
         version="pr-7",
+        report_url="https://github.com/o/r/actions/runs/9",
         args="--trec-eval\n--relevance-threshold\n2",
         github_summary="true",
     )
@@ -91,6 +92,7 @@ def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
         "report", "gold set.jsonl", "bm25=runs/bm 25.trec", "dense=runs/dense.jsonl",
         "--out", "out", "--verdicts", "verdicts.jsonl", "--k", "1,5", "--context-k", "5",
         "--baseline", "site", "--version", "pr-7",
+        "--report-url", "https://github.com/o/r/actions/runs/9",
         "--min", "recall@5=0.8", "--min", "hit@5=0.9", "--max-drop", "mrr@5=0.02",
         "--significant-only", "--github-summary", "--trec-eval", "--relevance-threshold", "2",
     ]  # fmt: skip
@@ -135,12 +137,22 @@ def test_a_failed_gate(tmp_path: Path, fake_reportgen: Path, fail_on_gate: str, 
     assert "The quality gate failed" in done.stdout
 
 
-def test_bad_input_stops_without_outputs(tmp_path: Path, fake_reportgen: Path) -> None:
-    env = {"REPORTGEN": str(fake_reportgen), "FAKE_EXIT": "2", **inputs()}
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        (2, "::error::reportgen stopped with exit code 2 (bad input or usage"),
+        (3, "::error::reportgen stopped with exit code 3 (an internal error"),
+        (137, "::error::reportgen stopped with exit code 137"),
+    ],
+)
+def test_no_report_stops_without_outputs(
+    tmp_path: Path, fake_reportgen: Path, code: int, says: str
+) -> None:
+    env = {"REPORTGEN": str(fake_reportgen), "FAKE_EXIT": str(code), **inputs()}
     done, out = run_script("report.sh", tmp_path, env)
-    assert done.returncode == 2
+    assert done.returncode == code
     assert out == {}
-    assert "::error::reportgen stopped with exit code 2" in done.stdout
+    assert says in done.stdout
 
 
 def test_the_real_cli_on_the_bundled_example(tmp_path: Path) -> None:
@@ -162,10 +174,15 @@ def test_the_real_cli_on_the_bundled_example(tmp_path: Path) -> None:
         "INPUT_K": "1,5",
         "INPUT_VERDICTS": str(example / "verdicts.jsonl"),
         "INPUT_GITHUB_SUMMARY": "true",
+        "INPUT_MAX_DROP": "recall@5=0.02",
+        "INPUT_REPORT_URL": "https://github.com/o/r/actions/runs/9",
     }
     done, out = run_script("report.sh", tmp_path, env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert out["gate"] == "passed"
+    # the first run: no baseline, so the max-drop rule is skipped, with a notice
+    assert "\n::notice::No baseline, so 1 max-drop rule(s) were skipped and pass: " in done.stdout
+    assert "· [full report](https://github.com/o/r/actions/runs/9)\n" in step_summary.read_text()
     assert out["version"] == "0123456"
     report = json.loads((Path(out["report-dir"]) / "report.json").read_text())
     assert report["version"] == "0123456"
