@@ -77,6 +77,7 @@ def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
         k="1,5",
         context_k="5",
         baseline="site",
+        on_gold_change="intersect",
         min="recall@5=0.8\nhit@5=0.9\n",
         max_drop="mrr@5=0.02",
         significant_only="true",
@@ -91,7 +92,7 @@ def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
     assert argv == [
         "report", "gold set.jsonl", "bm25=runs/bm 25.trec", "dense=runs/dense.jsonl",
         "--out", "out", "--verdicts", "verdicts.jsonl", "--k", "1,5", "--context-k", "5",
-        "--baseline", "site", "--version", "pr-7",
+        "--baseline", "site", "--on-gold-change", "intersect", "--version", "pr-7",
         "--report-url", "https://github.com/o/r/actions/runs/9",
         "--min", "recall@5=0.8", "--min", "hit@5=0.9", "--max-drop", "mrr@5=0.02",
         "--significant-only", "--github-summary", "--trec-eval", "--relevance-threshold", "2",
@@ -249,3 +250,14 @@ def test_each_failure_code_is_named(
     done, out = run_script("report.sh", tmp_path, env)
     assert done.returncode == int(code) and out == {}
     assert f"::error::reportgen stopped with exit code {code} ({meaning}" in done.stdout
+
+
+def test_an_unreadable_repository_stops_instead_of_skipping_the_baseline(
+    tmp_path: Path, site_remote: Path
+) -> None:
+    """Going on without the baseline would silently pass every max-drop rule."""
+    env = {**fetch_env(site_remote, "gh-pages"), "GITHUB_REPOSITORY": "no-such-repository"}
+    done, out = run_script("fetch-site.sh", tmp_path, env)
+    assert done.returncode == 3
+    assert out == {}
+    assert "::error::Cannot read file://" in done.stdout and "::notice::" not in done.stdout
