@@ -21,6 +21,7 @@ from typing import Any
 from ruamel.yaml import YAML  # check-jsonschema's YAML reader, a test dependency
 
 _EXPRESSION = re.compile(r"\$\{\{(.*?)\}\}", re.DOTALL)
+_STATUS_CHECK = re.compile(r"\b(success|failure|always|cancelled)\(\)")
 _TOKEN = re.compile(r"\s*(?:('(?:[^']|'')*')|(==|!=|&&|\|\||!|\(|\))|([A-Za-z_][\w.-]*))")
 
 
@@ -56,9 +57,12 @@ class Evaluator:
         return _EXPRESSION.sub(lambda m: _text(self.expression(m[1])), text)
 
     def condition(self, text: str) -> bool:
+        """A step's if:, with GitHub's implicit success() when it names no status check."""
         inner = _EXPRESSION.fullmatch(text.strip())
-        value = self.expression(inner[1] if inner else text)
-        return bool(value)
+        expression = inner[1] if inner else text
+        if not _STATUS_CHECK.search(expression):
+            expression = f"success() && ({expression})"
+        return bool(self.expression(expression))
 
     def expression(self, text: str) -> Any:
         tokens = []
