@@ -110,11 +110,16 @@ def gh_api(env: dict[str, str], *args: str) -> str:
 
 
 def gh_env(env: dict[str, str]) -> dict[str, str]:
-    """The environment for gh: on GitHub Enterprise Server, the server's host."""
+    """The environment for gh: on GitHub Enterprise Server, its host, and the token
+    where gh looks for one for such a host."""
     host = urlsplit(env.get("GITHUB_SERVER_URL", "")).hostname
-    if host and host != "github.com" and "GH_HOST" not in env:
-        return {**env, "GH_HOST": host}
-    return env
+    if not host or host == "github.com" or urlsplit(env["GITHUB_SERVER_URL"]).scheme != "https":
+        return env
+    return {
+        "GH_HOST": host,
+        "GH_ENTERPRISE_TOKEN": env.get("GH_TOKEN", ""),
+        **env,
+    }
 
 
 def post(env: dict[str, str]) -> str:

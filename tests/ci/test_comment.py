@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -129,3 +130,14 @@ def test_a_token_without_the_permission_says_which_one(env: dict[str, str]) -> N
     assert done.returncode == 2
     assert "::error::The token may not comment on this pull request" in done.stdout
     assert "Fix: give the job `permissions: pull-requests: write`." in done.stdout
+
+
+def test_on_github_enterprise_server_gh_is_pointed_at_its_host() -> None:
+    spec = importlib.util.spec_from_file_location("comment", COMMENT)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    env = {"GITHUB_SERVER_URL": "https://git.acme.example", "GH_TOKEN": "t"}
+    assert module.gh_env(env) == {**env, "GH_HOST": "git.acme.example", "GH_ENTERPRISE_TOKEN": "t"}
+    for server in ("https://github.com", "file:///tmp/server"):
+        assert module.gh_env({"GITHUB_SERVER_URL": server}) == {"GITHUB_SERVER_URL": server}
