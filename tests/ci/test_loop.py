@@ -268,9 +268,15 @@ def test_the_loop(tmp_path: Path) -> None:
     ]
     assert not drop["passed"] and drop["drop"] == pytest.approx(0.5)  # 8/8 -> 4/8 found
     html = Path(run.outputs["html-path"]).read_text()
-    assert html.lstrip().lower().startswith("<!doctype html") and "Quality gate: FAILED" in html
+    assert (
+        html.lstrip().lower().startswith("<!doctype html")
+        and "Quality gate FAILED: 1 of 4 rules failed" in html
+    )
     summary = Path(run.outputs["summary-path"]).read_text()
-    assert "#### Quality gate: FAILED ❌" in summary and f"· [full report]({url})\n" in summary
+    assert (
+        "#### Quality gate FAILED: 1 of 4 rules failed ❌" in summary
+        and f"· [full report]({url})\n" in summary
+    )
     assert run.steps["comment"].ran and run.steps["comment"].returncode == 0
     assert "Updated the comment on PR #2" in run.steps["comment"].stdout
     [edited] = comments(project)["acme/rag#2"]
