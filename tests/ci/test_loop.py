@@ -8,7 +8,9 @@ and if: that action.yml gives them, the variables GitHub sets (GITHUB_OUTPUT,
 GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH with a pull_request event, RUNNER_TEMP, ...),
 and a stand-in `gh` that keeps the PR comments. Only setup-python and the install step
 (a virtualenv and a pip install from the network) are stood in for: their outputs point
-to this checkout's reportgen.
+to this checkout's reportgen. The one liberty: `github.server_url` (whose run page is
+the default report-url) is https://github.test, while GITHUB_SERVER_URL, which the
+scripts' git uses, is the file:// origin.
 """
 
 from __future__ import annotations
@@ -137,7 +139,9 @@ class Project:
             FAKE_GH_STATE=str(self.root / "gh-state.json"),
         )
         github = {
-            "server_url": server_url,
+            # ${{ github.server_url }} is https on GitHub; git cannot reach an https
+            # origin offline, so only the variable the scripts' git uses is file://.
+            "server_url": "https://github.test",
             "repository": "acme/rag",
             "run_id": str(self.run_id),
             "token": "job-token",
@@ -217,9 +221,9 @@ def test_the_loop(tmp_path: Path) -> None:
     assert report_of(run)["baseline"] is None
     summary = Path(run.outputs["summary-path"]).read_text()
     assert Path(env["GITHUB_STEP_SUMMARY"]).read_text() == summary
-    # The run page is the default report-url; file:// cannot be a link, so it is named.
+    # The run page is the default report-url: the summary and the comment link to it.
     header = summary.splitlines()[3]
-    assert "· full report: file://" in header and header.endswith("/acme/rag/actions/runs/101")
+    assert header.endswith("· [full report](https://github.test/acme/rag/actions/runs/101)")
     assert "> [!NOTE]\n> No baseline, so 1 max-drop rule(s) were skipped" in summary
     [comment] = comments(project)["acme/rag#1"]
     assert comment["body"] == summary and summary.startswith(MARKER)
