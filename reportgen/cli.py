@@ -487,7 +487,9 @@ def report(
     failed = result.gate_failures
     if failed:
         raise GateFailed(
-            f"{len(failed)} quality rule(s) failed (the report was written):\n" + "\n".join(failed)
+            (f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule")
+            + " failed (the report was written):\n"
+            + "\n".join(failed)
         )
     if strict and (failure := strict_failure(result.report)) is not None:
         raise failure

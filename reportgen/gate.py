@@ -344,8 +344,9 @@ def skipped_notice(skipped: list[Rule]) -> str | None:
     if not skipped:
         return None
     listed = ", ".join(rule.text for rule in skipped)
+    rules = "1 max-drop rule was" if len(skipped) == 1 else f"{len(skipped)} max-drop rules were"
     return (
-        f"No baseline, so {len(skipped)} max-drop rule(s) were skipped and pass: {listed}. "
+        f"No baseline, so {rules} skipped and passed: {listed}. "
         "They apply once there is a baseline to compare with (--baseline, e.g. the "
         "published site)."
     )

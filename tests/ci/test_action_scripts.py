@@ -182,7 +182,7 @@ def test_the_real_cli_on_the_bundled_example(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert out["gate"] == "passed"
     # the first run: no baseline, so the max-drop rule is skipped, with a notice
-    assert "\n::notice::No baseline, so 1 max-drop rule(s) were skipped and pass: " in done.stdout
+    assert "\n::notice::No baseline, so 1 max-drop rule was skipped and passed: " in done.stdout
     assert "· [full report](https://github.com/o/r/actions/runs/9)\n" in step_summary.read_text()
     assert out["version"] == "0123456"
     report = json.loads((Path(out["report-dir"]) / "report.json").read_text())

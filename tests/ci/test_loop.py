@@ -215,7 +215,7 @@ def test_the_loop(tmp_path: Path) -> None:
     steps = run.steps
     assert not run.failed, {k: (s.returncode, s.stdout, s.stderr) for k, s in steps.items()}
     assert "::notice::No branch 'gh-pages' yet, so no baseline" in steps["baseline"].stdout
-    notice = "::notice::No baseline, so 1 max-drop rule(s) were skipped and pass: "
+    notice = "::notice::No baseline, so 1 max-drop rule was skipped and passed: "
     assert notice + "--max-drop recall@5=0.02." in steps["report"].stdout
     assert run.outputs["gate"] == "passed" and run.outputs["version"] == pr1[:7]
     assert report_of(run)["baseline"] is None
@@ -224,7 +224,7 @@ def test_the_loop(tmp_path: Path) -> None:
     # The run page is the default report-url: the summary and the comment link to it.
     header = summary.splitlines()[3]
     assert header.endswith("· [full report](https://github.test/acme/rag/actions/runs/101)")
-    assert "> [!NOTE]\n> No baseline, so 1 max-drop rule(s) were skipped" in summary
+    assert "> [!NOTE]\n> No baseline, so 1 max-drop rule was skipped" in summary
     [comment] = comments(project)["acme/rag#1"]
     assert comment["body"] == summary and summary.startswith(MARKER)
     assert run.outputs["comment-url"].endswith(f"#issuecomment-{comment['id']}")

@@ -105,7 +105,7 @@ def test_the_first_run_passes_max_drop_rules_with_a_notice(work: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     rules = "--max-drop hit@1=0.05, --max-drop recall@5=0.02"
-    notice = f"No baseline, so 2 max-drop rule(s) were skipped and pass: {rules}."
+    notice = f"No baseline, so 2 max-drop rules were skipped and passed: {rules}."
     assert "Quality gate: passed" in result.stdout and notice in result.stdout
     gate = json.loads((work / "out" / "report.json").read_text())["gate"]
     assert gate["passed"] and gate["rules"] == []
