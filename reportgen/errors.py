@@ -119,7 +119,7 @@ class GateFailed(ReportgenError):
     exit_code = EXIT_GATE_FAILED
 
 
-def closest(word: str, choices: Iterable[str]) -> str | None:
+def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
     """The choice a typo most likely meant (``max-drops`` -> ``max-drop``), if any is close."""
-    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return found[0] if found else None

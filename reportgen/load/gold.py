@@ -6,7 +6,6 @@ end in the same two frames, so nothing downstream knows which format it came fro
 
 from __future__ import annotations
 
-import difflib
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.errors import InputError, printable
+from reportgen.errors import closest as closest_choice
 from reportgen.load.sniff import detect_format
 from reportgen.load.text import (
     checked_id,
@@ -230,8 +230,7 @@ def closest_key(key: str) -> str | None:
     Only a close match counts: other keys (``answer``, ``source``) are data a gold
     set keeps for people, and reportgen leaves them alone without a word.
     """
-    found = difflib.get_close_matches(key.lower(), RECORD_KEYS, n=1, cutoff=0.75)
-    return found[0] if found else None
+    return closest_choice(key.lower(), RECORD_KEYS, cutoff=0.75)
 
 
 def _note_misspelt(parsed: _Parsed, record: dict[str, Any], line: int) -> None:
