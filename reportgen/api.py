@@ -337,19 +337,19 @@ def make_report(
             "pass the verdicts file too (--verdicts), or leave the run out",
             option="--verdicts-run",
         )
+    if baseline_version is not None and baseline is None:
+        raise ParameterError(
+            "baseline_version",
+            baseline_version,
+            "picks a version of the baseline, but no baseline is given",
+            "pass the site to pick the version from (--baseline)",
+            option="--baseline-version",
+        )
     # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
     worker = ChartWorker() if draws_charts(formats) else None
     try:
         created = created_at()
         gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
-        if baseline_version is not None and baseline is None:
-            raise ParameterError(
-                "baseline_version",
-                baseline_version,
-                "picks a version of the baseline, but no baseline is given",
-                "pass the site to pick the version from (--baseline)",
-                option="--baseline-version",
-            )
         previous = (
             load_baseline(baseline, gold_fingerprint=gold_set.fingerprint, version=baseline_version)
             if baseline is not None
