@@ -15,14 +15,12 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.charts import ChartWorker
+from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
+from reportgen.analyse.gate import GateRules, failures
+from reportgen.analyse.hygiene import check, with_hygiene
 from reportgen.errors import GateFailed, ParameterError, printable
-from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.filesystem import refuse_undecodable, writing
-from reportgen.gate import GateRules, failures
-from reportgen.hygiene import check, with_hygiene
 from reportgen.labels import check_version_label
-from reportgen.links import check_report_url
 from reportgen.load import (
     GOLD_FORMATS,
     MANIFEST_FORMATS,
@@ -35,8 +33,12 @@ from reportgen.load import (
     parse_run_spec,
 )
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
+from reportgen.measure.scoring import Evaluation, Settings, evaluate
 from reportgen.model import GoldSet, Manifest, Run, VerdictSet
-from reportgen.output import (
+from reportgen.progress import track
+from reportgen.render.charts import ChartWorker
+from reportgen.render.links import check_report_url
+from reportgen.render.output import (
     FORMATS,
     PER_QUESTION_FORMATS,
     per_question_bytes,
@@ -44,9 +46,7 @@ from reportgen.output import (
     report_json,
     write_files,
 )
-from reportgen.progress import track
-from reportgen.report import Report, build_report, created_at, per_question_rows
-from reportgen.versions import GOLD_CHANGE_POLICIES, GoldChangePolicy
+from reportgen.report.assemble import Report, build_report, created_at, per_question_rows
 
 if TYPE_CHECKING:
     from reportgen.load.shards import Shard
@@ -223,8 +223,8 @@ def render_files(
     per_question_file = f"per_question.{per_question_format}"
     specs = {}
     if draws_charts(formats):
-        from reportgen.charts import report_chart_specs
-        from reportgen.views.cutoff import cutoff_chart_specs
+        from reportgen.render.charts import report_chart_specs
+        from reportgen.render.views.cutoff import cutoff_chart_specs
 
         specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
         if chart_worker is not None:
@@ -236,9 +236,9 @@ def render_files(
     if not draws_charts(formats):
         return files
     # Jinja2 and vl-convert only when HTML or Markdown is asked for
-    from reportgen.charts import render_charts
-    from reportgen.render import render_html, render_markdown
-    from reportgen.summary import render_summary
+    from reportgen.render.charts import render_charts
+    from reportgen.render.pages import render_html, render_markdown
+    from reportgen.render.summary import render_summary
 
     if "md" in formats:
         files["summary.md"] = render_summary(report, report_url).encode()
@@ -474,7 +474,7 @@ def merge_reports(
     one report over all the questions.
     """
     from reportgen.load.shards import load_shard
-    from reportgen.merge import merge_shards
+    from reportgen.report.merge import merge_shards
 
     check_formats((), per_question_format)
     refuse_undecodable({"version (--version)": version})

@@ -14,6 +14,8 @@ from typing import Any
 import click
 
 from reportgen import __version__, progress
+from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES
+from reportgen.analyse.gate import GateRules, load_config, rules_from_options
 from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
 from reportgen.ci import (
     DEFAULT_REPORT_URL,
@@ -32,11 +34,9 @@ from reportgen.cli_errors import (
 )
 from reportgen.config import Config, check_keys, find_config, read_config
 from reportgen.errors import GateFailed, UsageError, closest, printable
-from reportgen.evaluate import DEFAULT_CONTEXT_K, DEFAULT_KS, MAX_CUTOFF, MAX_GRADE, Settings
-from reportgen.gate import GateRules, load_config, rules_from_options
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
-from reportgen.output import FORMATS, PER_QUESTION_FORMATS
-from reportgen.versions import GOLD_CHANGE_POLICIES
+from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, MAX_CUTOFF, MAX_GRADE, Settings
+from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
 
 
 class ReportgenCommand(click.Command):
@@ -670,8 +670,8 @@ def merge(
       reportgen merge out-*.txt --out report/ --trec-eval
     """
     from reportgen.api import merge_reports
-    from reportgen.render import fmt
-    from reportgen.views.common import plural
+    from reportgen.render.pages import fmt
+    from reportgen.render.views.common import plural
 
     result = merge_reports(
         shards,
@@ -789,7 +789,7 @@ def publish(
 def print_summary(result: ReportResult) -> None:
     """Per run: the headline, a small table by kind (when there are several); then
     the comparisons, the cells, the warnings and where the files went."""
-    from reportgen.render import fmt, headline
+    from reportgen.render.pages import fmt, headline
 
     report = result.report
     k = report["context_k"]
@@ -819,7 +819,7 @@ def print_summary(result: ReportResult) -> None:
             click.echo("  " + "  ".join(cells))
         click.echo()
     print_comparisons(report)
-    from reportgen.render import attribution_lines
+    from reportgen.render.pages import attribution_lines
 
     for line in attribution_lines(report):
         click.echo(line)
@@ -831,7 +831,7 @@ def print_summary(result: ReportResult) -> None:
 
 
 def _comparison_line(entry: dict[str, Any], key: str) -> str:
-    from reportgen.render import fmt
+    from reportgen.render.pages import fmt
 
     measure = entry["measures"].get(key)
     if measure is None:
@@ -846,7 +846,7 @@ def _comparison_line(entry: dict[str, Any], key: str) -> str:
 
 def baseline_source_line(report: dict[str, Any], baseline: dict[str, Any]) -> str:
     """Which report the baseline is, and why that version when it came from a site."""
-    from reportgen.views.comparisons import selection_sentence
+    from reportgen.render.views.comparisons import selection_sentence
 
     version, created, source = baseline["version"], baseline["created"], baseline["source"]
     line = f"Baseline: {version} ({created}), read from {source}."
@@ -858,8 +858,8 @@ def baseline_source_line(report: dict[str, Any], baseline: dict[str, Any]) -> st
 def print_comparisons(report: dict[str, Any]) -> None:
     """One line per comparison on recall at k_ctx (and a baseline's four cells, stale
     gold marked), then the gate's verdicts."""
-    from reportgen.render import cells_line, fmt
-    from reportgen.views.comparisons import gold_change_lines
+    from reportgen.render.pages import cells_line, fmt
+    from reportgen.render.views.comparisons import gold_change_lines
 
     key = f"recall@{report['context_k']}"
     sections: list[tuple[str, list[dict[str, Any]], list[str]]] = [

@@ -36,7 +36,7 @@ from typing import Any
 from reportgen.errors import InputError
 from reportgen.labels import label_problem
 from reportgen.load.published import load_history
-from reportgen.output import atomic_write
+from reportgen.render.output import atomic_write
 from reportgen.sitelock import site_lock
 from reportgen.swap import exchange
 

@@ -17,7 +17,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from reportgen.charts import CELL_KEYS, Spec, cells_trend_spec, render_charts, trend_spec
 from reportgen.errors import UsageError
 from reportgen.load.published import load_history, load_report_dir
 from reportgen.publishing import (
@@ -28,8 +27,9 @@ from reportgen.publishing import (
     new_staging,
     report_files,
 )
-from reportgen.render import Figure, environment, fmt, page_assets
-from reportgen.report import Report, created_at
+from reportgen.render.charts import CELL_KEYS, Spec, cells_trend_spec, render_charts, trend_spec
+from reportgen.render.pages import Figure, environment, fmt, page_assets
+from reportgen.report.assemble import Report, created_at
 
 DEFAULT_LOCK_TIMEOUT = 60.0
 HEADLINE_MEASURES = (

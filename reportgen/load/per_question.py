@@ -23,7 +23,7 @@ from reportgen.load.text import (
     polars_source,
     read_lines,
 )
-from reportgen.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
+from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
 from reportgen.model import PER_QUESTION_KEYS, UNLABELLED_KIND
 from reportgen.spreadsheet import from_text
 

@@ -14,7 +14,6 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.blocks import block_positions, block_starts
 from reportgen.errors import InputError, printable
 from reportgen.filesystem import reading
 from reportgen.load.sniff import detect_format
@@ -38,6 +37,7 @@ from reportgen.load.text import (
     split_fields,
     suspect_id,
 )
+from reportgen.measure.blocks import block_positions, block_starts
 from reportgen.model import RESULTS_SCHEMA, Run
 
 Order = Literal["rank", "score", "list"]

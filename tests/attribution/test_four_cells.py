@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from reportgen.analyse.attribution import choose_run
 from reportgen.api import make_demo, make_report
-from reportgen.attribution import choose_run
 from reportgen.errors import UsageError
-from reportgen.evaluate import Evaluation, Settings, evaluate
 from reportgen.load import load_gold, load_run, load_verdicts
+from reportgen.measure.scoring import Evaluation, Settings, evaluate
 
 K = 5
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import polars as pl
 
+from reportgen.analyse.attribution import stale_by_cell
 from reportgen.api import make_demo, make_report
-from reportgen.attribution import stale_by_cell
-from reportgen.evaluate import Settings
+from reportgen.measure.scoring import Settings
 from tests.attribution.test_four_cells import MISSED_WRONG, RETRIEVED_CORRECT, K, write_case
 
 NOTE = "stale gold ids: fix the gold set before blaming search."

@@ -14,7 +14,7 @@ from pathlib import Path
 import vl_convert
 
 from reportgen.api import make_report
-from reportgen.charts import (
+from reportgen.render.charts import (
     VEGA_LITE_VERSION,
     ChartWorker,
     at_k_curve_spec,

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from reportgen.charts import (
+from reportgen.render.charts import (
     PALETTE,
     at_k_curve_spec,
     cells_trend_spec,

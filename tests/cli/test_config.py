@@ -13,8 +13,8 @@ import click
 import pytest
 from click.core import ParameterSource
 
+from reportgen.analyse.gate import Rule
 from reportgen.cli import _gate_rules, cli, config_keys
-from reportgen.gate import Rule
 
 REPO = Path(__file__).resolve().parents[2]
 REPORT = cli.commands["report"]

@@ -8,7 +8,7 @@ import pytest
 
 from reportgen.api import make_report, merge_reports, render_files, set_index_versions
 from reportgen.errors import ParameterError, closest
-from reportgen.evaluate import Settings
+from reportgen.measure.scoring import Settings
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from reportgen.analyse.baseline import _cells
 from reportgen.cli import cli
-from reportgen.render import cells_line, comparisons_view
-from reportgen.versions import _cells
+from reportgen.render.pages import cells_line, comparisons_view
 from tests.attribution.test_four_cells import K, write_case
 from tests.attribution.test_stale_cells import write_manifest
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from reportgen import paired
-from reportgen.compare import (
+from reportgen.analyse import paired
+from reportgen.analyse.compare import (
     CHANGED_QUESTIONS_KEPT,
     Side,
     compare_pairs,

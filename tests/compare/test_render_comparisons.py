@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reportgen.api import make_demo
-from reportgen.render import comparisons_view
+from reportgen.render.pages import comparisons_view
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,7 @@ def _entry(run: str, labels: dict[str, str]) -> dict[str, object]:
 
 
 def test_glance_shows_headline_measures_and_what_moved_beyond_noise() -> None:
-    from reportgen.views.comparisons import glance_table
+    from reportgen.render.views.comparisons import glance_table
 
     entries = [
         _entry("a", {"hit@5": "worse", "recall@5": "within noise", "ap": "worse"}),

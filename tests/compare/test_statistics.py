@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reportgen.compare import RESAMPLES, holm, label
-from reportgen.paired import bootstrap_interval, mcnemar_p, randomization_p
+from reportgen.analyse.compare import RESAMPLES, holm, label
+from reportgen.analyse.paired import bootstrap_interval, mcnemar_p, randomization_p
 
 
 def _scipy_p(after: np.ndarray, before: np.ndarray, resamples: int) -> float:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import vl_convert
 
+from reportgen.analyse.cutoff import CutoffAnalysis, histogram
 from reportgen.api import make_demo, make_report
-from reportgen.charts import cutoff_chart_spec
-from reportgen.cutoff import CutoffAnalysis, histogram
-from reportgen.evaluate import Settings, evaluate
 from reportgen.load import load_gold, load_run
+from reportgen.measure.scoring import Settings, evaluate
+from reportgen.render.charts import cutoff_chart_spec
 
 
 def write(

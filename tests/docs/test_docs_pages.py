@@ -135,9 +135,9 @@ def test_report_json_page_documents_every_top_level_key(tmp_path: Path) -> None:
 
 
 def test_report_json_page_carries_the_format_history() -> None:
-    import reportgen.report
+    import reportgen.report.assemble
 
-    history = re.findall(r"^\s+(\d+) - (.+)$", reportgen.report.__doc__ or "", re.M)
+    history = re.findall(r"^\s+(\d+) - (.+)$", reportgen.report.assemble.__doc__ or "", re.M)
     page = (DOCS / "report-json.md").read_text()
     assert history
     for version, _ in history:

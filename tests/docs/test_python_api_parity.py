@@ -9,7 +9,7 @@ import click
 
 from reportgen.api import make_report
 from reportgen.cli import cli
-from reportgen.evaluate import Settings
+from reportgen.measure.scoring import Settings
 
 SETTINGS_FIELDS = {
     "ks": "ks",
@@ -23,10 +23,10 @@ CLI_ONLY = {
     "quiet": "printing",
     "github_summary": "reportgen.ci.append_step_summary",
     # The gate's options become one GateRules object: make_report(gate=...).
-    "minimums": "reportgen.gate.rules_from_options",
-    "max_drops": "reportgen.gate.rules_from_options",
-    "significant_only": "reportgen.gate.rules_from_options",
-    "config_path": "reportgen.gate.load_config",
+    "minimums": "reportgen.analyse.gate.rules_from_options",
+    "max_drops": "reportgen.analyse.gate.rules_from_options",
+    "significant_only": "reportgen.analyse.gate.rules_from_options",
+    "config_path": "reportgen.analyse.gate.load_config",
     "strict": "reportgen.api.strict_failure",
 }
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from reportgen.analyse.gate import GateRules, Rule, load_config, parse_rule
 from reportgen.config import find_config
 from reportgen.errors import InputError, UsageError
-from reportgen.gate import GateRules, Rule, load_config, parse_rule
 
 
 @pytest.mark.parametrize(

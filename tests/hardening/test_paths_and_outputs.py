@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from reportgen.api import make_report, planned_files
 from reportgen.cli import cli
 from reportgen.errors import InputError
-from reportgen.output import (
+from reportgen.render.output import (
     MAX_FOLDER_NAME,
     refuse_overwriting_inputs,
     safe_folder_name,

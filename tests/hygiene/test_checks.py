@@ -9,11 +9,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from reportgen.analyse.hygiene import check, leak_counts, leak_line, stale_warning, with_hygiene
 from reportgen.errors import UsageError
-from reportgen.evaluate import Settings, evaluate
-from reportgen.hygiene import check, leak_counts, leak_line, stale_warning, with_hygiene
 from reportgen.load import load_gold, load_manifest, load_run
-from reportgen.report import build_report
+from reportgen.measure.scoring import Settings, evaluate
+from reportgen.report.assemble import build_report
 
 SETTINGS = Settings(ks=(1, 3), context_k=3)
 AS_OF = date(2026, 1, 1)
@@ -155,7 +155,7 @@ def test_reports_without_checks_still_have_the_section(scenario: dict[str, Path]
 def test_report_lists_at_most_a_hundred_stale_questions_and_counts_them_all(
     tmp_path: Path,
 ) -> None:
-    from reportgen.render import render_markdown
+    from reportgen.render.pages import render_markdown
 
     gold = tmp_path / "gold.tsv"
     gold.write_text("".join(f"q{i:03d} 0 gone{i} 1\nq{i:03d} 0 here{i} 1\n" for i in range(150)))
@@ -188,7 +188,7 @@ def test_stale_examples_are_the_first_pairs_as_text() -> None:
 
 
 def test_no_numbers_without_stale_questions_when_every_question_has_one(tmp_path: Path) -> None:
-    from reportgen.views.hygiene import without_stale_lines
+    from reportgen.render.views.hygiene import without_stale_lines
 
     gold = tmp_path / "gold.tsv"
     gold.write_text("q1 0 a 1\nq1 0 gone1 1\nq2 0 b 1\nq2 0 gone2 1\n")
@@ -207,7 +207,7 @@ def test_no_numbers_without_stale_questions_when_every_question_has_one(tmp_path
 def test_no_warning_when_most_gold_ids_are_unreturned_as_with_pooled_qrels(
     tmp_path: Path,
 ) -> None:
-    from reportgen.render import render_markdown
+    from reportgen.render.pages import render_markdown
 
     gold = tmp_path / "qrels.txt"  # four judged documents a question, the run finds one
     gold.write_text("".join(f"q{i} 0 d{i}{j} 1\n" for i in range(3) for j in range(4)))

@@ -21,7 +21,7 @@ from polars.testing import assert_frame_equal
 from reportgen.api import make_report
 from reportgen.load.baseline import load_baseline
 from reportgen.load.shards import load_shard
-from reportgen.output import per_question_bytes
+from reportgen.render.output import per_question_bytes
 from reportgen.spreadsheet import FORMULA_START
 
 FORMULA_CHARACTERS = "=+-@\t\r"

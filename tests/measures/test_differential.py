@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from reportgen.measures import means, per_question
+from reportgen.measure.measures import means, per_question
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from reportgen.measures import CUTOFF_MEASURES, means, measure_keys, per_question
+from reportgen.measure.measures import CUTOFF_MEASURES, means, measure_keys, per_question
 
 KS = list(range(1, 13))
 KEYS = measure_keys(KS)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.evaluate import Settings, evaluate
 from reportgen.load import load_gold, load_run
+from reportgen.measure.scoring import Settings, evaluate
 from tests.measures.test_differential import PYTREC_TO_REPORTGEN
 
 pytrec_eval = pytest.importorskip("pytrec_eval")

@@ -8,7 +8,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reportgen.measures import ties_at_cutoffs
+from reportgen.measure.measures import ties_at_cutoffs
 from reportgen.model import Run
 
 
@@ -98,8 +98,8 @@ def test_same_ties_in_block_order_and_shuffled(lists, seed):
 
 
 def test_one_warning_per_run_names_every_cutoff_with_ties(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from reportgen.evaluate import Settings, evaluate
     from reportgen.load import load_gold, load_run
+    from reportgen.measure.scoring import Settings, evaluate
 
     gold = tmp_path / "qrels.txt"
     gold.write_text("q1 0 a 1\nq2 0 b 1\nq3 0 c 1\n")

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import polars as pl
 import pytest
 
-from reportgen.measures import MEASURES, in_means, means, measure_keys, per_question
+from reportgen.measure.measures import MEASURES, in_means, means, measure_keys, per_question
 from reportgen.model import Run
 
 TOL = 0.00005

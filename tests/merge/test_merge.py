@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from reportgen.api import example_dir, make_report, merge_reports
 from reportgen.cli import cli
 from reportgen.errors import InputError, UsageError
-from reportgen.evaluate import Settings
+from reportgen.measure.scoring import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 TOL = 1e-9

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reportgen.api import ReportResult, make_report
-from reportgen.evaluate import Settings
+from reportgen.measure.scoring import Settings
 
 PAYLOAD = "<script>window.__xss=1</script><img src=x onerror=window.__xss=2>"
 """Script in every user field: if any reaches the page unescaped, a browser runs it."""

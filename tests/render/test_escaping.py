@@ -18,8 +18,8 @@ from cmarkgfm.cmark import Options
 
 from reportgen.api import ReportResult
 from reportgen.errors import UsageError
-from reportgen.render import markdown_escape, render_html
-from reportgen.summary import mermaid_text
+from reportgen.render.pages import markdown_escape, render_html
+from reportgen.render.summary import mermaid_text
 
 RAW_TAGS = ("<script>window", "<img src=x")
 """The payload as live tags; escaped, it shows as ``&lt;script&gt;window...``."""

@@ -1,4 +1,4 @@
-"""The first screen's values (reportgen.views.first_screen) and where the pages put them."""
+"""The first screen's values (reportgen.render.views.first_screen) and where the pages put them."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import copy
 import pytest
 
 from reportgen.api import ReportResult, make_demo
-from reportgen.views.common import change_words, plural
-from reportgen.views.first_screen import first_screen, overall_verdict
-from reportgen.views.questions import evidence_words
+from reportgen.render.views.common import change_words, plural
+from reportgen.render.views.first_screen import first_screen, overall_verdict
+from reportgen.render.views.questions import evidence_words
 
 
 @pytest.fixture(scope="module")

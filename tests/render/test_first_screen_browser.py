@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from reportgen.analyse.gate import rules_from_options
 from reportgen.api import example_dir, make_demo, make_report
-from reportgen.gate import rules_from_options
 from reportgen.site import publish
 from tests.chromium import Chromium, available
 from tests.render.test_browser import ARTIFACTS

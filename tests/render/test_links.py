@@ -7,7 +7,7 @@ from urllib.parse import unquote
 import pytest
 
 from reportgen.errors import UsageError
-from reportgen.links import check_report_url, link_target
+from reportgen.render.links import check_report_url, link_target
 from tests.render.markdown_check import render
 
 ACCEPTED = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from reportgen.api import make_report
-from reportgen.evaluate import Settings
-from reportgen.views.common import listed_ids
+from reportgen.measure.scoring import Settings
+from reportgen.render.views.common import listed_ids
 
 
 def test_listed_ids_cut_at_ten_and_say_how_many_more() -> None:

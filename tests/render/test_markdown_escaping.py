@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reportgen.render import environment, html_autoescape, markdown_escape
+from reportgen.render.pages import environment, html_autoescape, markdown_escape
 
 
 def test_html_templates_are_autoescaped_whatever_their_suffix() -> None:

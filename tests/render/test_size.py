@@ -8,8 +8,8 @@ import polars as pl
 import pytest
 
 from reportgen.api import make_report
-from reportgen.evaluate import Settings
-from reportgen.render import PER_QUESTION_ROWS_SHOWN
+from reportgen.measure.scoring import Settings
+from reportgen.render.pages import PER_QUESTION_ROWS_SHOWN
 
 QUESTIONS = 10_000
 RUNS = 6

@@ -8,7 +8,7 @@ import re
 import cmarkgfm
 
 from reportgen.api import ReportResult
-from reportgen.summary import MARKER, SUMMARY_BUDGET, render_summary
+from reportgen.render.summary import MARKER, SUMMARY_BUDGET, render_summary
 
 
 def with_cells(report: dict, n: int) -> dict:

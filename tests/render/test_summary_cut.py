@@ -16,7 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reportgen.api import make_report
-from reportgen.summary import MARKER, SUMMARY_BUDGET, block_ends, cut_at_block, render_summary
+from reportgen.render.summary import (
+    MARKER,
+    SUMMARY_BUDGET,
+    block_ends,
+    cut_at_block,
+    render_summary,
+)
 from tests.render.markdown_check import Rendered, assert_well_formed
 
 RUNS = 100

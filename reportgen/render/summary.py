@@ -19,19 +19,19 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from reportgen.ci import DEFAULT_REPORT_URL
-from reportgen.links import link_target
-from reportgen.render import environment, markdown_escape
-from reportgen.report import Report
-from reportgen.views.attribution import CELL_NAMES, marked_ids, stale_note
-from reportgen.views.common import Table, fmt, plural
-from reportgen.views.comparisons import (
+from reportgen.render.links import link_target
+from reportgen.render.pages import environment, markdown_escape
+from reportgen.render.views.attribution import CELL_NAMES, marked_ids, stale_note
+from reportgen.render.views.common import Table, fmt, plural
+from reportgen.render.views.comparisons import (
     ComparisonBlock,
     comparisons_view,
     gate_lines,
     glance_note,
     glance_table,
 )
-from reportgen.views.first_screen import first_screen
+from reportgen.render.views.first_screen import first_screen
+from reportgen.report.assemble import Report
 
 MARKER = "<!-- reportgen -->"
 SUMMARY_BUDGET = 60_000

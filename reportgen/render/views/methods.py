@@ -8,9 +8,9 @@ from typing import Any
 
 from markupsafe import Markup
 
-from reportgen.measures import CUTOFF_MEASURES, MEASURES, WHOLE_LIST_MEASURES
-from reportgen.report import Report
-from reportgen.views.common import Cell, Table, fmt, fmt_interval, plural
+from reportgen.measure.measures import CUTOFF_MEASURES, MEASURES, WHOLE_LIST_MEASURES
+from reportgen.render.views.common import Cell, Table, fmt, fmt_interval, plural
+from reportgen.report.assemble import Report
 
 
 def headline(name: str, run: dict[str, Any], context_k: int) -> str:

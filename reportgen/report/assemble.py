@@ -54,22 +54,22 @@ from typing import Any
 import polars as pl
 
 from reportgen import __version__
-from reportgen.attribution import CELLS, Attribution, CellSummary, stale_by_cell
-from reportgen.compare import compare_runs
-from reportgen.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
-from reportgen.errors import ParameterError, UsageError
-from reportgen.evaluate import Evaluation, RunScores
-from reportgen.gate import GateRules, evaluate_gate
-from reportgen.hygiene import Hygiene, check, leak_counts, with_hygiene
-from reportgen.intervals import mean_intervals
-from reportgen.load.baseline import Baseline
-from reportgen.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
-from reportgen.versions import (
+from reportgen.analyse.attribution import CELLS, Attribution, CellSummary, stale_by_cell
+from reportgen.analyse.baseline import (
     GoldChangePolicy,
     compare_with_baseline,
     current_sides,
     question_digests,
 )
+from reportgen.analyse.compare import compare_runs
+from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
+from reportgen.analyse.gate import GateRules, evaluate_gate
+from reportgen.analyse.hygiene import Hygiene, check, leak_counts, with_hygiene
+from reportgen.analyse.intervals import mean_intervals
+from reportgen.errors import ParameterError, UsageError
+from reportgen.load.baseline import Baseline
+from reportgen.measure.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
+from reportgen.measure.scoring import Evaluation, RunScores
 
 FORMAT_VERSION = 1
 DIGITS = 10

@@ -9,11 +9,11 @@ from typing import Any
 
 from markupsafe import Markup
 
-from reportgen.charts import cutoff_chart_spec
-from reportgen.cutoff import CutoffAnalysis, histogram
-from reportgen.evaluate import Evaluation
-from reportgen.report import Report
-from reportgen.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
+from reportgen.analyse.cutoff import CutoffAnalysis, histogram
+from reportgen.measure.scoring import Evaluation
+from reportgen.render.charts import cutoff_chart_spec
+from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
+from reportgen.report.assemble import Report
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reportgen.report import Report
-from reportgen.views.common import Cell, Table, fmt, fmt_share, plural
+from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
+from reportgen.report.assemble import Report
 
 CELL_NAMES = {
     "retrieved_correct": "working as designed",

@@ -16,11 +16,11 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.compare import Side, compare_pairs, correct, method
+from reportgen.analyse.compare import Side, compare_pairs, correct, method
 from reportgen.errors import InputError
-from reportgen.evaluate import Evaluation
 from reportgen.load.baseline import Baseline
-from reportgen.measures import IN_MEANS, in_means
+from reportgen.measure.measures import IN_MEANS, in_means
+from reportgen.measure.scoring import Evaluation
 from reportgen.model import GoldSet
 
 GoldChangePolicy = Literal["refuse", "intersect"]

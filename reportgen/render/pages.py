@@ -1,4 +1,4 @@
-"""Turn the report into HTML and Markdown: reportgen.views builds the values, Jinja2 lays
+"""Turn the report into HTML and Markdown: reportgen.render.views builds the values, Jinja2 lays
 them out.
 
 HTML is autoescaped; Markdown gets its own escape (pipes, backticks, HTML, @mentions),
@@ -19,15 +19,15 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from reportgen.evaluate import Evaluation
-from reportgen.report import Report
-from reportgen.views import view_model
-from reportgen.views.attribution import CELL_NAMES, attribution_lines
-from reportgen.views.common import Table, fmt
-from reportgen.views.comparisons import ComparisonBlock, cells_line, comparisons_view
-from reportgen.views.cutoff import cutoff_chart_specs
-from reportgen.views.methods import Figure, headline, headlines
-from reportgen.views.questions import PER_QUESTION_ROWS_SHOWN
+from reportgen.measure.scoring import Evaluation
+from reportgen.render.views import view_model
+from reportgen.render.views.attribution import CELL_NAMES, attribution_lines
+from reportgen.render.views.common import Table, fmt
+from reportgen.render.views.comparisons import ComparisonBlock, cells_line, comparisons_view
+from reportgen.render.views.cutoff import cutoff_chart_specs
+from reportgen.render.views.methods import Figure, headline, headlines
+from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN
+from reportgen.report.assemble import Report
 
 __all__ = [
     "CELL_NAMES",
@@ -58,7 +58,7 @@ def templates_dir() -> Path:
     packaged = Path(str(resources.files("reportgen"))) / "templates"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent / "templates"
+    return Path(__file__).resolve().parents[2] / "templates"
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#+|~])")

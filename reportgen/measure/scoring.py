@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from reportgen.attribution import Attribution, attribute, choose_run, join_verdicts
-from reportgen.cutoff import CutoffAnalysis, analyse
+from reportgen.analyse.attribution import Attribution, attribute, choose_run, join_verdicts
+from reportgen.analyse.cutoff import CutoffAnalysis, analyse
 from reportgen.errors import InputError, ParameterError, UsageError
-from reportgen.measures import (
+from reportgen.measure.measures import (
     Judged,
     judge,
     measure_keys,
@@ -27,7 +27,7 @@ from reportgen.model import GoldSet, Run, VerdictSet
 from reportgen.progress import track
 
 if TYPE_CHECKING:
-    from reportgen.hygiene import Hygiene
+    from reportgen.analyse.hygiene import Hygiene
 
 DEFAULT_KS = (1, 3, 5, 10)
 DEFAULT_CONTEXT_K = 5
@@ -110,7 +110,7 @@ class RunScores:
     extra_questions: tuple[str, ...]
     gold_rows: pl.DataFrame
     """(qid, chunk_id, rank) of the rows whose chunk is a positive gold chunk of any
-    question (:func:`reportgen.measures.read_run`): what the stale-gold check reads."""
+    question (:func:`reportgen.measure.measures.read_run`): what the stale-gold check reads."""
     ties: dict[int, list[str]] = field(default_factory=dict)
 
     @property
@@ -133,7 +133,7 @@ class Evaluation:
     cutoffs: tuple[CutoffAnalysis, ...] = ()
     """The unanswerable cutoff of every run, in run order."""
     hygiene: Hygiene | None = None
-    """Stale ids, provenance and leaks, once :func:`reportgen.hygiene.check` has run."""
+    """Stale ids, provenance and leaks, once :func:`reportgen.analyse.hygiene.check` has run."""
 
 
 EXAMPLES_SHOWN = 5

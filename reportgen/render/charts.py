@@ -22,7 +22,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from reportgen.report import Report
+from reportgen.report.assemble import Report
 
 Spec = dict[str, Any]
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from reportgen.evaluate import Evaluation
-from reportgen.report import Report
-from reportgen.views.attribution import CELL_NAMES
-from reportgen.views.common import IDS_SHOWN
+from reportgen.measure.scoring import Evaluation
+from reportgen.render.views.attribution import CELL_NAMES
+from reportgen.render.views.common import IDS_SHOWN
+from reportgen.report.assemble import Report
 
 PER_QUESTION_ROWS_SHOWN = 500
 """Past this, the HTML and Markdown point to the per-question file instead of growing:

@@ -22,7 +22,7 @@ from typing import Literal
 import polars as pl
 
 from reportgen.errors import ParameterError, UsageError
-from reportgen.measures import IN_MEANS
+from reportgen.measure.measures import IN_MEANS
 from reportgen.model import GoldSet, VerdictSet
 
 CELLS = ("retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong")

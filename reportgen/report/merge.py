@@ -21,8 +21,8 @@ from reportgen import __version__
 from reportgen.errors import UsageError
 from reportgen.load.per_question import measure_columns
 from reportgen.load.shards import Shard
-from reportgen.measures import cutoffs, in_means, means
-from reportgen.report import DIGITS, FORMAT_VERSION, Report, default_version_label
+from reportgen.measure.measures import cutoffs, in_means, means
+from reportgen.report.assemble import DIGITS, FORMAT_VERSION, Report, default_version_label
 
 SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval")
 SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "results")

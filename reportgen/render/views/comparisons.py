@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reportgen.measures import MEASURES
-from reportgen.report import Report
-from reportgen.views.attribution import CELL_NAMES, with_stale
-from reportgen.views.common import Cell, Table, fmt, plural
+from reportgen.measure.measures import MEASURES
+from reportgen.render.views.attribution import CELL_NAMES, with_stale
+from reportgen.render.views.common import Cell, Table, fmt, plural
+from reportgen.report.assemble import Report
 
 CHANGED_ROWS_SHOWN = 50
 """Questions that changed, per comparison, before the pages point to report.json."""

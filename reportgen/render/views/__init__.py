@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reportgen.evaluate import Evaluation
-from reportgen.report import Report
-from reportgen.views.attribution import attribution_view
-from reportgen.views.common import plural
-from reportgen.views.comparisons import comparisons_view
-from reportgen.views.cutoff import cutoff_charts, cutoff_views
-from reportgen.views.first_screen import first_screen
-from reportgen.views.hygiene import hygiene_view
-from reportgen.views.methods import figures, glossary, headlines, kind_tables, methods_tables
-from reportgen.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows, runs_in_order
+from reportgen.measure.scoring import Evaluation
+from reportgen.render.views.attribution import attribution_view
+from reportgen.render.views.common import plural
+from reportgen.render.views.comparisons import comparisons_view
+from reportgen.render.views.cutoff import cutoff_charts, cutoff_views
+from reportgen.render.views.first_screen import first_screen
+from reportgen.render.views.hygiene import hygiene_view
+from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
+from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows, runs_in_order
+from reportgen.report.assemble import Report
 
 
 def facts(report: Report) -> list[tuple[str, str]]:

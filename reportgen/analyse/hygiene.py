@@ -17,7 +17,7 @@ from typing import Literal
 import polars as pl
 
 from reportgen.errors import ParameterError, UsageError
-from reportgen.evaluate import EXAMPLES_SHOWN, Evaluation, ReportWarning
+from reportgen.measure.scoring import EXAMPLES_SHOWN, Evaluation, ReportWarning
 from reportgen.model import FORBIDDEN_SCHEMA, GoldSet, Manifest, Run, empty_forbidden
 
 StaleBasis = Literal["manifest", "no_run_returns"]

@@ -21,10 +21,10 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.compare import Side, correct, paired_measures
+from reportgen.analyse.baseline import BaselineComparison
+from reportgen.analyse.compare import Side, correct, paired_measures
 from reportgen.config import Config, check_keys, read_config
 from reportgen.errors import UsageError
-from reportgen.versions import BaselineComparison
 
 RuleType = Literal["min", "max-drop"]
 RULE_TYPES: tuple[RuleType, ...] = ("min", "max-drop")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from reportgen.measures import IN_MEANS
+from reportgen.measure.measures import IN_MEANS
 from reportgen.model import Run
 
 ANSWERABLE = "answerable"

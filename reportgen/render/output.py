@@ -22,7 +22,7 @@ import polars as pl
 
 from reportgen.errors import InputError, UsageError, printable
 from reportgen.filesystem import writing
-from reportgen.report import Report
+from reportgen.report.assemble import Report
 from reportgen.spreadsheet import as_text
 
 FORMATS = ("html", "md", "json")

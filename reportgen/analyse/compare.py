@@ -28,7 +28,7 @@ from typing import Any
 
 import polars as pl
 
-from reportgen.measures import MEASURES
+from reportgen.measure.measures import MEASURES
 
 RESAMPLES = 10_000
 """Bootstrap resamples and randomization sign-flips per comparison."""
@@ -144,7 +144,7 @@ def compare_pairs(
     if not sides:
         return []
     # NumPy (0.1 s to import) only when something is compared, not for every report
-    from reportgen.paired import compare_pairs as resample_pairs
+    from reportgen.analyse.paired import compare_pairs as resample_pairs
 
     return resample_pairs(sides, keys, change_keys, seed)
 

@@ -15,7 +15,7 @@ from typing import Literal
 
 import polars as pl
 
-from reportgen.blocks import block_positions, block_starts
+from reportgen.measure.blocks import block_positions, block_starts
 from reportgen.model import GoldSet, Run
 
 Status = Literal["scored", "missing", "no_relevant", "unanswerable"]

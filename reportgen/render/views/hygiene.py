@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reportgen.hygiene import shallow_runs
-from reportgen.report import Report
-from reportgen.views.common import fmt, listed_ids, plural
+from reportgen.analyse.hygiene import shallow_runs
+from reportgen.render.views.common import fmt, listed_ids, plural
+from reportgen.report.assemble import Report
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reportgen.report import Report
-from reportgen.views.attribution import AttributionView, attribution_view
-from reportgen.views.common import Cell, Table, change_words, fmt, fmt_interval, plural
+from reportgen.render.views.attribution import AttributionView, attribution_view
+from reportgen.render.views.common import Cell, Table, change_words, fmt, fmt_interval, plural
+from reportgen.report.assemble import Report
 
 HEADLINE_MEASURES = (("hit", "hit"), ("recall", "recall"))
 """The measures at k_ctx the first screen gives with their interval and change."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from reportgen.measures import MEASURES, in_means
+from reportgen.measure.measures import MEASURES, in_means
 
 Z = 1.959963984540054
 """The 97.5th percentile of the standard normal distribution."""

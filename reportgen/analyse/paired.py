@@ -18,7 +18,7 @@ import numpy.typing as npt
 import polars as pl
 from threadpoolctl import threadpool_limits
 
-from reportgen.compare import (
+from reportgen.analyse.compare import (
     LEVEL,
     RESAMPLES,
     SEED,

@@ -1,0 +1,1 @@
+"""Every analysis of scored questions: attribution, cutoff, hygiene, comparisons, baseline, gate."""

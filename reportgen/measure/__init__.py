@@ -1,0 +1,1 @@
+"""The engine: runs x gold -> per-question measures."""

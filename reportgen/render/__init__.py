@@ -1,0 +1,1 @@
+"""Everything a person reads: view-models, pages, summary.md, charts, files written."""

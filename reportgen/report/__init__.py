@@ -1,0 +1,1 @@
+"""report.json: its sections assembled from findings, and merged from shards."""
