@@ -7,6 +7,7 @@ touch files. Ids are always strings, whatever the file looked like.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -88,22 +89,75 @@ class GoldSet:
     """Keys of the file that reportgen does not read but that look like one it does."""
 
     @cached_property
+    def question_digests(self) -> dict[str, str]:
+        """A short content hash per question: its text, kind, flag and graded chunks.
+
+        Two gold-set versions share a question when its id and digest are the same in
+        both. Forbidden chunks count only for a question that has some, so the digests
+        of sets without any stay what they were. (sha256 has no Polars expression: one
+        call per question, on short strings.)
+        """
+        chunks = _joined_per_question(
+            self.judgments, pl.col("chunk_id") + "\x1f" + pl.col("grade").cast(pl.String)
+        )
+        forbidden = _joined_per_question(
+            self.forbidden, pl.col("chunk_id") + "\x1f" + pl.col("reason")
+        ).rename({"joined": "forbidden"})
+        canonical = (
+            self.questions.join(chunks, on="qid", how="left")
+            .join(forbidden, on="qid", how="left")
+            .sort("qid")
+            .select(
+                "qid",
+                pl.concat_str(
+                    pl.col("qid"),
+                    pl.col("question").fill_null("\x00"),
+                    pl.col("kind"),
+                    pl.col("unanswerable").cast(pl.String),
+                    pl.col("joined").fill_null(""),
+                    separator="\x1d",
+                ).alias("text"),
+                pl.col("forbidden"),
+            )
+            .select(
+                "qid",
+                pl.when(pl.col("forbidden").is_null())
+                .then(pl.col("text"))
+                .otherwise(pl.col("text") + "\x1d" + pl.col("forbidden")),
+            )
+        )
+        return {
+            qid: hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+            for qid, text in canonical.iter_rows()
+        }
+
+    @cached_property
     def fingerprint(self) -> str:
         """Hash of the content (ids, text, kinds, flags, grades), not of the file's layout.
 
         Reordering or reformatting the file keeps it; changing any question, gold
-        chunk or grade changes it.
+        chunk or grade changes it. Built from the question digests alone, so the
+        shards of a set, measured apart, give back the whole set's fingerprint.
         """
-        questions = self.questions.select("qid", "question", "kind", "unanswerable").sort("qid")
-        judgments = self.judgments.sort("qid", "chunk_id")
-        frames = [questions, judgments]
-        if self.forbidden.height:  # only then, so sets without any keep their fingerprint
-            frames.append(self.forbidden.sort("qid", "chunk_id"))
-        digest = hashlib.sha256()
-        for frame in frames:
-            digest.update(frame.write_csv(null_value="\x00").encode())
-            digest.update(b"\x1e")
-        return digest.hexdigest()[:16]
+        return fingerprint_of(self.question_digests)
+
+
+def _joined_per_question(frame: pl.DataFrame, item: pl.Expr) -> pl.DataFrame:
+    """(qid, joined): one question's chunks as one string, in chunk-id order."""
+    return (
+        frame.sort("qid", "chunk_id")
+        .group_by("qid", maintain_order=True)
+        .agg(joined=item.str.join("\x1e"))
+    )
+
+
+def fingerprint_of(digests: Mapping[str, str]) -> str:
+    """The gold fingerprint of a set of question digests (qid -> digest).
+
+    Order-free, so the union of the shards' digests gives the unsharded fingerprint.
+    """
+    lines = "".join(f"{qid}\x1f{digests[qid]}\n" for qid in sorted(digests))
+    return hashlib.sha256(lines.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)

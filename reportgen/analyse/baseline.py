@@ -10,7 +10,6 @@ section says how many were left out and why.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,44 +20,11 @@ from reportgen.errors import InputError
 from reportgen.load.baseline import Baseline
 from reportgen.measure.measures import IN_MEANS, in_means
 from reportgen.measure.scoring import Evaluation
-from reportgen.model import GoldSet
+from reportgen.model import fingerprint_of
 
 GoldChangePolicy = Literal["refuse", "intersect"]
 GOLD_CHANGE_POLICIES: tuple[GoldChangePolicy, ...] = ("refuse", "intersect")
 EXAMPLES_SHOWN = 10
-
-
-def question_digests(gold: GoldSet) -> dict[str, str]:
-    """A short content hash per question: its text, kind, flag and graded chunks.
-
-    Two gold-set versions share a question when its id and digest are the same in
-    both. (sha256 has no Polars expression: one call per question, on short strings.)
-    """
-    chunks = (
-        gold.judgments.sort("qid", "chunk_id")
-        .group_by("qid", maintain_order=True)
-        .agg(
-            chunks=(pl.col("chunk_id") + "\x1f" + pl.col("grade").cast(pl.String)).str.join("\x1e")
-        )
-    )
-    canonical = (
-        gold.questions.join(chunks, on="qid", how="left")
-        .sort("qid")
-        .select(
-            "qid",
-            pl.concat_str(
-                pl.col("qid"),
-                pl.col("question").fill_null("\x00"),
-                pl.col("kind"),
-                pl.col("unanswerable").cast(pl.String),
-                pl.col("chunks").fill_null(""),
-                separator="\x1d",
-            ).alias("text"),
-        )
-    )
-    return {
-        qid: hashlib.sha256(text.encode()).hexdigest()[:12] for qid, text in canonical.iter_rows()
-    }
 
 
 def current_sides(evaluation: Evaluation) -> dict[str, pl.DataFrame]:
@@ -109,13 +75,25 @@ def _check_settings(baseline: Baseline, evaluation: Evaluation) -> None:
             )
 
 
+def _same_gold(then: dict[str, Any], now_fingerprint: str) -> bool:
+    """Whether the baseline was measured on this gold set.
+
+    Reports from before the fingerprint was built from the question digests carry
+    another fingerprint for the same set: their digests decide.
+    """
+    if then["fingerprint"] == now_fingerprint:
+        return True
+    digests = then.get("question_digests")
+    return isinstance(digests, dict) and fingerprint_of(digests) == now_fingerprint
+
+
 def _gold_change(
     baseline: Baseline, evaluation: Evaluation, policy: GoldChangePolicy, digests: dict[str, str]
 ) -> tuple[set[str] | None, dict[str, Any] | None]:
     """Which question ids may be paired (None: all of them), and what was left out."""
     then = baseline.report["gold"]
     now_fingerprint = evaluation.gold.fingerprint
-    if then["fingerprint"] == now_fingerprint:
+    if _same_gold(then, now_fingerprint):
         return None, None
     if policy == "refuse":
         raise InputError(

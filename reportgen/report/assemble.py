@@ -30,7 +30,10 @@ Format history (``format_version``):
       from the shards' per-question values, plus ``merged_from`` (source, questions,
       fingerprint per shard) and ``shard`` on each warning carried over; counts that
       per-question rows cannot rebuild (results, repeated_chunks, extra_questions)
-      are summed from the shards' report.json, or null without one. Shards without a
+      are summed from the shards' report.json, or null without one. Its
+      ``gold.fingerprint`` and ``gold.question_digests`` are those of the union of
+      the shards' digests (the fingerprint is built from the digests, so it equals
+      the unsharded report's), null when a shard has no report.json. Shards without a
       report.json (``trec_eval -q`` output) leave ``context_k`` and
       ``relevance_threshold`` null; ``k`` is then read off the measure keys.
       Also: ``attribution.<run>.stale`` (cell -> the question ids in it whose gold ids
@@ -59,7 +62,6 @@ from reportgen.analyse.baseline import (
     GoldChangePolicy,
     compare_with_baseline,
     current_sides,
-    question_digests,
 )
 from reportgen.analyse.compare import compare_runs
 from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
@@ -244,7 +246,7 @@ def _gold_section(evaluation: Evaluation) -> dict[str, Any]:
             }
             for row in by_kind.iter_rows(named=True)
         },
-        "question_digests": question_digests(gold),
+        "question_digests": gold.question_digests,
     }
 
 

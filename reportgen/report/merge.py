@@ -10,18 +10,19 @@ share a question, and must have been measured with the same settings.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from reportgen import __version__
-from reportgen.errors import UsageError
+from reportgen.errors import InputError, UsageError
 from reportgen.load.per_question import measure_columns
 from reportgen.load.shards import Shard
 from reportgen.measure.measures import cutoffs, in_means, means
+from reportgen.model import fingerprint_of
 from reportgen.report.assemble import DIGITS, FORMAT_VERSION, Report, default_version_label
 
 SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval")
@@ -128,6 +129,25 @@ def _summed(shards: Sequence[Shard], run: str, key: str) -> int | None:
     return total
 
 
+def _question_digests(shards: Sequence[Shard]) -> dict[str, str] | None:
+    """The union of the shards' question digests: the whole gold set's, when every
+    shard has a report.json; None when one has none (``trec_eval -q`` output)."""
+    if any(shard.report is None for shard in shards):
+        return None
+    union: dict[str, str] = {}
+    for shard in shards:
+        digests = (shard.report or {}).get("gold", {}).get("question_digests")
+        if not isinstance(digests, dict):
+            raise InputError(
+                Path(shard.source).parent / "report.json",
+                "has no gold.question_digests (written by an older reportgen): "
+                "the merged report's gold fingerprint cannot be computed from it",
+                "measure this shard again with this reportgen, then merge",
+            )
+        union |= digests
+    return union
+
+
 def merge_shards(
     shards: Sequence[Shard],
     *,
@@ -167,7 +187,7 @@ def merge_shards(
     first_run = rows.filter(pl.col("run") == rows["run"][0])
     counted = first_run.filter(in_means(keep))
     fingerprints = [_common([shard], "gold", "fingerprint") for shard in shards]
-    combined = hashlib.sha256("\n".join(sorted(str(f) for f in fingerprints)).encode())
+    digests = _question_digests(shards)
     report: Report = {
         "format_version": FORMAT_VERSION,
         "tool_version": __version__,
@@ -185,11 +205,12 @@ def merge_shards(
             "source": f"merged from {len(shards)} shards",
             "version": _common(shards, "gold", "version"),
             "index_version": _common(shards, "gold", "index_version"),
-            "fingerprint": combined.hexdigest()[:16],
+            "fingerprint": None if digests is None else fingerprint_of(digests),
             "questions": first_run.height,
             "answerable": counted.height,
             "unanswerable": first_run.filter(pl.col("status") == "unanswerable").height,
             "no_relevant": first_run.filter(pl.col("status") == "no_relevant").height,
+            "question_digests": digests,
         },
         "runs": runs,
         "warnings": [
