@@ -126,9 +126,7 @@ def test_forbidden_chunks_change_only_their_questions_digest(tmp_path: Path) -> 
     plain = tmp_path / "plain.csv"
     plain.write_text("id,chunk_id,grade\nq1,c1,1\nq2,c2,1\n")
     forbidding = tmp_path / "forbidding.csv"
-    forbidding.write_text(
-        "id,chunk_id,grade,forbidden\nq1,c1,1,\nq2,c2,1,\nq2,c9,,staff-only\n"
-    )
+    forbidding.write_text("id,chunk_id,grade,forbidden\nq1,c1,1,\nq2,c2,1,\nq2,c9,,staff-only\n")
     before = load_gold(plain)
     after = load_gold(forbidding)
     assert after.question_digests["q1"] == before.question_digests["q1"]
