@@ -1,7 +1,8 @@
 """The Python API: everything the CLI does, callable without it.
 
->>> from reportgen.api import make_report
->>> result = make_report("gold.jsonl", ["bm25=runs/bm25.trec"], "report/")  # doctest: +SKIP
+>>> from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
+>>> inputs = ReportInputs("gold.jsonl", ["bm25=runs/bm25.trec"])
+>>> result = make_report(ReportRequest(inputs, ReportOutputs("report/")))  # doctest: +SKIP
 >>> result.report["runs"]["bm25"]["means"]["recall@5"]  # doctest: +SKIP
 """
 
@@ -10,49 +11,63 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.gate import GateRules, failures
 from reportgen.analyse.hygiene import check, with_hygiene
-from reportgen.errors import GateFailed, ParameterError, printable
+from reportgen.errors import GateFailed, ParameterError
 from reportgen.filesystem import refuse_undecodable, writing
 from reportgen.labels import check_version_label
-from reportgen.load import (
-    GOLD_FORMATS,
-    MANIFEST_FORMATS,
-    RUN_FORMATS,
-    VERDICT_FORMATS,
-    load_gold,
-    load_manifest,
-    load_run,
-    load_verdicts,
-    parse_run_spec,
-)
+from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
 from reportgen.measure.scoring import Evaluation, Settings, evaluate
 from reportgen.model import GoldSet, Manifest, Run, VerdictSet
 from reportgen.progress import track
 from reportgen.render.charts import ChartWorker
-from reportgen.render.links import check_report_url
 from reportgen.render.output import (
     FORMATS,
-    PER_QUESTION_FORMATS,
     per_question_bytes,
     refuse_overwriting_inputs,
     report_json,
     write_files,
 )
 from reportgen.report.assemble import Report, build_report, created_at, per_question_rows
+from reportgen.request import (
+    ReportChecks,
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    RunSpec,
+    check_formats,
+    check_request,
+)
 
 if TYPE_CHECKING:
     from reportgen.load.shards import Shard
     from reportgen.site import Published
 
-RunSpec = str | tuple[str | None, str | Path]
+__all__ = [
+    "MergeResult",
+    "ReportChecks",
+    "ReportInputs",
+    "ReportOutputs",
+    "ReportRequest",
+    "ReportResult",
+    "ReportSettings",
+    "RunSpec",
+    "Settings",
+    "demo_request",
+    "example_dir",
+    "load_runs",
+    "make_report",
+    "merge_reports",
+    "publish_report",
+    "render_files",
+    "strict_failure",
+]
 
 
 @dataclass(frozen=True)
@@ -60,11 +75,25 @@ class ReportResult:
     report: Report
     evaluation: Evaluation
     files: list[Path]
+    strict: bool = False
+    """Whether any warning fails (``ReportChecks.strict``)."""
 
     @property
     def gate_failures(self) -> list[str]:
         """One message per failed quality rule; empty when the gate passed or was unset."""
         return failures(self.report.get("gate"))
+
+    @property
+    def failure(self) -> GateFailed | None:
+        """What fails a CI job: the failed quality rules, else (strict) any warning."""
+        failed = self.gate_failures
+        if failed:
+            return GateFailed(
+                (f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule")
+                + " failed (the report was written):\n"
+                + "\n".join(failed)
+            )
+        return strict_failure(self.report) if self.strict else None
 
 
 def example_dir() -> Path:
@@ -106,27 +135,22 @@ def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list
 
 
 def report_inputs(
-    gold: str | Path,
-    runs: Sequence[RunSpec],
-    verdicts: str | Path | None,
-    manifest: str | Path | None,
-    baseline: Baseline | None,
-    gate: GateRules | None,
+    inputs: ReportInputs, baseline: Baseline | None, gate: GateRules | None
 ) -> list[tuple[str, Path]]:
     """Every file a report reads, named for a message: none may be overwritten."""
-    inputs = [("the gold set", Path(gold))]
-    for spec in runs:
+    files = [("the gold set", Path(inputs.gold))]
+    for spec in inputs.runs:
         name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
-        inputs.append((f"run {name or Path(path).stem!r}", Path(path)))
-    if verdicts is not None:
-        inputs.append(("the verdicts", Path(verdicts)))
-    if manifest is not None:
-        inputs.append(("the manifest", Path(manifest)))
+        files.append((f"run {name or Path(path).stem!r}", Path(path)))
+    if inputs.verdicts is not None:
+        files.append(("the verdicts", Path(inputs.verdicts)))
+    if inputs.manifest is not None:
+        files.append(("the manifest", Path(inputs.manifest)))
     if baseline is not None:
-        inputs.append(("the baseline", baseline.path))
-        inputs.append(("the baseline's per-question file", per_question_path(baseline.path)))
-    inputs += [("the config file", Path(source)) for source in (gate.sources if gate else ())]
-    return inputs
+        files.append(("the baseline", baseline.path))
+        files.append(("the baseline's per-question file", per_question_path(baseline.path)))
+    files += [("the config file", Path(source)) for source in (gate.sources if gate else ())]
+    return files
 
 
 Sourced = TypeVar("Sourced", GoldSet, Run, VerdictSet, Manifest)
@@ -147,47 +171,6 @@ def strict_failure(report: Report) -> GateFailed | None:
         return None
     codes = ", ".join(sorted({w["code"] for w in warnings}))
     return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
-
-
-def check_formats(formats: Sequence[str], per_question_format: str) -> None:
-    """Refuse an unknown output format before any input is read."""
-    if isinstance(formats, str):
-        raise ParameterError(
-            "formats",
-            formats,
-            "must be a list of format names, not one string",
-            f"pass e.g. {list(FORMATS)!r}",
-            option="--format",
-        )
-    unknown = sorted(set(formats) - set(FORMATS))
-    if unknown:
-        raise ParameterError(
-            "formats",
-            unknown[0],
-            "unknown output format",
-            f"choose from {', '.join(FORMATS)} (report.json is always written)",
-            option="--format",
-        )
-    if per_question_format not in PER_QUESTION_FORMATS:
-        raise ParameterError(
-            "per_question_format",
-            per_question_format,
-            "unknown per-question format",
-            f"choose from {', '.join(PER_QUESTION_FORMATS)}",
-            option="--per-question-format",
-        )
-
-
-def check_choice(parameter: str, value: str | None, choices: Sequence[str]) -> None:
-    """A named choice (a format, a policy) must be one of those there are."""
-    if value is not None and value not in choices:
-        raise ParameterError(
-            parameter,
-            value,
-            "not one of the choices",
-            f"choose one of {', '.join(choices)}",
-            option=f"--{parameter.replace('_', '-')}",
-        )
 
 
 def draws_charts(formats: Sequence[str]) -> bool:
@@ -251,124 +234,62 @@ def render_files(
     return files
 
 
-def make_report(
-    gold: str | Path,
-    runs: Sequence[RunSpec],
-    out_dir: str | Path,
-    *,
-    settings: Settings | None = None,
-    version: str | None = None,
-    formats: Sequence[str] = FORMATS,
-    per_question_format: str = "csv",
-    gold_format: str | None = None,
-    run_format: str | None = None,
-    gold_version: str | None = None,
-    index_version: str | None = None,
-    report_url: str = "index.html",
-    reference_run: str | None = None,
-    baseline: str | Path | None = None,
-    baseline_version: str | None = None,
-    on_gold_change: GoldChangePolicy = "refuse",
-    gate: GateRules | None = None,
-    compare_measures: Sequence[str] | None = None,
-    verdicts: str | Path | None = None,
-    verdicts_run: str | None = None,
-    verdict_format: str | None = None,
-    verdict_metric: str | None = None,
-    verdict_threshold: float | None = None,
-    manifest: str | Path | None = None,
-    manifest_format: str | None = None,
-    run_index_versions: Mapping[str, str] | None = None,
-    audience: str | None = None,
-    as_of: date | None = None,
-    sources_relative_to: str | Path | None = None,
-    chart_png: bool = False,
-) -> ReportResult:
+def make_report(request: ReportRequest) -> ReportResult:
     """Load, measure, check, render and write a report; nothing is written if a step fails.
 
-    ``baseline`` is a previous report, or a published site: then its newest version
-    on the same gold set (else its newest), or the one ``baseline_version`` names.
-
-    ``sources_relative_to`` names input files relative to that folder in the report,
-    so that the same inputs give the same report on any machine.
-
-    ``verdicts`` (end-to-end correct/wrong per question) adds the four cells for
-    ``verdicts_run`` (default: the run the file names, else the first run).
-    ``manifest`` (the current index's chunk ids) flags stale gold ids; ``as_of``
-    (default: the report's date) decides which manifest chunks are out of date.
-
     A failed quality gate does not stop the report: it is written, and
-    ``result.gate_failures`` says which rules failed (the CLI then exits 1).
+    ``result.gate_failures`` says which rules failed (``result.failure`` is what the
+    CLI raises then, to exit 1).
     """
-    refuse_undecodable(
-        {
-            "version (--version)": version,
-            "gold_version (--gold-version)": gold_version,
-            "index_version (--index-version)": index_version,
-            "audience (--audience)": audience,
-            "reference_run (--reference-run)": reference_run,
-            "verdicts_run (--verdicts-run)": verdicts_run,
-            "verdict_metric (--verdict-metric)": verdict_metric,
-            "report_url (--report-url)": report_url,
-            "compare_measures (--compare-measures)": ",".join(compare_measures or []),
-            **{
-                f"run_index_versions (--run-index-version {printable(name)})": f"{name}={value}"
-                for name, value in (run_index_versions or {}).items()
-            },
-        }
+    check_request(request)
+    inputs, settings, checks, outputs = (
+        request.inputs,
+        request.settings,
+        request.checks,
+        request.outputs,
     )
-    if version is not None:
-        check_version_label(version)  # a label publish would refuse fails before any work
-    check_report_url(report_url)
-    check_formats(formats, per_question_format)
-    for parameter, value, choices in (
-        ("gold_format", gold_format, GOLD_FORMATS),
-        ("run_format", run_format, RUN_FORMATS),
-        ("verdict_format", verdict_format, VERDICT_FORMATS),
-        ("manifest_format", manifest_format, MANIFEST_FORMATS),
-        ("on_gold_change", on_gold_change, GOLD_CHANGE_POLICIES),
-    ):
-        check_choice(parameter, value, choices)
-    if verdicts is None and verdicts_run is not None:
-        raise ParameterError(
-            "verdicts_run",
-            verdicts_run,
-            "names the run the verdicts judge, but no verdicts are given",
-            "pass the verdicts file too (--verdicts), or leave the run out",
-            option="--verdicts-run",
-        )
-    if baseline_version is not None and baseline is None:
-        raise ParameterError(
-            "baseline_version",
-            baseline_version,
-            "picks a version of the baseline, but no baseline is given",
-            "pass the site to pick the version from (--baseline)",
-            option="--baseline-version",
-        )
+    out_dir = Path(outputs.out_dir)
     # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
-    worker = ChartWorker() if draws_charts(formats) else None
+    worker = ChartWorker() if draws_charts(outputs.formats) else None
     try:
         created = created_at()
-        gold_set = load_gold(gold, gold_format, version=gold_version, index_version=index_version)
+        gold_set = load_gold(
+            inputs.gold,
+            inputs.gold_format,
+            version=inputs.gold_version,
+            index_version=inputs.index_version,
+        )
         previous = (
-            load_baseline(baseline, gold_fingerprint=gold_set.fingerprint, version=baseline_version)
-            if baseline is not None
+            load_baseline(
+                inputs.baseline,
+                gold_fingerprint=gold_set.fingerprint,
+                version=inputs.baseline_version,
+            )
+            if inputs.baseline is not None
             else None
         )
         verdict_set = None
-        if verdicts is not None:
+        if inputs.verdicts is not None:
             verdict_set = load_verdicts(
-                verdicts, verdict_format, metric=verdict_metric, threshold=verdict_threshold
+                inputs.verdicts,
+                inputs.verdict_format,
+                metric=inputs.verdict_metric,
+                threshold=inputs.verdict_threshold,
             )
-        loaded = set_index_versions(load_runs(runs, run_format), run_index_versions or {})
-        index = None if manifest is None else load_manifest(manifest, manifest_format)
-        inputs = report_inputs(gold, runs, verdicts, manifest, previous, gate)
-        # fail before the measuring on the files known now; charts are checked once drawn
-        refuse_overwriting_inputs(
-            Path(out_dir), planned_files(formats, per_question_format), inputs, "report"
+        loaded = set_index_versions(
+            load_runs(inputs.runs, inputs.run_format), inputs.run_index_versions
         )
-        if sources_relative_to is not None:
-            root = Path(sources_relative_to)
+        index = (
+            None
+            if inputs.manifest is None
+            else load_manifest(inputs.manifest, inputs.manifest_format)
+        )
+        files_read = report_inputs(inputs, previous, checks.gate)
+        # fail before the measuring on the files known now; charts are checked once drawn
+        planned = planned_files(outputs.formats, outputs.per_question_format)
+        refuse_overwriting_inputs(out_dir, planned, files_read, "report")
+        if inputs.sources_relative_to is not None:
+            root = Path(inputs.sources_relative_to)
             gold_set = relabel(gold_set, root)
             loaded = [relabel(run, root) for run in loaded]
             verdict_set = None if verdict_set is None else relabel(verdict_set, root)
@@ -376,50 +297,46 @@ def make_report(
         evaluation = evaluate(
             gold_set,
             loaded,
-            settings or Settings(),
+            settings.scoring,
             verdicts=verdict_set,
-            verdicts_run=verdicts_run,
+            verdicts_run=inputs.verdicts_run,
         )
-        hygiene = check(evaluation, index, audience=audience, as_of=as_of or created.date())
+        hygiene = check(
+            evaluation, index, audience=checks.audience, as_of=checks.as_of or created.date()
+        )
         evaluation = with_hygiene(evaluation, hygiene)
         report = build_report(
             evaluation,
-            version=version,
+            version=settings.version,
             created=created,
-            reference_run=reference_run,
+            reference_run=settings.reference_run,
             baseline=previous,
-            on_gold_change=on_gold_change,
-            gate=gate,
-            compare_measures=compare_measures,
+            on_gold_change=settings.on_gold_change,
+            gate=checks.gate,
+            compare_measures=settings.compare_measures,
         )
         files = render_files(
             report,
             evaluation,
-            formats,
-            per_question_format,
-            report_url,
-            chart_png=chart_png,
+            outputs.formats,
+            outputs.per_question_format,
+            outputs.report_url,
+            chart_png=outputs.chart_png,
             chart_worker=worker,
         )
-        refuse_overwriting_inputs(Path(out_dir), files, inputs, "report")
-        written = write_files(Path(out_dir), files)
+        refuse_overwriting_inputs(out_dir, files, files_read, "report")
+        written = write_files(out_dir, files)
     finally:
         if worker is not None:
             worker.close()
-    return ReportResult(report=report, evaluation=evaluation, files=written)
+    return ReportResult(report, evaluation, written, strict=checks.strict)
 
 
-def make_demo(
-    out_dir: str | Path,
-    *,
-    settings: Settings | None = None,
-    version: str | None = None,
-    formats: Sequence[str] = FORMATS,
-    per_question_format: str = "csv",
-    report_url: str = "index.html",
-    chart_png: bool = False,
-) -> ReportResult:
-    """The bundled example's report, the same as `reportgen demo`."""
+def demo_request(outputs: ReportOutputs, settings: ReportSettings | None = None) -> ReportRequest:
+    """The bundled example as a request: what `reportgen demo` writes.
+
+    >>> make_report(demo_request(ReportOutputs("demo-report")))  # doctest: +SKIP
+    """
     example = example_dir()
     runs = [
         ("keyword", example / "runs" / "keyword.trec"),
@@ -427,21 +344,15 @@ def make_demo(
         ("hybrid", example / "runs" / "hybrid.csv"),
         ("rerank", example / "runs" / "rerank.jsonl"),
     ]
-    return make_report(
+    inputs = ReportInputs(
         example / "gold.jsonl",
         runs,
-        out_dir,
-        settings=settings,
-        version=version,
-        formats=formats,
-        per_question_format=per_question_format,
-        report_url=report_url,
         verdicts=example / "verdicts.jsonl",
         verdicts_run="rerank",
         manifest=example / "manifest.txt",
         sources_relative_to=example.parent,
-        chart_png=chart_png,
     )
+    return ReportRequest(inputs, outputs, settings or ReportSettings())
 
 
 def shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:

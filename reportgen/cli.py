@@ -16,7 +16,17 @@ import click
 from reportgen import __version__, progress
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES
 from reportgen.analyse.gate import GateRules, load_config, rules_from_options
-from reportgen.api import ReportResult, make_demo, make_report, publish_report, strict_failure
+from reportgen.api import (
+    ReportChecks,
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportResult,
+    ReportSettings,
+    demo_request,
+    make_report,
+    publish_report,
+)
 from reportgen.ci import (
     DEFAULT_REPORT_URL,
     append_step_summary,
@@ -33,7 +43,7 @@ from reportgen.cli_errors import (
     run_standalone,
 )
 from reportgen.config import Config, check_keys, find_config, read_config
-from reportgen.errors import GateFailed, UsageError, closest, printable
+from reportgen.errors import UsageError, closest, printable
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, MAX_CUTOFF, MAX_GRADE, Settings
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
@@ -387,46 +397,7 @@ def cli(debug: bool) -> None:
     "--strict/--no-strict",
     help="Fail (exit 1, after writing the report) when there is any warning.",
 )
-def report(
-    gold: Path,
-    runs: Sequence[str],
-    out_dir: Path,
-    ks: tuple[int, ...],
-    context_k: int,
-    relevance_threshold: int,
-    trec_eval: bool,
-    version: str | None,
-    formats: tuple[str, ...],
-    per_question_format: str,
-    chart_png: bool,
-    report_url: str | None,
-    github_summary: bool,
-    quiet: bool,
-    gold_format: str | None,
-    run_format: str | None,
-    gold_version: str | None,
-    index_version: str | None,
-    reference_run: str | None,
-    compare_measures: str | None,
-    baseline: Path | None,
-    baseline_version: str | None,
-    on_gold_change: str,
-    minimums: tuple[str, ...],
-    max_drops: tuple[str, ...],
-    significant_only: bool,
-    config_path: Path | None,
-    verdicts: Path | None,
-    verdicts_run: str | None,
-    verdict_format: str | None,
-    verdict_metric: str | None,
-    verdict_threshold: float | None,
-    manifest: Path | None,
-    manifest_format: str | None,
-    run_index_versions: dict[str, str],
-    audience: str | None,
-    as_of: Any,
-    strict: bool,
-) -> None:
+def report(gold: Path, runs: tuple[str, ...], **options: Any) -> None:
     """Measure RUNS against the GOLD set and write the report.
 
     Each RUN is NAME=PATH or PATH (the name is then the file's stem). With
@@ -445,54 +416,78 @@ def report(
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --manifest index/manifest.jsonl \\
         --run-index-version rerank=kb-2026-11-02 --audience public --strict
     """
-    gate = _gate_rules(config_path, minimums, max_drops, significant_only)
-    check_summary_wanted(github_summary, formats)
-    progress.enable(False if quiet else None)
-    result = make_report(
+    checks = ReportChecks(
+        gate=_gate_rules(
+            options["config_path"],
+            options["minimums"],
+            options["max_drops"],
+            options["significant_only"],
+        ),
+        strict=options["strict"],
+        audience=options["audience"],
+        as_of=None if options["as_of"] is None else options["as_of"].date(),
+    )
+    check_summary_wanted(options["github_summary"], options["formats"])
+    inputs = ReportInputs(
         gold,
         list(runs),
-        out_dir,
-        settings=Settings(ks, context_k, relevance_threshold, trec_eval),
-        version=version or default_version(),
-        formats=formats,
-        per_question_format=per_question_format,
-        gold_format=gold_format,
-        run_format=run_format,
-        gold_version=gold_version,
-        index_version=index_version,
-        report_url=report_url or default_report_url() or DEFAULT_REPORT_URL,
-        reference_run=reference_run,
-        baseline=baseline,
-        baseline_version=baseline_version,
-        on_gold_change="intersect" if on_gold_change == "intersect" else "refuse",
-        gate=gate,
-        compare_measures=compare_measures.split(",") if compare_measures else None,
-        verdicts=verdicts,
-        verdicts_run=verdicts_run,
-        verdict_format=verdict_format,
-        verdict_metric=verdict_metric,
-        verdict_threshold=verdict_threshold,
-        manifest=manifest,
-        manifest_format=manifest_format,
-        run_index_versions=run_index_versions,
-        audience=audience,
-        as_of=None if as_of is None else as_of.date(),
-        chart_png=chart_png,
+        gold_format=options["gold_format"],
+        run_format=options["run_format"],
+        gold_version=options["gold_version"],
+        index_version=options["index_version"],
+        run_index_versions=options["run_index_versions"],
+        verdicts=options["verdicts"],
+        verdicts_run=options["verdicts_run"],
+        verdict_format=options["verdict_format"],
+        verdict_metric=options["verdict_metric"],
+        verdict_threshold=options["verdict_threshold"],
+        manifest=options["manifest"],
+        manifest_format=options["manifest_format"],
+        baseline=options["baseline"],
+        baseline_version=options["baseline_version"],
     )
+    request = ReportRequest(inputs, report_outputs(options), report_settings(options), checks)
+    run_request(request, options)
+
+
+def report_settings(options: dict[str, Any]) -> ReportSettings:
+    """How to measure, compare and label (`demo` has no comparison options)."""
+    scoring = Settings(
+        options["ks"], options["context_k"], options["relevance_threshold"], options["trec_eval"]
+    )
+    compare_measures = options.get("compare_measures")
+    return ReportSettings(
+        scoring,
+        version=options["version"] or default_version(),
+        reference_run=options.get("reference_run"),
+        compare_measures=compare_measures.split(",") if compare_measures else None,
+        on_gold_change="intersect" if options.get("on_gold_change") == "intersect" else "refuse",
+    )
+
+
+def report_outputs(options: dict[str, Any]) -> ReportOutputs:
+    """What `report` and `demo` write, where."""
+    return ReportOutputs(
+        options["out_dir"],
+        formats=options["formats"],
+        per_question_format=options["per_question_format"],
+        report_url=options["report_url"] or default_report_url() or DEFAULT_REPORT_URL,
+        chart_png=options["chart_png"],
+    )
+
+
+def run_request(request: ReportRequest, options: dict[str, Any]) -> None:
+    """Make the report, print what a person reads first; a failed check exits 1."""
+    quiet = options["quiet"]
+    progress.enable(False if quiet else None)
+    result = make_report(request)
     with reader_may_leave():  # `| head`: the gate below still sets the exit code
         if not quiet:
             print_summary(result)
-        if github_summary:
+        if options["github_summary"]:
             write_step_summary(result, quiet)
-    failed = result.gate_failures
-    if failed:
-        raise GateFailed(
-            (f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule")
-            + " failed (the report was written):\n"
-            + "\n".join(failed)
-        )
-    if strict and (failure := strict_failure(result.report)) is not None:
-        raise failure
+    if result.failure is not None:
+        raise result.failure
 
 
 def _gate_rules(
@@ -586,41 +581,15 @@ def _toml_kind(value: Any) -> str:
 
 @cli.command()
 @measure_options
-def demo(
-    out_dir: Path,
-    ks: tuple[int, ...],
-    context_k: int,
-    relevance_threshold: int,
-    trec_eval: bool,
-    version: str | None,
-    formats: tuple[str, ...],
-    per_question_format: str,
-    chart_png: bool,
-    report_url: str | None,
-    github_summary: bool,
-    quiet: bool,
-) -> None:
+def demo(**options: Any) -> None:
     """Write the report of the bundled, synthetic help-centre example (offline).
 
     \b
     Example:
       reportgen demo --out demo-report && open demo-report/index.html
     """
-    check_summary_wanted(github_summary, formats)
-    progress.enable(False if quiet else None)
-    result = make_demo(
-        out_dir,
-        settings=Settings(ks, context_k, relevance_threshold, trec_eval),
-        version=version or default_version(),
-        formats=formats,
-        per_question_format=per_question_format,
-        report_url=report_url or default_report_url() or DEFAULT_REPORT_URL,
-        chart_png=chart_png,
-    )
-    if not quiet:
-        print_summary(result)
-    if github_summary:
-        write_step_summary(result, quiet)
+    check_summary_wanted(options["github_summary"], options["formats"])
+    run_request(demo_request(report_outputs(options), report_settings(options)), options)
 
 
 @cli.command()

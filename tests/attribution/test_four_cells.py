@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from reportgen.analyse.attribution import choose_run
-from reportgen.api import make_demo, make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    demo_request,
+    make_report,
+)
 from reportgen.errors import UsageError
 from reportgen.load import load_gold, load_run, load_verdicts
 from reportgen.measure.scoring import Evaluation, Settings, evaluate
@@ -196,13 +203,9 @@ def test_choose_run(tmp_path: Path) -> None:
 def test_same_numbers_in_json_html_and_markdown(tmp_path: Path) -> None:
     gold, run, verdicts = write_case(tmp_path)
     out = tmp_path / "out"
-    result = make_report(
-        gold,
-        [("rag", run)],
-        out,
-        settings=Settings(ks=(1, K), context_k=K),
-        verdicts=verdicts,
-    )
+    inputs = ReportInputs(gold, [("rag", run)], verdicts=verdicts)
+    settings = ReportSettings(Settings(ks=(1, K), context_k=K))
+    result = make_report(ReportRequest(inputs, ReportOutputs(out), settings))
     report = json.loads((out / "report.json").read_text())
     assert report == json.loads(json.dumps(result.report))
     section = report["attribution"]["rag"]
@@ -242,14 +245,15 @@ def test_same_numbers_in_json_html_and_markdown(tmp_path: Path) -> None:
 
 def test_report_without_verdicts_says_how_to_add_them(tmp_path: Path) -> None:
     gold, run, _ = write_case(tmp_path)
-    result = make_report(gold, [("rag", run)], tmp_path / "out", formats=("md",))
+    outputs = ReportOutputs(tmp_path / "out", formats=("md",))
+    result = make_report(ReportRequest(ReportInputs(gold, [("rag", run)]), outputs))
     assert result.report["attribution"] == {} and result.report["verdicts"] is None
     assert "--verdicts FILE" in (tmp_path / "out" / "report.md").read_text()
 
 
 def test_demo_story(tmp_path: Path) -> None:
     """The bundled example's generator promises rerank at k=5: 36 / 9 / 1 / 4."""
-    report = make_demo(tmp_path, formats=("json",)).report
+    report = make_report(demo_request(ReportOutputs(tmp_path, formats=("json",)))).report
     section = report["attribution"]["rerank"]
     assert list(section["cells"].values()) == [36, 9, 1, 4]
     assert section["n"] == 50 and section["focus"] == "generation"

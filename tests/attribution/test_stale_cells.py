@@ -10,7 +10,14 @@ from pathlib import Path
 import polars as pl
 
 from reportgen.analyse.attribution import stale_by_cell
-from reportgen.api import make_demo, make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    demo_request,
+    make_report,
+)
 from reportgen.measure.scoring import Settings
 from tests.attribution.test_four_cells import MISSED_WRONG, RETRIEVED_CORRECT, K, write_case
 
@@ -52,15 +59,10 @@ def test_hand_built_case_marks_stale_ids_without_changing_counts(tmp_path: Path)
     gold, run, verdicts = write_case(tmp_path)
     manifest = write_manifest(tmp_path, {"q45-gold", "q46-gold", "q01-gold"})
     out = tmp_path / "out"
-    result = make_report(
-        gold,
-        [("rag", run)],
-        out,
-        settings=Settings(ks=(1, K), context_k=K),
-        verdicts=verdicts,
-        manifest=manifest,
-        formats=("json", "html", "md"),
-    )
+    inputs = ReportInputs(gold, [("rag", run)], verdicts=verdicts, manifest=manifest)
+    outputs = ReportOutputs(out, formats=("json", "html", "md"))
+    settings = ReportSettings(Settings(ks=(1, K), context_k=K))
+    result = make_report(ReportRequest(inputs, outputs, settings))
     section = json.loads((out / "report.json").read_text())["attribution"]["rag"]
     assert section["cells"] == {
         "retrieved_correct": 31,
@@ -96,13 +98,10 @@ def test_possibly_stale_ids_are_not_marked(tmp_path: Path) -> None:
     weaker signal, so the cells carry no mark and no sentence."""
     gold, run, verdicts = write_case(tmp_path)
     out = tmp_path / "out"
+    inputs = ReportInputs(gold, [("rag", run)], verdicts=verdicts)
+    settings = ReportSettings(Settings(ks=(1, K), context_k=K))
     result = make_report(
-        gold,
-        [("rag", run)],
-        out,
-        settings=Settings(ks=(1, K), context_k=K),
-        verdicts=verdicts,
-        formats=("json", "md"),
+        ReportRequest(inputs, ReportOutputs(out, formats=("json", "md")), settings)
     )
     report = result.report
     assert report["hygiene"]["stale"]["basis"] == "no_run_returns"
@@ -115,7 +114,7 @@ def test_possibly_stale_ids_are_not_marked(tmp_path: Path) -> None:
 
 
 def test_demo_marks_q047_as_a_stale_retrieval_failure(tmp_path: Path) -> None:
-    result = make_demo(tmp_path, formats=("json", "html", "md"))
+    result = make_report(demo_request(ReportOutputs(tmp_path, formats=("json", "html", "md"))))
     section = json.loads((tmp_path / "report.json").read_text())["attribution"]["rerank"]
     assert section["stale"] == {
         "retrieved_correct": ["q057"],

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import vl_convert
 
-from reportgen.api import make_report
+from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
 from reportgen.render.charts import (
     VEGA_LITE_VERSION,
     ChartWorker,
@@ -80,7 +80,7 @@ def test_close_ends_a_child_that_never_drew() -> None:
     assert process.poll() is not None
 
 
-def _report(tmp_path: Path, **options: bool) -> Path:
+def _report(tmp_path: Path, chart_png: bool = False) -> Path:
     gold = tmp_path / "gold.jsonl"
     gold.write_text(
         '{"id": "A", "gold": ["a1"]}\n{"id": "B", "gold": ["b1"]}\n'
@@ -93,7 +93,8 @@ def _report(tmp_path: Path, **options: bool) -> Path:
         '{"id": "E", "chunks": ["x3", "x4"], "scores": [0.3, 0.2]}\n'
     )
     out = tmp_path / "out"
-    make_report(gold, [("mine", run)], out, **options)
+    outputs = ReportOutputs(out, chart_png=chart_png)
+    make_report(ReportRequest(ReportInputs(gold, [("mine", run)]), outputs))
     return out
 
 

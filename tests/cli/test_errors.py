@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
-from reportgen.api import make_report, merge_reports, render_files, set_index_versions
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    make_report,
+    merge_reports,
+    render_files,
+    set_index_versions,
+)
 from reportgen.errors import ParameterError, closest
 from reportgen.measure.scoring import Settings
 
@@ -27,24 +36,30 @@ def test_settings_name_their_fields(settings: dict[str, int], message: str) -> N
 
 
 @pytest.mark.parametrize(
-    ("keywords", "start"),
+    ("part", "field", "value", "start"),
     [
-        ({"gold_format": "xml"}, "gold_format='xml': not one of the choices"),
-        ({"run_format": "xml"}, "run_format='xml': not one of the choices"),
-        ({"verdict_format": "xml"}, "verdict_format='xml'"),
-        ({"manifest_format": "xml"}, "manifest_format='xml'"),
-        ({"on_gold_change": "merge"}, "on_gold_change='merge'"),
-        ({"formats": "html"}, "formats='html': must be a list of format names"),
-        ({"formats": ["pdf"]}, "formats='pdf': unknown output format"),
-        ({"per_question_format": "xls"}, "per_question_format='xls'"),
-        ({"verdicts_run": "rerank"}, "verdicts_run='rerank': names the run the verdicts judge"),
+        ("inputs", "gold_format", "xml", "gold_format='xml': not one of the choices"),
+        ("inputs", "run_format", "xml", "run_format='xml': not one of the choices"),
+        ("inputs", "verdict_format", "xml", "verdict_format='xml'"),
+        ("inputs", "manifest_format", "xml", "manifest_format='xml'"),
+        ("settings", "on_gold_change", "merge", "on_gold_change='merge'"),
+        ("outputs", "formats", "html", "formats='html': must be a list of format names"),
+        ("outputs", "formats", ["pdf"], "formats='pdf': unknown output format"),
+        ("outputs", "per_question_format", "xls", "per_question_format='xls'"),
+        ("inputs", "verdicts_run", "rerank", "verdicts_run='rerank': names the run the verdicts"),
+        ("inputs", "baseline_version", "v1", "baseline_version='v1': picks a version of the"),
     ],
 )
-def test_make_report_names_its_parameters_before_reading(
-    keywords: dict[str, object], start: str, tmp_path: Path
+def test_make_report_names_its_fields_before_reading(
+    part: str, field: str, value: object, start: str, tmp_path: Path
 ) -> None:
+    request = ReportRequest(
+        ReportInputs(tmp_path / "no-gold.jsonl", ["r=no-run.jsonl"]),
+        ReportOutputs(tmp_path / "out"),
+    )
+    changed = dataclasses.replace(getattr(request, part), **{field: value})
     with pytest.raises(ParameterError) as error:
-        make_report(tmp_path / "no-gold.jsonl", ["r=no-run.jsonl"], tmp_path / "out", **keywords)  # type: ignore[arg-type]
+        make_report(dataclasses.replace(request, **{part: changed}))
     assert str(error.value).startswith(start), str(error.value)
     assert not (tmp_path / "out").exists()
 

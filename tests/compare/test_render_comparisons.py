@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.api import make_demo
+from reportgen.api import ReportOutputs, demo_request, make_report
 from reportgen.render.pages import comparisons_view
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("demo")
-    make_demo(out)
+    make_report(demo_request(ReportOutputs(out)))
     return out
 
 
@@ -67,17 +67,17 @@ def test_four_cells_then_and_now_when_both_reports_have_them(demo: Path) -> None
 
 
 def test_baseline_with_verdicts_on_both_sides_shows_the_cells(demo: Path, tmp_path: Path) -> None:
-    from reportgen.api import example_dir, make_report
+    from reportgen.api import ReportInputs, ReportRequest, example_dir
 
     example = example_dir()
-    result = make_report(
+    inputs = ReportInputs(
         example / "gold.jsonl",
         [("rerank", example / "runs" / "rerank.jsonl")],
-        tmp_path / "out",
         baseline=demo,
         verdicts=example / "verdicts.jsonl",
         verdicts_run="rerank",
     )
+    result = make_report(ReportRequest(inputs, ReportOutputs(tmp_path / "out")))
     entry = result.report["baseline"]["comparisons"][0]
     then = result.report["attribution"]["rerank"]["cells"]
     assert entry["cells"]["then"] == then and entry["cells"]["now"] == then

@@ -11,7 +11,14 @@ import pytest
 import vl_convert
 
 from reportgen.analyse.cutoff import CutoffAnalysis, histogram
-from reportgen.api import make_demo, make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    demo_request,
+    make_report,
+)
 from reportgen.load import load_gold, load_run
 from reportgen.measure.scoring import Settings, evaluate
 from reportgen.render.charts import cutoff_chart_spec
@@ -140,7 +147,8 @@ def marks(svg: str, group: str) -> list[str]:
 def test_report_html_and_markdown_agree(tmp_path: Path) -> None:
     gold, run = write(tmp_path, SPEC_ANSWERABLE, SPEC_UNANSWERABLE)
     out = tmp_path / "out"
-    make_report(gold, [("rerank", run)], out, settings=Settings(ks=(1,), context_k=1))
+    settings = ReportSettings(Settings(ks=(1,), context_k=1))
+    make_report(ReportRequest(ReportInputs(gold, [("rerank", run)]), ReportOutputs(out), settings))
     section = json.loads((out / "report.json").read_text())["cutoff"]["rerank"]
     assert section["gap"] == [0.55, 0.66]
     assert section["cutoff"] == 0.605
@@ -161,7 +169,9 @@ def test_report_html_and_markdown_agree(tmp_path: Path) -> None:
 def test_report_of_a_run_without_scores(tmp_path: Path) -> None:
     gold, run = write(tmp_path, {"a1": None}, {"u1": None})
     out = tmp_path / "out"
-    result = make_report(gold, [("plain", run)], out, settings=Settings(ks=(1,), context_k=1))
+    settings = ReportSettings(Settings(ks=(1,), context_k=1))
+    inputs = ReportInputs(gold, [("plain", run)])
+    result = make_report(ReportRequest(inputs, ReportOutputs(out), settings))
     section = result.report["cutoff"]["plain"]
     assert section["cutoff"] is None and section["errors"] is None and section["gap"] is None
     assert (
@@ -171,7 +181,8 @@ def test_report_of_a_run_without_scores(tmp_path: Path) -> None:
 
 def test_demo_rerank_overlaps_a_little(tmp_path: Path) -> None:
     """The example's generator: rerank's top-1 scores overlap (0.5296 to 0.5603), no gap."""
-    section = make_demo(tmp_path, formats=("json",)).report["cutoff"]["rerank"]
+    result = make_report(demo_request(ReportOutputs(tmp_path, formats=("json",))))
+    section = result.report["cutoff"]["rerank"]
     assert section["gap"] is None
     assert section["overlap"] == [0.5296, 0.5603]
     assert section["questions"]["in_overlap"] == {"answerable": ["q057"], "unanswerable": ["q046"]}
@@ -188,7 +199,8 @@ def test_runs_without_an_analysis_for_the_same_reason_share_one_sentence(tmp_pat
         path = tmp_path / f"{name}.trec"
         path.write_text("q1 Q0 d1 1 2.0 r\nq2 Q0 d9 1 1.0 r\n")
         runs.append((name, path))
-    make_report(qrels, runs, tmp_path / "out", settings=Settings(ks=(1,), context_k=1))
+    settings = ReportSettings(Settings(ks=(1,), context_k=1))
+    make_report(ReportRequest(ReportInputs(qrels, runs), ReportOutputs(tmp_path / "out"), settings))
     markdown = (tmp_path / "out" / "report.md").read_text()
     assert markdown.count("No cutoff analysis") == 1
     assert "No cutoff analysis for bm25, dense and splade: the gold set has no" in markdown

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen.api import load_runs, make_demo
+from reportgen.api import ReportOutputs, demo_request, load_runs, make_report
 from reportgen.cli import cli
 from reportgen.load import load_gold, load_verdicts
 
@@ -124,7 +124,7 @@ def test_ci_page_lists_every_input_and_output_of_the_action() -> None:
 
 
 def test_report_json_page_documents_every_top_level_key(tmp_path: Path) -> None:
-    report = make_demo(tmp_path / "demo").report
+    report = make_report(demo_request(ReportOutputs(tmp_path / "demo"))).report
     page = (DOCS / "report-json.md").read_text()
     example = json.loads(
         next(body for language, _, body in blocks("report-json.md") if language == "json")

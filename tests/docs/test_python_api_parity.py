@@ -1,50 +1,149 @@
-"""Everything `reportgen report` does is callable from Python, as docs/python-api.md says."""
+"""Everything `reportgen report` does is callable from Python, as docs/python-api.md says:
+each option of the command is one field of the request `make_report` takes."""
 
 from __future__ import annotations
 
 import dataclasses
-import inspect
+import types
+import typing
+from datetime import date
+from pathlib import Path
+from typing import Any
 
-import click
+import pytest
+from click.testing import CliRunner
 
-from reportgen.api import make_report
+import reportgen.cli
+from reportgen.analyse.gate import Rule
+from reportgen.api import ReportRequest
 from reportgen.cli import cli
-from reportgen.measure.scoring import Settings
 
-SETTINGS_FIELDS = {
-    "ks": "ks",
-    "context_k": "context_k",
-    "relevance_threshold": "threshold",
-    "trec_eval": "trec_eval",
+REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
+    # CLI parameter: (its request field, a command line setting it, the field's value then)
+    "gold": ("inputs.gold", [], Path("gold.jsonl")),
+    "runs": ("inputs.runs", [], ["r=run.jsonl"]),
+    "out_dir": ("outputs.out_dir", ["--out", "elsewhere"], Path("elsewhere")),
+    "ks": ("settings.scoring.ks", ["--k", "2,7"], (2, 7)),
+    "context_k": ("settings.scoring.context_k", ["--context-k", "7"], 7),
+    "relevance_threshold": ("settings.scoring.threshold", ["--relevance-threshold", "2"], 2),
+    "trec_eval": ("settings.scoring.trec_eval", ["--trec-eval"], True),
+    "version": ("settings.version", ["--version", "v9"], "v9"),
+    "formats": ("outputs.formats", ["--format", "json"], ("json",)),
+    "per_question_format": (
+        "outputs.per_question_format",
+        ["--per-question-format", "parquet"],
+        "parquet",
+    ),
+    "chart_png": ("outputs.chart_png", ["--chart-png"], True),
+    "report_url": ("outputs.report_url", ["--report-url", "https://x.test/r"], "https://x.test/r"),
+    "gold_format": ("inputs.gold_format", ["--gold-format", "qrels"], "qrels"),
+    "run_format": ("inputs.run_format", ["--run-format", "trec"], "trec"),
+    "gold_version": ("inputs.gold_version", ["--gold-version", "g2"], "g2"),
+    "index_version": ("inputs.index_version", ["--index-version", "i2"], "i2"),
+    "verdicts": ("inputs.verdicts", ["--verdicts", "verdicts.jsonl"], Path("verdicts.jsonl")),
+    "verdicts_run": ("inputs.verdicts_run", ["--verdicts-run", "r"], "r"),
+    "verdict_format": ("inputs.verdict_format", ["--verdict-format", "ragas"], "ragas"),
+    "verdict_metric": ("inputs.verdict_metric", ["--verdict-metric", "faith"], "faith"),
+    "verdict_threshold": ("inputs.verdict_threshold", ["--verdict-threshold", "0.7"], 0.7),
+    "reference_run": ("settings.reference_run", ["--reference-run", "r"], "r"),
+    "compare_measures": (
+        "settings.compare_measures",
+        ["--compare-measures", "hit@1,mrr"],
+        ["hit@1", "mrr"],
+    ),
+    "baseline": ("inputs.baseline", ["--baseline", "site"], Path("site")),
+    "baseline_version": ("inputs.baseline_version", ["--baseline-version", "v1"], "v1"),
+    "on_gold_change": (
+        "settings.on_gold_change",
+        ["--on-gold-change", "intersect"],
+        "intersect",
+    ),
+    # the gate's options and the config file's rules become one GateRules
+    "minimums": (
+        "checks.gate.rules",
+        ["--min", "recall@5=0.8"],
+        (Rule("min", "recall@5", 0.8), Rule("max-drop", "mrr", 0.02)),
+    ),
+    "max_drops": (
+        "checks.gate.rules",
+        ["--max-drop", "mrr=0.02"],
+        (Rule("min", "recall@5", 0.8), Rule("max-drop", "mrr", 0.02)),
+    ),
+    "significant_only": ("checks.gate.significant_only", ["--significant-only"], True),
+    "config_path": ("checks.gate.sources", ["--config", "settings.toml"], ("settings.toml",)),
+    "manifest": ("inputs.manifest", ["--manifest", "manifest.txt"], Path("manifest.txt")),
+    "manifest_format": ("inputs.manifest_format", ["--manifest-format", "lines"], "lines"),
+    "run_index_versions": (
+        "inputs.run_index_versions",
+        ["--run-index-version", "r=kb-2"],
+        {"r": "kb-2"},
+    ),
+    "audience": ("checks.audience", ["--audience", "public"], "public"),
+    "as_of": ("checks.as_of", ["--as-of", "2026-11-30"], date(2026, 11, 30)),
+    "strict": ("checks.strict", ["--strict"], True),
 }
-"""CLI parameter -> its Settings field."""
 
 CLI_ONLY = {
-    "quiet": "printing",
+    "quiet": "what the CLI prints (reportgen.render.terminal)",
     "github_summary": "reportgen.ci.append_step_summary",
-    # The gate's options become one GateRules object: make_report(gate=...).
-    "minimums": "reportgen.analyse.gate.rules_from_options",
-    "max_drops": "reportgen.analyse.gate.rules_from_options",
-    "significant_only": "reportgen.analyse.gate.rules_from_options",
-    "config_path": "reportgen.analyse.gate.load_config",
-    "strict": "reportgen.api.strict_failure",
 }
 
+PYTHON_ONLY = {
+    "inputs.sources_relative_to": "the demo's paths, the same on every machine",
+}
 
-def test_every_report_option_has_a_python_counterpart() -> None:
-    command = cli.commands["report"]
-    keywords = set(inspect.signature(make_report).parameters)
-    fields = {field.name for field in dataclasses.fields(Settings)}
-    missing = []
-    for param in command.params:
-        name = param.name or ""
-        if name in CLI_ONLY:
-            continue
-        if name in SETTINGS_FIELDS:
-            if SETTINGS_FIELDS[name] not in fields:
-                missing.append(f"{name} (Settings.{SETTINGS_FIELDS[name]})")
-            continue
-        if name not in keywords:
-            label = param.opts[0] if isinstance(param, click.Option) else name.upper()
-            missing.append(label)
-    assert missing == [], f"report options with no make_report keyword: {missing}"
+REPORT = cli.commands["report"]
+
+
+def leaf_fields(cls: type, prefix: str = "") -> set[str]:
+    """Every field of the request, dotted, nested dataclasses opened."""
+    names = set()
+    hints = typing.get_type_hints(cls)
+    for field in dataclasses.fields(cls):
+        kind = hints[field.name]
+        kinds = typing.get_args(kind) if isinstance(kind, types.UnionType) else (kind,)
+        parts = [kind for kind in kinds if dataclasses.is_dataclass(kind)]
+        if parts:  # e.g. settings.scoring, checks.gate (GateRules | None)
+            names |= leaf_fields(parts[0], f"{prefix}{field.name}.")
+        else:
+            names.add(f"{prefix}{field.name}")
+    return names
+
+
+def value_at(request: object, path: str) -> object:
+    value = request
+    for name in path.split("."):
+        value = getattr(value, name)
+    return value
+
+
+def test_every_report_option_is_a_request_field() -> None:
+    params = {param.name for param in REPORT.params} - {"help"}
+    unmapped = params - set(REQUEST_FIELDS) - set(CLI_ONLY)
+    assert unmapped == set(), f"options of report with no request field: {sorted(unmapped)}"
+    assert set(REQUEST_FIELDS) | set(CLI_ONLY) == params
+    fields = leaf_fields(ReportRequest)
+    mapped = {path for path, _, _ in REQUEST_FIELDS.values()}
+    assert mapped - fields == set(), "paths that are no request field"
+    assert fields - mapped == set(PYTHON_ONLY), "fields no option sets"
+
+
+def test_the_command_line_fills_each_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("verdicts.jsonl", "manifest.txt", "settings.toml"):
+        (tmp_path / name).write_text("")
+    seen: list[ReportRequest] = []
+
+    def capture(request: ReportRequest) -> None:
+        seen.append(request)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(reportgen.cli, "make_report", capture)
+    monkeypatch.chdir(tmp_path)
+    args = ["report", "gold.jsonl", "r=run.jsonl"]
+    for _, option_args, _ in REQUEST_FIELDS.values():
+        args += option_args
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    (request,) = seen
+    for name, (path, _, expected) in REQUEST_FIELDS.items():
+        assert value_at(request, path) == expected, name

@@ -75,13 +75,14 @@ def test_baseline_and_shard_fail_only_with_reportgen_errors(
 
 def _real_report() -> dict[str, object]:
     """A real report.json, so that fuzzing reaches the per-question reader behind it."""
-    from reportgen.api import make_report
+    from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
 
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         (root / "gold.jsonl").write_text('{"id": "q1", "gold": ["c1"]}\n')
         (root / "run.jsonl").write_text('{"id": "q1", "chunks": ["c1", "c2"]}\n')
-        result = make_report(root / "gold.jsonl", [str(root / "run.jsonl")], root / "out")
+        inputs = ReportInputs(root / "gold.jsonl", [str(root / "run.jsonl")])
+        result = make_report(ReportRequest(inputs, ReportOutputs(root / "out")))
         return result.report
 
 

@@ -11,7 +11,13 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reportgen.api import make_report, planned_files
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    make_report,
+    planned_files,
+)
 from reportgen.cli import cli
 from reportgen.errors import InputError
 from reportgen.render.output import (
@@ -212,7 +218,8 @@ def test_the_files_checked_before_measuring_are_those_written(
 ) -> None:
     """The early collision check knows every file but the charts."""
     gold, run = inputs
-    written = make_report(gold, [("r", run)], tmp_path / "out", formats=formats).files
+    outputs = ReportOutputs(tmp_path / "out", formats=formats)
+    written = make_report(ReportRequest(ReportInputs(gold, [("r", run)]), outputs)).files
     names = {path.relative_to(tmp_path / "out").as_posix() for path in written}
     assert {name for name in names if not name.startswith("charts/")} == set(
         planned_files(formats, "csv")

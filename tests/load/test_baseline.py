@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.api import make_report
+from reportgen.analyse.baseline import GoldChangePolicy
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportResult,
+    ReportSettings,
+    make_report,
+)
 from reportgen.errors import InputError
 from reportgen.load import load_gold
 from reportgen.load.baseline import find_report, load_baseline
@@ -30,12 +38,22 @@ def write_run(path: Path, found: set[str], questions: list[str]) -> Path:
     return path
 
 
-def build(tmp: Path, name: str, gold: list[dict[str, object]], found: set[str], **kw: object):
+def build(
+    tmp: Path,
+    name: str,
+    gold: list[dict[str, object]],
+    found: set[str],
+    baseline: Path | None = None,
+    on_gold_change: GoldChangePolicy = "refuse",
+    gold_version: str = "v1",
+) -> ReportResult:
     folder = tmp / name
     folder.mkdir()
-    gold_path = write_gold(folder / "gold.jsonl", gold, str(kw.pop("gold_version", "v1")))
+    gold_path = write_gold(folder / "gold.jsonl", gold, gold_version)
     run = write_run(folder / "m.jsonl", found, [str(r["id"]) for r in gold])
-    return make_report(gold_path, [("m", run)], folder / "out", version=name, **kw)  # type: ignore[arg-type]
+    inputs = ReportInputs(gold_path, [("m", run)], baseline=baseline)
+    settings = ReportSettings(version=name, on_gold_change=on_gold_change)
+    return make_report(ReportRequest(inputs, ReportOutputs(folder / "out"), settings))
 
 
 def test_baseline_from_report_folder_and_file(tmp_path: Path) -> None:

@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen.api import make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    make_report,
+)
 from reportgen.cli import cli
 from reportgen.errors import InputError
 from reportgen.load.baseline import load_baseline
@@ -48,7 +54,9 @@ def report_folder(tmp: Path, version: str, epoch: int, gold_extra: int, found: i
     run = write_run(folder / "m.jsonl", found)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", str(epoch))
-        make_report(gold, [("m", run)], folder / "out", version=version, formats=())
+        outputs = ReportOutputs(folder / "out", formats=())
+        inputs = ReportInputs(gold, [("m", run)])
+        make_report(ReportRequest(inputs, outputs, ReportSettings(version=version)))
     return folder / "out"
 
 

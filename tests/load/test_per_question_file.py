@@ -9,7 +9,13 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from reportgen.api import make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    make_report,
+)
 from reportgen.errors import InputError
 from reportgen.load.baseline import load_baseline
 from reportgen.load.per_question import read_per_question
@@ -79,8 +85,10 @@ def test_a_baseline_written_in_long_rows_still_compares(tmp_path: Path) -> None:
     run.write_text(
         "".join(json.dumps({"id": f"q{i}", "chunks": [f"c{i % 3}", "z"]}) + "\n" for i in range(6))
     )
-    make_report(gold, [("m", run)], tmp_path / "wide", version="one", formats=("json",))
-    make_report(gold, [("m", run)], tmp_path / "long", version="one", formats=("json",))
+    for name in ("wide", "long"):
+        outputs = ReportOutputs(tmp_path / name, formats=("json",))
+        settings = ReportSettings(version="one")
+        make_report(ReportRequest(ReportInputs(gold, [("m", run)]), outputs, settings))
     written = pl.read_csv(tmp_path / "long" / "per_question.csv", infer_schema=False)
     written.unpivot(index=["run", "qid", "kind", "status"], variable_name="measure").write_csv(
         tmp_path / "long" / "per_question.csv"
@@ -89,11 +97,15 @@ def test_a_baseline_written_in_long_rows_still_compares(tmp_path: Path) -> None:
         load_baseline(tmp_path / "long").per_question,
         load_baseline(tmp_path / "wide").per_question,
     )
-    now = make_report(
-        gold, [("m", run)], tmp_path / "now", baseline=tmp_path / "long", version="now"
-    )
-    again = make_report(
-        gold, [("m", run)], tmp_path / "again", baseline=tmp_path / "wide", version="now"
+    now, again = (
+        make_report(
+            ReportRequest(
+                ReportInputs(gold, [("m", run)], baseline=tmp_path / baseline),
+                ReportOutputs(tmp_path / out),
+                ReportSettings(version="now"),
+            )
+        )
+        for out, baseline in (("now", "long"), ("again", "wide"))
     )
     assert now.report["baseline"]["comparisons"] == again.report["baseline"]["comparisons"]
     assert now.report["baseline"]["comparisons"][0]["n"] == 6

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from reportgen.api import make_report
+from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
 from reportgen.load.baseline import load_baseline
 from reportgen.load.shards import load_shard
 from reportgen.render.output import per_question_bytes
@@ -53,7 +53,8 @@ def report_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("pq")
     (folder / "gold.jsonl").write_text(json.dumps({"id": "q1", "gold": ["c1"]}) + "\n")
     (folder / "run.jsonl").write_text(json.dumps({"id": "q1", "chunks": ["c1"]}) + "\n")
-    make_report(folder / "gold.jsonl", [("m", folder / "run.jsonl")], folder / "out", formats=())
+    inputs = ReportInputs(folder / "gold.jsonl", [("m", folder / "run.jsonl")])
+    make_report(ReportRequest(inputs, ReportOutputs(folder / "out", formats=())))
     return folder / "out"
 
 

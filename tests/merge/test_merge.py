@@ -11,7 +11,15 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from reportgen.api import example_dir, make_report, merge_reports
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    example_dir,
+    make_report,
+    merge_reports,
+)
 from reportgen.cli import cli
 from reportgen.errors import InputError, UsageError
 from reportgen.measure.scoring import Settings
@@ -46,14 +54,14 @@ def split_gold(folder: Path, shards: int) -> list[Path]:
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
 @pytest.mark.parametrize("trec_eval", [False, True])
 def test_merged_shards_equal_the_whole_report(tmp_path, fmt, trec_eval):
-    settings = Settings((1, 3, 5, 10), 5, 1, trec_eval)
-    whole = make_report(
-        example_dir() / "gold.jsonl", example_runs(), tmp_path / "whole", settings=settings
-    ).report
+    settings = ReportSettings(Settings((1, 3, 5, 10), 5, 1, trec_eval))
+    inputs = ReportInputs(example_dir() / "gold.jsonl", example_runs())
+    whole = make_report(ReportRequest(inputs, ReportOutputs(tmp_path / "whole"), settings)).report
     shard_dirs = []
     for i, gold in enumerate(split_gold(tmp_path, 3)):
         out = tmp_path / f"shard-{i}"
-        make_report(gold, example_runs(), out, settings=settings, per_question_format=fmt)
+        outputs = ReportOutputs(out, per_question_format=fmt)
+        make_report(ReportRequest(ReportInputs(gold, example_runs()), outputs, settings))
         shard_dirs.append(out)
     merged = merge_reports(shard_dirs, tmp_path / "merged").report
 
@@ -130,8 +138,10 @@ def test_overlapping_shards_are_refused(tmp_path):
 
 def test_shards_measured_differently_are_refused(tmp_path):
     golds = split_gold(tmp_path, 2)
-    make_report(golds[0], example_runs(), tmp_path / "s0", settings=Settings(context_k=5))
-    make_report(golds[1], example_runs(), tmp_path / "s1", settings=Settings(context_k=3))
+    for gold, out, context_k in ((golds[0], "s0", 5), (golds[1], "s1", 3)):
+        settings = ReportSettings(Settings(context_k=context_k))
+        outputs = ReportOutputs(tmp_path / out)
+        make_report(ReportRequest(ReportInputs(gold, example_runs()), outputs, settings))
     with pytest.raises(UsageError, match="measured differently"):
         merge_reports([tmp_path / "s0", tmp_path / "s1"], tmp_path / "out")
 

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.api import ReportResult, make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportResult,
+    ReportSettings,
+    make_report,
+)
 from reportgen.measure.scoring import Settings
 
 PAYLOAD = "<script>window.__xss=1</script><img src=x onerror=window.__xss=2>"
@@ -52,7 +59,10 @@ def spec_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ReportResul
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764000000")
     reversed_run = {q: list(reversed(c)) for q, c in RUN.items()}
     gold, runs = write_inputs(tmp_path / "in", GOLD, {"mine": RUN, "reversed": reversed_run})
-    return make_report(gold, runs, tmp_path / "out", settings=Settings((1, 3), 3), version="v1")
+    settings = ReportSettings(Settings((1, 3), 3), version="v1")
+    return make_report(
+        ReportRequest(ReportInputs(gold, runs), ReportOutputs(tmp_path / "out"), settings)
+    )
 
 
 @pytest.fixture
@@ -77,6 +87,7 @@ def hostile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], 
         gold_path, runs = write_inputs(
             tmp_path / "hostile-in", gold, {f"r{PAYLOAD}": run, "ok": run}
         )
-        return make_report(gold_path, runs, tmp_path / "hostile-out", version=version)
+        inputs, outputs = ReportInputs(gold_path, runs), ReportOutputs(tmp_path / "hostile-out")
+        return make_report(ReportRequest(inputs, outputs, ReportSettings(version=version)))
 
     return make

@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.api import ReportResult, make_demo
+from reportgen.api import (
+    ReportOutputs,
+    ReportResult,
+    ReportSettings,
+    demo_request,
+    make_report,
+)
 from reportgen.site import publish
 from tests.chromium import Chromium, available
 from tests.render.test_size import write_large_inputs
@@ -37,7 +43,7 @@ def test_demo_report_loads_clean_and_its_script_works(
     browser: Chromium, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764000000")
-    make_demo(tmp_path, version="demo")
+    make_report(demo_request(ReportOutputs(tmp_path), ReportSettings(version="demo")))
     visit = browser.open(tmp_path / "index.html", screenshot=ARTIFACTS / "demo-report.png")
     assert visit.errors == []
     assert visit.outside_requests == []
@@ -71,7 +77,8 @@ def test_site_index_loads_clean(
 ) -> None:
     for version, epoch in (("2026.10.1", "1760000000"), ("2026.11.1", "1764000000")):
         monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
-        make_demo(tmp_path / version, version=version)
+        outputs = ReportOutputs(tmp_path / version)
+        make_report(demo_request(outputs, ReportSettings(version=version)))
         publish(tmp_path / version, tmp_path / "site")
     visit = browser.open(tmp_path / "site" / "index.html", screenshot=ARTIFACTS / "site.png")
     assert visit.errors == [] and visit.outside_requests == []
@@ -79,10 +86,10 @@ def test_site_index_loads_clean(
 
 
 def test_ten_thousand_question_report_stays_usable(browser: Chromium, tmp_path: Path) -> None:
-    from reportgen.api import make_report
+    from reportgen.api import ReportInputs, ReportRequest
 
     gold, runs = write_large_inputs(tmp_path / "in")
-    make_report(gold, runs, tmp_path / "out")
+    make_report(ReportRequest(ReportInputs(gold, runs), ReportOutputs(tmp_path / "out")))
     visit = browser.open(
         tmp_path / "out" / "index.html", screenshot=ARTIFACTS / "large-report.png", max_height=4000
     )

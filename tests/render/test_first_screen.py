@@ -6,7 +6,13 @@ import copy
 
 import pytest
 
-from reportgen.api import ReportResult, make_demo
+from reportgen.api import (
+    ReportOutputs,
+    ReportResult,
+    ReportSettings,
+    demo_request,
+    make_report,
+)
 from reportgen.render.views.common import change_words, plural
 from reportgen.render.views.first_screen import first_screen, overall_verdict
 from reportgen.render.views.questions import evidence_words
@@ -16,7 +22,8 @@ from reportgen.render.views.questions import evidence_words
 def demo(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
     mp = pytest.MonkeyPatch()
     mp.setenv("SOURCE_DATE_EPOCH", "1764000000")
-    result = make_demo(tmp_path_factory.mktemp("demo"), version="demo", chart_png=True)
+    outputs = ReportOutputs(tmp_path_factory.mktemp("demo"), chart_png=True)
+    result = make_report(demo_request(outputs, ReportSettings(version="demo")))
     mp.undo()
     return result
 

@@ -15,8 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.analyse.gate import rules_from_options
-from reportgen.api import example_dir, make_demo, make_report
+from reportgen.analyse.gate import GateRules, rules_from_options
+from reportgen.api import (
+    ReportChecks,
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportResult,
+    ReportSettings,
+    demo_request,
+    example_dir,
+    make_report,
+)
 from reportgen.site import publish
 from tests.chromium import Chromium, available
 from tests.render.test_browser import ARTIFACTS
@@ -104,7 +114,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     work = tmp_path_factory.mktemp("pages")
     mp = pytest.MonkeyPatch()
     mp.setenv("SOURCE_DATE_EPOCH", "1760000000")
-    make_demo(work / "v1", version="2026.10.1")
+    make_report(demo_request(ReportOutputs(work / "v1"), ReportSettings(version="2026.10.1")))
     example = example_dir()
     worse = work / "rerank.jsonl"
     lines = (example / "runs" / "rerank.jsonl").read_text().splitlines()
@@ -123,23 +133,27 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         ("hybrid", example / "runs" / "hybrid.csv"),
         ("rerank", worse),
     ]
-    common = {
-        "verdicts": example / "verdicts.jsonl",
-        "verdicts_run": "rerank",
-        "manifest": example / "manifest.txt",
-        "baseline": work / "v1",
-    }
-    result = make_report(
-        example / "gold.jsonl", runs, work / "v2", version="2026.11.1", gate=gate, **common
+    inputs = ReportInputs(
+        example / "gold.jsonl",
+        runs,
+        verdicts=example / "verdicts.jsonl",
+        verdicts_run="rerank",
+        manifest=example / "manifest.txt",
+        baseline=work / "v1",
     )
+
+    def report(out: str, version: str, gate: GateRules) -> ReportResult:
+        settings = ReportSettings(version=version)
+        request = ReportRequest(inputs, ReportOutputs(work / out), settings, ReportChecks(gate))
+        return make_report(request)
+
+    result = report("v2", "2026.11.1", gate)
     assert result.report["gate"]["passed"] is False
     # four rules on every run, all 16 failed: the answer must still be on screen one
     many = rules_from_options(
         ("recall@5=0.99", "hit@5=0.99", "mrr@5=0.99", "ndcg@5=0.99"), (), False
     )
-    crowded = make_report(
-        example / "gold.jsonl", runs, work / "many", version="many", gate=many, **common
-    )
+    crowded = report("many", "many", many)
     assert sum(not rule["passed"] for rule in crowded.report["gate"]["rules"]) == 16
     publish(work / "v1", work / "site")
     publish(work / "v2", work / "site")

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reportgen.api import make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    make_report,
+)
 from reportgen.measure.scoring import Settings
 from reportgen.render.views.common import listed_ids
 
@@ -22,9 +28,9 @@ def test_gold_and_stale_ids_are_cut_in_both_pages(tmp_path: Path) -> None:
     qrels.write_text("".join(f"q1 0 d{i:03d} 1\n" for i in range(300)))
     run = tmp_path / "run.trec"
     run.write_text("".join(f"q1 Q0 d{i:03d} {i + 1} {10 - i} r\n" for i in range(5)))
-    result = make_report(
-        qrels, [("r", run)], tmp_path / "out", settings=Settings(ks=(5,), context_k=5)
-    )
+    settings = ReportSettings(Settings(ks=(5,), context_k=5))
+    inputs = ReportInputs(qrels, [("r", run)])
+    result = make_report(ReportRequest(inputs, ReportOutputs(tmp_path / "out"), settings))
     # 295 gold ids no run returns: all in report.json, ten of them on each page
     assert len(result.report["hygiene"]["stale"]["questions"]["q1"]) == 295
     markdown = (tmp_path / "out" / "report.md").read_text()
@@ -41,7 +47,8 @@ def test_numeric_question_ids_are_listed_by_value(tmp_path: Path) -> None:
     qrels.write_text("".join(f"{q} 0 d{q} 1\n" for q in qids))
     run = tmp_path / "run.trec"
     run.write_text("".join(f"{q} Q0 d{q} 1 1.0 r\n" for q in qids))
-    make_report(qrels, [("r", run)], tmp_path / "out", formats=("md",))
+    outputs = ReportOutputs(tmp_path / "out", formats=("md",))
+    make_report(ReportRequest(ReportInputs(qrels, [("r", run)]), outputs))
     markdown = (tmp_path / "out" / "report.md").read_text()
     table = markdown.split("## Questions")[1]
     rows = [line.split(" | ")[0].removeprefix("| ").split(" (")[0] for line in table.splitlines()]

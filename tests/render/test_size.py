@@ -7,7 +7,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from reportgen.api import make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    make_report,
+)
 from reportgen.measure.scoring import Settings
 from reportgen.render.pages import PER_QUESTION_ROWS_SHOWN
 
@@ -49,7 +55,8 @@ def write_large_inputs(folder: Path) -> tuple[Path, list[tuple[str, Path]]]:
 @pytest.mark.slow
 def test_ten_thousand_questions_six_runs_under_five_megabytes(tmp_path: Path) -> None:
     gold, runs = write_large_inputs(tmp_path / "in")
-    result = make_report(gold, runs, tmp_path / "out", settings=Settings())
+    inputs, outputs = ReportInputs(gold, runs), ReportOutputs(tmp_path / "out")
+    result = make_report(ReportRequest(inputs, outputs, ReportSettings(Settings())))
     out = tmp_path / "out"
     html = (out / "index.html").read_bytes()
     assert len(html) < 5_000_000, len(html)

@@ -15,7 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reportgen.api import make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    make_report,
+)
 from reportgen.render.summary import (
     MARKER,
     SUMMARY_BUDGET,
@@ -100,10 +106,13 @@ def many_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "".join(json.dumps({"id": f"q{i}", "correct": i % 3 == 0}) + "\n" for i in range(12))
     )
     runs = [(f"r{i:03d}", folder / f"run{i % 3}.jsonl") for i in range(RUNS)]
-    options: dict[str, Any] = {"formats": (), "reference_run": "r000", "verdicts": verdicts}
-    make_report(gold, runs, folder / "before", **options)
+    settings = ReportSettings(reference_run="r000")
+    before = ReportInputs(gold, runs, verdicts=verdicts)
+    make_report(ReportRequest(before, ReportOutputs(folder / "before", formats=()), settings))
     shifted = [(name, folder / f"run{(i + 1) % 3}.jsonl") for i, (name, _) in enumerate(runs)]
-    result = make_report(gold, shifted, folder / "after", baseline=folder / "before", **options)
+    after = ReportInputs(gold, shifted, verdicts=verdicts, baseline=folder / "before")
+    outputs = ReportOutputs(folder / "after", formats=())
+    result = make_report(ReportRequest(after, outputs, settings))
     return dict(result.report)
 
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from reportgen import publishing
 from reportgen import site as site_module
-from reportgen.api import make_demo
+from reportgen.api import ReportOutputs, ReportSettings, demo_request, make_report
 from reportgen.cli import cli
 from reportgen.site import publish
 
@@ -26,7 +26,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         for version, epoch in EPOCHS.items():
             patch.setenv("SOURCE_DATE_EPOCH", epoch)
             folder = tmp_path_factory.mktemp(f"report-{version}")
-            make_demo(folder, version=version)
+            make_report(demo_request(ReportOutputs(folder), ReportSettings(version=version)))
             folders[version] = folder
     return folders
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen.api import make_demo
+from reportgen.api import ReportOutputs, ReportSettings, demo_request, make_report
 from reportgen.cli import cli
 from reportgen.load.published import load_history
 from reportgen.site import publish
@@ -50,7 +50,8 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         for name, epoch in EPOCHS.items():
             patch.setenv("SOURCE_DATE_EPOCH", str(epoch))
             folder = tmp_path_factory.mktemp(f"report-{name}")
-            make_demo(folder, version=name.removesuffix("b"))
+            settings = ReportSettings(version=name.removesuffix("b"))
+            make_report(demo_request(ReportOutputs(folder), settings))
             folders[name] = folder
     return folders
 

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.api import make_report
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportSettings,
+    make_report,
+)
 from reportgen.site import gold_segments, publish
 
 RUNS = ("bm25", "dense")
@@ -37,7 +43,9 @@ def report(tmp: Path, version: str, epoch: int, questions: int) -> Path:
         runs.append((name, path))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", str(epoch))
-        make_report(folder / "gold.jsonl", runs, folder / "out", version=version, formats=())
+        inputs = ReportInputs(folder / "gold.jsonl", runs)
+        outputs = ReportOutputs(folder / "out", formats=())
+        make_report(ReportRequest(inputs, outputs, ReportSettings(version=version)))
     return folder / "out"
 
 

@@ -1,0 +1,203 @@
+"""What a report is asked to do: the request `make_report` takes, in four parts.
+
+``ReportInputs`` are the files it reads, ``ReportSettings`` how it measures, compares
+and labels, ``ReportChecks`` what it holds the runs and the inputs to, and
+``ReportOutputs`` what it writes where. Each option of ``reportgen report`` is one
+field (tests/docs/test_python_api_parity.py keeps it so); the CLI builds a request
+from its options, and ``reportgen demo`` is a ready-made one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
+from reportgen.analyse.gate import GateRules
+from reportgen.errors import ParameterError, printable
+from reportgen.filesystem import refuse_undecodable
+from reportgen.labels import check_version_label
+from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
+from reportgen.measure.scoring import Settings
+from reportgen.render.links import check_report_url
+from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
+
+RunSpec = str | tuple[str | None, str | Path]
+"""A run: ``"NAME=PATH"``, ``"PATH"`` (named by the file's stem) or ``(name, path)``."""
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    """The files a report reads, and how to read them (None: detect, or as the file says)."""
+
+    gold: str | Path
+    runs: Sequence[RunSpec]
+    gold_format: str | None = None
+    run_format: str | None = None
+    gold_version: str | None = None
+    index_version: str | None = None
+    """The index version the gold ids were read from."""
+    run_index_versions: Mapping[str, str] = field(default_factory=dict)
+    """The index version each named run was made on, over what its file says."""
+    verdicts: str | Path | None = None
+    """End-to-end correct/wrong per question: adds the four cells."""
+    verdicts_run: str | None = None
+    """The run the verdicts judge (default: the one the file names, else the first)."""
+    verdict_format: str | None = None
+    verdict_metric: str | None = None
+    verdict_threshold: float | None = None
+    manifest: str | Path | None = None
+    """The current index's chunk ids: gold ids missing from it are stale."""
+    manifest_format: str | None = None
+    baseline: str | Path | None = None
+    """A previous report, or a published site (its newest version on the same gold set)."""
+    baseline_version: str | None = None
+    """With a site as baseline: the version to compare with."""
+    sources_relative_to: str | Path | None = None
+    """Name the input files relative to this folder, so any machine writes the same report."""
+
+
+@dataclass(frozen=True)
+class ReportSettings:
+    """How to measure and compare, and the report's label."""
+
+    scoring: Settings = field(default_factory=Settings)
+    version: str | None = None
+    reference_run: str | None = None
+    """Compare every run with this one instead of every pair."""
+    compare_measures: Sequence[str] | None = None
+    """The measures to test (default: those at the context k and the whole-list ones)."""
+    on_gold_change: GoldChangePolicy = "refuse"
+
+
+@dataclass(frozen=True)
+class ReportChecks:
+    """What the runs and the inputs are held to.
+
+    A failed check does not stop the report: it is written, and the result says what
+    failed (``ReportResult.failure``; the CLI then exits 1).
+    """
+
+    gate: GateRules | None = None
+    strict: bool = False
+    """Any warning fails too."""
+    audience: str | None = None
+    """Who reads the answers: manifest chunks labelled for another audience are leaks."""
+    as_of: date | None = None
+    """The date that decides which manifest chunks are out of date (default: the report's)."""
+
+
+@dataclass(frozen=True)
+class ReportOutputs:
+    """What to write, where: report.json and the per-question file always."""
+
+    out_dir: str | Path
+    formats: Sequence[str] = FORMATS
+    per_question_format: str = "csv"
+    report_url: str = "index.html"
+    """Where readers of summary.md find the full report (an http(s) URL or a relative path)."""
+    chart_png: bool = False
+    """Also a PNG of each chart, for places that show no SVG."""
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """Everything one report needs: ``make_report(request)``."""
+
+    inputs: ReportInputs
+    outputs: ReportOutputs
+    settings: ReportSettings = field(default_factory=ReportSettings)
+    checks: ReportChecks = field(default_factory=ReportChecks)
+
+
+def check_formats(formats: Sequence[str], per_question_format: str) -> None:
+    """Refuse an unknown output format before any input is read."""
+    if isinstance(formats, str):
+        raise ParameterError(
+            "formats",
+            formats,
+            "must be a list of format names, not one string",
+            f"pass e.g. {list(FORMATS)!r}",
+            option="--format",
+        )
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown:
+        raise ParameterError(
+            "formats",
+            unknown[0],
+            "unknown output format",
+            f"choose from {', '.join(FORMATS)} (report.json is always written)",
+            option="--format",
+        )
+    if per_question_format not in PER_QUESTION_FORMATS:
+        raise ParameterError(
+            "per_question_format",
+            per_question_format,
+            "unknown per-question format",
+            f"choose from {', '.join(PER_QUESTION_FORMATS)}",
+            option="--per-question-format",
+        )
+
+
+def check_choice(parameter: str, value: str | None, choices: Sequence[str]) -> None:
+    """A named choice (a format, a policy) must be one of those there are."""
+    if value is not None and value not in choices:
+        raise ParameterError(
+            parameter,
+            value,
+            "not one of the choices",
+            f"choose one of {', '.join(choices)}",
+            option=f"--{parameter.replace('_', '-')}",
+        )
+
+
+def check_request(request: ReportRequest) -> None:
+    """Refuse a bad value, or one that needs another, before any input is read."""
+    inputs, settings, outputs = request.inputs, request.settings, request.outputs
+    refuse_undecodable(
+        {
+            "version (--version)": settings.version,
+            "gold_version (--gold-version)": inputs.gold_version,
+            "index_version (--index-version)": inputs.index_version,
+            "audience (--audience)": request.checks.audience,
+            "reference_run (--reference-run)": settings.reference_run,
+            "verdicts_run (--verdicts-run)": inputs.verdicts_run,
+            "verdict_metric (--verdict-metric)": inputs.verdict_metric,
+            "report_url (--report-url)": outputs.report_url,
+            "compare_measures (--compare-measures)": ",".join(settings.compare_measures or []),
+            **{
+                f"run_index_versions (--run-index-version {printable(name)})": f"{name}={value}"
+                for name, value in inputs.run_index_versions.items()
+            },
+        }
+    )
+    if settings.version is not None:
+        check_version_label(settings.version)  # a label publish would refuse fails now
+    check_report_url(outputs.report_url)
+    check_formats(outputs.formats, outputs.per_question_format)
+    for parameter, value, choices in (
+        ("gold_format", inputs.gold_format, GOLD_FORMATS),
+        ("run_format", inputs.run_format, RUN_FORMATS),
+        ("verdict_format", inputs.verdict_format, VERDICT_FORMATS),
+        ("manifest_format", inputs.manifest_format, MANIFEST_FORMATS),
+        ("on_gold_change", settings.on_gold_change, GOLD_CHANGE_POLICIES),
+    ):
+        check_choice(parameter, value, choices)
+    if inputs.verdicts is None and inputs.verdicts_run is not None:
+        raise ParameterError(
+            "verdicts_run",
+            inputs.verdicts_run,
+            "names the run the verdicts judge, but no verdicts are given",
+            "pass the verdicts file too (--verdicts), or leave the run out",
+            option="--verdicts-run",
+        )
+    if inputs.baseline_version is not None and inputs.baseline is None:
+        raise ParameterError(
+            "baseline_version",
+            inputs.baseline_version,
+            "picks a version of the baseline, but no baseline is given",
+            "pass the site to pick the version from (--baseline)",
+            option="--baseline-version",
+        )
