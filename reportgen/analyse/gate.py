@@ -103,10 +103,11 @@ def load_config(path: Path) -> GateRules:
     Every key is checked, not only the gate's: the file is also ``reportgen report``'s
     config, and a misspelt key must not silently drop a rule.
     """
-    from reportgen.cli import config_keys  # the report command's options are the keys
+    from reportgen.cli import cli  # the report command's options are the keys
+    from reportgen.cli_config import config_keys
 
     config = read_config(path)
-    check_keys(config, config_keys())
+    check_keys(config, config_keys(cli.commands["report"]))
     return rules_from_config(config)
 
 

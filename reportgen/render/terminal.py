@@ -1,0 +1,144 @@
+"""What the CLI prints when a command is done: the lines a person reads first.
+
+Each function returns lines (an empty one is a blank line); the CLI echoes them. The
+words come from the same views as the pages' (headlines, cells, gold-change notes),
+so the terminal and the report say the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from reportgen.errors import printable
+from reportgen.render.views.attribution import attribution_lines
+from reportgen.render.views.common import fmt, plural
+from reportgen.render.views.comparisons import cells_line, gold_change_lines, selection_sentence
+from reportgen.render.views.methods import headline
+from reportgen.report.assemble import Report
+
+
+def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
+    """Per run: the headline, a small table by kind (when there are several); then
+    the comparisons, the cells, the warnings and where the files went."""
+    k = report["context_k"]
+    runs = report["runs"]
+    lines = []
+    for index, (name, run) in enumerate(runs.items()):
+        lines.append(headline(name, run, k))
+        if len(run["by_kind"]) < 2:  # one kind would repeat the headline
+            if index == len(runs) - 1:
+                lines.append("")
+            continue
+        rows = [("kind", "n", f"hit@{k}", f"recall@{k}", f"MRR@{k}")]
+        rows += [
+            (
+                kind,
+                str(values["n"]),
+                fmt(values[f"hit@{k}"]),
+                fmt(values[f"recall@{k}"]),
+                fmt(values[f"mrr@{k}"]),
+            )
+            for kind, values in run["by_kind"].items()
+        ]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            cells = [row[0].ljust(widths[0])] + [
+                cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
+            ]
+            lines.append("  " + "  ".join(cells))
+        lines.append("")
+    lines += comparison_lines(report)
+    lines += attribution_lines(report)
+    lines += [f"warning: {warning['message']}" for warning in report["warnings"]]
+    if report["warnings"]:
+        lines.append("")
+    return [*lines, written_line(files)]
+
+
+def comparison_lines(report: Report) -> list[str]:
+    """One line per comparison on recall at k_ctx (and a baseline's four cells, stale
+    gold marked), then the gate's verdicts."""
+    key = f"recall@{report['context_k']}"
+    lines = []
+    sections: list[tuple[str, list[dict[str, Any]], list[str]]] = [
+        ("Runs compared", report["comparisons"]["pairs"], [])
+    ]
+    if baseline := report.get("baseline"):
+        lines += [baseline_source_line(report, baseline), ""]
+        sections.append(
+            (
+                f"Against baseline {baseline['version']}",
+                baseline["comparisons"],
+                gold_change_lines(baseline),
+            )
+        )
+    for title, entries, notes in sections:
+        if not entries:
+            continue
+        n = entries[0]["n"]
+        moves = fmt(entries[0]["one_question"])
+        lines.append(f"{title} ({n} paired questions; one question moves a mean by {moves}):")
+        lines += [f"  {note}" for note in notes]
+        for entry in entries:
+            lines.append(_comparison_line(entry, key))
+            cells = cells_line(entry.get("cells"))
+            if cells:
+                lines.append(f"    {cells}")
+        lines.append("")
+    gate = report.get("gate")
+    if gate:
+        lines.append("Quality gate: " + ("passed" if gate["passed"] else "FAILED"))
+        lines += [f"  {rule['message']}" for rule in gate["rules"]]
+        if gate.get("notice"):
+            lines.append(f"  notice: {gate['notice']}")
+        lines.append("")
+    return lines
+
+
+def _comparison_line(entry: dict[str, Any], key: str) -> str:
+    measure = entry["measures"].get(key)
+    if measure is None:
+        return f"  {entry['before']} -> {entry['after']}: no shared question"
+    return (
+        f"  {entry['before']} -> {entry['after']}: {key} {fmt(measure['before'])} -> "
+        f"{fmt(measure['after'])} ({measure['difference']:+.3f}, 95% CI "
+        f"{measure['ci_low']:+.3f} to {measure['ci_high']:+.3f}, Holm p {measure['p_holm']:.3g}): "
+        f"{measure['label']}"
+    )
+
+
+def baseline_source_line(report: Report, baseline: dict[str, Any]) -> str:
+    """Which report the baseline is, and why that version when it came from a site."""
+    version, created, source = baseline["version"], baseline["created"], baseline["source"]
+    line = f"Baseline: {version} ({created}), read from {source}."
+    if selection := baseline.get("selection"):
+        line += " " + selection_sentence(version, selection, report["gold"])
+    return line
+
+
+def merge_lines(report: Report, shards: int, files: Sequence[Path]) -> list[str]:
+    """The merged questions, each run's means at the context k, where the files went."""
+    lines = [f"Merged {shards} shards: {plural(report['gold']['questions'], 'question')}."]
+    k = report["context_k"]
+    for name, run in report["runs"].items():
+        shown = [key for key in (f"hit@{k}", f"recall@{k}", f"mrr@{k}") if key in run["means"]]
+        shown = shown or list(run["means"])[:3]  # no context k (trec_eval's output)
+        values = " | ".join(f"{key} {fmt(run['means'][key])}" for key in shown)
+        lines.append(f"{name}: {plural(run['n'], 'question')} in the means. {values}")
+    return [*lines, written_line(files)]
+
+
+def written_line(files: Sequence[Path]) -> str:
+    """Where the files went, one line: the folder, its files, chart files counted."""
+    if not files:
+        return "Wrote nothing."
+    folder = min(files, key=lambda path: len(path.parts)).parent
+    top = [path.name for path in files if path.parent == folder]
+    nested: dict[str, int] = {}
+    for path in files:
+        if path.parent != folder:
+            nested[path.parent.name] = nested.get(path.parent.name, 0) + 1
+    parts = top + [f"{name}/ ({count} files)" for name, count in sorted(nested.items())]
+    return printable(f"Wrote {folder}/: " + ", ".join(parts))
