@@ -11,18 +11,33 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reportgen.api import example_dir, make_report, merge_reports
+from reportgen.api import (
+    ReportInputs,
+    ReportOutputs,
+    ReportRequest,
+    ReportResult,
+    example_dir,
+    make_report,
+    merge_reports,
+)
 from reportgen.errors import InputError
 from reportgen.load import load_gold
 from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, GoldSet, fingerprint_of
 from tests.merge.test_merge import example_runs, split_gold
 
 
+def report_json(gold: Path, out: Path, baseline: Path | None = None) -> ReportResult:
+    """The example's runs on ``gold``: report.json and the per-question file only."""
+    inputs = ReportInputs(gold, example_runs(), baseline=baseline)
+    return make_report(ReportRequest(inputs, ReportOutputs(out, formats=())))
+
+
 def test_merged_fingerprint_equals_the_unsharded_one(tmp_path: Path) -> None:
-    whole = make_report(example_dir() / "gold.jsonl", example_runs(), tmp_path / "whole")
+    inputs = ReportInputs(example_dir() / "gold.jsonl", example_runs())
+    whole = make_report(ReportRequest(inputs, ReportOutputs(tmp_path / "whole")))
     shards = []
     for i, gold in enumerate(split_gold(tmp_path, 3)):
-        make_report(gold, example_runs(), tmp_path / f"shard-{i}", formats=())
+        report_json(gold, tmp_path / f"shard-{i}")
         shards.append(tmp_path / f"shard-{i}")
     merged = merge_reports(shards, tmp_path / "merged").report
     whole_gold = whole.report["gold"]
@@ -35,21 +50,16 @@ def test_merged_fingerprint_equals_the_unsharded_one(tmp_path: Path) -> None:
 def test_a_merged_report_is_a_baseline_for_the_unsharded_one(tmp_path: Path) -> None:
     shards = []
     for i, gold in enumerate(split_gold(tmp_path, 2)):
-        make_report(gold, example_runs(), tmp_path / f"shard-{i}", formats=())
+        report_json(gold, tmp_path / f"shard-{i}")
         shards.append(tmp_path / f"shard-{i}")
     merge_reports(shards, tmp_path / "merged")
-    again = make_report(
-        example_dir() / "gold.jsonl",
-        example_runs(),
-        tmp_path / "again",
-        formats=(),
-        baseline=tmp_path / "merged",
-    ).report
+    gold = example_dir() / "gold.jsonl"
+    again = report_json(gold, tmp_path / "again", baseline=tmp_path / "merged").report
     assert again["baseline"]["gold_change"] is None
 
 
 def test_a_shard_without_question_digests_is_named(tmp_path: Path) -> None:
-    make_report(split_gold(tmp_path, 2)[0], example_runs(), tmp_path / "old", formats=())
+    report_json(split_gold(tmp_path, 2)[0], tmp_path / "old")
     report_path = tmp_path / "old" / "report.json"
     report = json.loads(report_path.read_text())
     del report["gold"]["question_digests"]  # as reportgen wrote it before the digests
@@ -60,18 +70,12 @@ def test_a_shard_without_question_digests_is_named(tmp_path: Path) -> None:
 
 
 def test_an_old_baseline_on_the_same_gold_set_is_matched_by_its_digests(tmp_path: Path) -> None:
-    make_report(example_dir() / "gold.jsonl", example_runs(), tmp_path / "old", formats=())
+    report_json(example_dir() / "gold.jsonl", tmp_path / "old")
     report_path = tmp_path / "old" / "report.json"
     report = json.loads(report_path.read_text())
     report["gold"]["fingerprint"] = "b1a21a7d00000000"  # the fingerprint of the old formula
     report_path.write_text(json.dumps(report))
-    now = make_report(
-        example_dir() / "gold.jsonl",
-        example_runs(),
-        tmp_path / "now",
-        formats=(),
-        baseline=tmp_path / "old",
-    ).report
+    now = report_json(example_dir() / "gold.jsonl", tmp_path / "now", tmp_path / "old").report
     assert now["baseline"]["gold_change"] is None
 
 
