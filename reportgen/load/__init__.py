@@ -11,10 +11,10 @@ from pathlib import Path
 from reportgen.errors import UsageError, printable
 from reportgen.filesystem import is_file
 from reportgen.load.gold import load_gold
-from reportgen.load.manifest import MANIFEST_FORMATS, load_manifest
+from reportgen.load.manifest import load_manifest
 from reportgen.load.runs import load_run
-from reportgen.load.sniff import GOLD_FORMATS, RUN_FORMATS
-from reportgen.load.verdicts import VERDICT_FORMATS, load_verdicts
+from reportgen.load.verdicts import load_verdicts
+from reportgen.load.vocabulary import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 
 __all__ = [
     "GOLD_FORMATS",

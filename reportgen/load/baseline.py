@@ -25,9 +25,9 @@ import polars as pl
 
 from reportgen.errors import InputError
 from reportgen.filesystem import reading
+from reportgen.load.files import check_file
 from reportgen.load.per_question import read_per_question
 from reportgen.load.published import HISTORY_FIX, history_entries, read_report
-from reportgen.load.text import check_file
 
 REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs", "gold.fingerprint")
 BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"

@@ -15,27 +15,14 @@ import polars as pl
 
 from reportgen.errors import InputError, printable
 from reportgen.errors import closest as closest_choice
-from reportgen.load.sniff import detect_format
-from reportgen.load.text import (
-    checked_id,
-    column,
-    csv_rows,
-    fields,
-    first_line,
-    first_repeat,
-    fits_int64,
-    head_line,
-    json_id,
-    json_type,
-    keys_hash,
-    optional_column,
-    pick,
-    question_records,
-    read_lines,
-    refuse_bad_ids,
-    split_fields,
-    text_id,
-)
+from reportgen.load.csv_input import column, csv_rows, optional_column
+from reportgen.load.fields import fields, split_fields
+from reportgen.load.files import first_line, head_line, read_lines
+from reportgen.load.ids import checked_id, json_id, refuse_bad_ids, text_id
+from reportgen.load.json_input import fits_int64, json_type, pick
+from reportgen.load.meta import question_records
+from reportgen.load.repeats import first_repeat, keys_hash
+from reportgen.load.vocabulary import CHUNK_COLUMNS, ID_KEYS, detect_format, flag_word, parse_flag
 from reportgen.model import (
     FORBIDDEN_SCHEMA,
     JUDGMENTS_SCHEMA,
@@ -45,7 +32,6 @@ from reportgen.model import (
     MisspeltKey,
 )
 
-ID_KEYS = ("id", "qid", "question_id")
 GOLD_KEYS = ("gold", "gold_chunks", "chunks")
 RECORD_KEYS = (
     *ID_KEYS,
@@ -57,7 +43,6 @@ RECORD_KEYS = (
     "forbidden",
 )
 """Every key reportgen reads in a gold JSON Lines record (``_meta`` lines apart)."""
-CHUNK_COLUMNS = ("chunk_id", "docid", "doc_id")
 NO_GOLD_FIX = 'add its gold chunk ids or set "unanswerable": true'
 FORBIDDEN_REASON = "forbidden"
 """The reason of a forbidden chunk listed without one."""
@@ -183,7 +168,7 @@ def _refuse_regraded(path: Path, rows: pl.DataFrame) -> None:
 def _jsonl(path: Path) -> _Parsed:
     parsed = _Parsed()
     found: dict[str, str | None] = {}
-    for line, qid, record in question_records(path, found, ID_KEYS):
+    for line, qid, record in question_records(path, found):
         if not record.keys() <= _KNOWN_KEYS:
             _note_misspelt(parsed, record, line)
         unanswerable = record.get("unanswerable", False)
@@ -318,10 +303,6 @@ def _gold_chunks(gold: Any, path: Path, line: int) -> dict[str, int]:
     return chunks
 
 
-_TRUE = {"true", "1", "yes", "y", "t"}
-_FALSE = {"false", "0", "no", "n", "f", ""}
-
-
 @dataclass
 class _CsvQuestion:
     line: int
@@ -355,20 +336,16 @@ def _csv(path: Path) -> _Parsed:
         question = questions.setdefault(qid, _CsvQuestion(line))
         for key in ("question", "kind", "index_version"):
             _agree(path, qid, question, key, get[key], line)
-        flag = get["unanswerable"].lower()
-        if flag not in _TRUE | _FALSE:
-            raise InputError(
-                path, f"unanswerable is {get['unanswerable']!r}", "write true or false", line
-            )
-        if get["forbidden"] and get["forbidden"].lower() not in _FALSE:
+        unanswerable = parse_flag(get["unanswerable"], path, line, "unanswerable") or False
+        if get["forbidden"] and flag_word(get["forbidden"]) is not False:
             _csv_forbid(parsed, (qid, chunk, get["forbidden"]), graded, forbidden, path, line)
             continue
         if not chunk:
-            if flag not in _TRUE:
+            if not unanswerable:
                 raise InputError(path, f"question {qid} has an empty chunk_id", NO_GOLD_FIX, line)
             question.unanswerable_line = line
         else:
-            if flag in _TRUE:
+            if unanswerable:
                 raise InputError(
                     path,
                     f"question {qid} is marked unanswerable on a row with a chunk_id",
@@ -435,7 +412,7 @@ def _csv_forbid(
         raise _gold_and_forbidden(path, qid, chunk, graded[qid, chunk][1], line)
     if (qid, chunk) not in forbidden:
         forbidden[qid, chunk] = line
-        parsed.forbid(qid, chunk, FORBIDDEN_REASON if value.lower() in _TRUE else value)
+        parsed.forbid(qid, chunk, FORBIDDEN_REASON if flag_word(value) else value)
 
 
 def _gold_and_forbidden(path: Path, qid: str, chunk: str, earlier: int, line: int) -> InputError:

@@ -15,30 +15,18 @@ from typing import Any
 
 import polars as pl
 
-from reportgen.errors import InputError, UsageError, printable
-from reportgen.filesystem import reading
-from reportgen.load.text import (
-    BOM,
-    check_file,
-    csv_rows,
-    first_line,
-    json_id,
-    json_type,
-    optional_column,
-    pick,
-    read_lines,
-    records_without_meta,
-    refuse_bad_ids,
-    text_id,
-)
+from reportgen.errors import InputError, printable
+from reportgen.load.csv_input import csv_rows, optional_column
+from reportgen.load.files import first_line, read_lines
+from reportgen.load.ids import json_id, refuse_bad_ids, text_id
+from reportgen.load.json_input import json_type, pick
+from reportgen.load.meta import records_without_meta
+from reportgen.load.vocabulary import CHUNK_KEYS, detect_format
 from reportgen.model import MANIFEST_SCHEMA, Manifest
 
-MANIFEST_FORMATS = ("lines", "jsonl", "csv")
-CHUNK_KEYS = ("chunk_id", "id", "doc_id", "docid")
 VERSION_KEYS = ("doc_version", "document_version")
 METADATA = ("audience", "doc_version", "valid_from", "valid_to")
 _VERSION_COMMENT = re.compile(r"^#\s*index[_ ]version\s*[:=]\s*(\S.*?)\s*$", re.IGNORECASE)
-_EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 
 
 def load_manifest(
@@ -46,7 +34,7 @@ def load_manifest(
 ) -> Manifest:
     """Read a manifest; ``index_version`` overrides what the file says."""
     path = Path(path)
-    fmt = _detect(path, fmt)
+    fmt = detect_format(path, fmt, "manifest")
     readers = {"lines": _lines, "jsonl": _jsonl, "csv": _csv}
     rows, found_version = readers[fmt](path)
     if rows.height == 0:
@@ -62,25 +50,6 @@ def load_manifest(
         source=printable(path),
         index_version=index_version if index_version is not None else found_version,
     )
-
-
-def _detect(path: Path, fmt: str | None) -> str:
-    """The caller's word, else the extension, else JSON Lines when the first record is ``{``."""
-    if fmt is not None:
-        if fmt not in MANIFEST_FORMATS:
-            raise UsageError(
-                f"unknown manifest format {fmt!r}", f"use one of {', '.join(MANIFEST_FORMATS)}"
-            )
-        return fmt
-    check_file(path)
-    if (found := _EXTENSIONS.get(path.suffix.lower())) is not None:
-        return found
-    with reading(path), path.open("rb") as handle:
-        for raw in handle:
-            text = raw.decode("utf-8", errors="replace").removeprefix(BOM).strip()
-            if text and not text.startswith("#"):
-                return "jsonl" if text.startswith("{") else "lines"
-    return "lines"
 
 
 def _frame(data: dict[str, list[Any]]) -> pl.DataFrame:

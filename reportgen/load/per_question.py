@@ -15,14 +15,8 @@ import polars as pl
 
 from reportgen.errors import InputError, printable
 from reportgen.filesystem import reading
-from reportgen.load.text import (
-    check_file,
-    fields,
-    first_line,
-    head_line,
-    polars_source,
-    read_lines,
-)
+from reportgen.load.fields import fields
+from reportgen.load.files import check_file, first_line, head_line, polars_source, read_lines
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
 from reportgen.model import PER_QUESTION_KEYS, UNLABELLED_KIND
 from reportgen.spreadsheet import from_text

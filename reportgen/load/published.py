@@ -13,7 +13,8 @@ from typing import Any
 
 from reportgen.errors import InputError
 from reportgen.labels import LABEL_FIX, label_problem
-from reportgen.load.text import UnreadableJSON, decode, json_document, read_bytes, strict_loads
+from reportgen.load.files import decode, read_bytes
+from reportgen.load.json_input import UnreadableJSON, json_document, strict_loads
 
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
 

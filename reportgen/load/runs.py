@@ -16,34 +16,18 @@ import polars as pl
 
 from reportgen.errors import InputError, printable
 from reportgen.filesystem import reading
-from reportgen.load.sniff import detect_format
-from reportgen.load.text import (
-    as_number,
-    check_file,
-    column,
-    csv_frame,
-    first_line,
-    first_repeat,
-    json_document,
-    json_id,
-    json_type,
-    keys_hash,
-    optional_column,
-    pick,
-    polars_source,
-    question_records,
-    read_text,
-    refuse_bad_ids,
-    split_fields,
-    suspect_id,
-)
+from reportgen.load.csv_input import column, csv_frame, optional_column
+from reportgen.load.fields import split_fields
+from reportgen.load.files import check_file, first_line, polars_source, read_text
+from reportgen.load.ids import json_id, refuse_bad_ids, suspect_id
+from reportgen.load.json_input import as_number, json_document, json_type, pick
+from reportgen.load.meta import question_records
+from reportgen.load.repeats import first_repeat, keys_hash
+from reportgen.load.vocabulary import CHUNK_COLUMNS, CHUNK_KEYS, ID_KEYS, detect_format
 from reportgen.measure.blocks import block_positions, block_starts
 from reportgen.model import RESULTS_SCHEMA, Run
 
 Order = Literal["rank", "score", "list"]
-ID_KEYS = ("id", "qid", "question_id")
-CHUNK_KEYS = ("chunk_id", "id", "doc_id", "docid")
-CHUNK_COLUMNS = ("chunk_id", "docid", "doc_id")
 _ROWS = pl.Schema({"qid": pl.String, "chunk_id": pl.String, "score": pl.Float64, "line": pl.Int64})
 
 
@@ -226,7 +210,7 @@ def _jsonl(path: Path, check: bool = False) -> _Rows:
     lines: list[int] = []
     found: dict[str, str | None] = {}
     records = 0
-    for line, qid, record in question_records(path, found, ID_KEYS):
+    for line, qid, record in question_records(path, found):
         records += 1
         ids, values = _listed(record, path, line, check)
         qids.extend([qid] * len(ids))

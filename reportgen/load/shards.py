@@ -15,9 +15,9 @@ import polars as pl
 
 from reportgen.errors import InputError, printable
 from reportgen.filesystem import reading
+from reportgen.load.files import check_file
 from reportgen.load.per_question import is_trec_eval_output, read_per_question
 from reportgen.load.published import read_report
-from reportgen.load.text import check_file
 
 SHARD_FIX = (
     "give a per_question.csv or .parquet written by `reportgen report`, "

@@ -18,44 +18,14 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.errors import InputError, UsageError, printable
-from reportgen.load.text import (
-    check_file,
-    column,
-    csv_rows,
-    json_document,
-    json_id,
-    json_records,
-    optional_column,
-    pick,
-    text_id,
-)
+from reportgen.load.csv_input import column, csv_rows, optional_column
+from reportgen.load.ids import json_id, text_id
+from reportgen.load.json_input import json_document, json_records, pick
+from reportgen.load.vocabulary import ID_KEYS, detect_format, parse_flag
 from reportgen.model import VERDICTS_SCHEMA, VerdictSet
 
-VERDICT_FORMATS = ("jsonl", "csv", "promptfoo", "deepeval", "ragas")
-ID_KEYS = ("id", "qid", "question_id")
 QUESTION_COLUMNS = ("user_input", "question")
 """ragas names the question ``user_input`` (0.2+) or ``question`` (before)."""
-FLAG_FIX = "write true/false, 1/0, yes/no or pass/fail"
-
-_TRUE = {"true", "t", "1", "yes", "y", "pass", "passed"}
-_FALSE = {"false", "f", "0", "no", "n", "fail", "failed"}
-
-
-def parse_flag(value: Any, path: Path, line: int | None, what: str) -> bool | None:
-    """A yes/no value in any of the spellings eval tools write; empty or null is unknown."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int | float) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if not text:
-            return None
-        if text in _TRUE | _FALSE:
-            return text in _TRUE
-    raise InputError(path, f"{what} is {value!r}", FLAG_FIX, line)
 
 
 @dataclass
@@ -153,7 +123,7 @@ def load_verdicts(
             f"--verdict-threshold {threshold} is not a finite number",
             "give a score such as 0.7 (a score at or above it is a correct answer)",
         )
-    fmt = detect_verdict_format(path, fmt, metric)
+    fmt = detect_format(path, fmt, "verdict", metric)
     if fmt in ("jsonl", "csv", "promptfoo") and (metric is not None or threshold is not None):
         raise UsageError(
             f"--verdict-metric and --verdict-threshold do not apply to {fmt} verdicts",
@@ -187,35 +157,6 @@ def load_verdicts(
         join_on=join_on,
         metric=metric,
         threshold=threshold,
-    )
-
-
-def detect_verdict_format(path: Path, fmt: str | None, metric: str | None) -> str:
-    """The caller's word, else the extension, else a look at the content."""
-    if fmt is not None:
-        if fmt not in VERDICT_FORMATS:
-            raise UsageError(
-                f"unknown verdict format {fmt!r}", f"use one of {', '.join(VERDICT_FORMATS)}"
-            )
-        return fmt
-    check_file(path)
-    suffix = path.suffix.lower()
-    if suffix in (".jsonl", ".ndjson"):
-        return "jsonl"
-    if suffix == ".csv":
-        header, _ = csv_rows(path)
-        return "csv" if "correct" in header or metric is None else "ragas"
-    if suffix == ".json":
-        document = _document(path)
-        if isinstance(document, dict):
-            if isinstance(document.get("results"), dict | list):
-                return "promptfoo"
-            if "testCases" in document or "testRunData" in document:
-                return "deepeval"
-    raise InputError(
-        path,
-        f"cannot tell the verdict file's format (supported: {', '.join(VERDICT_FORMATS)})",
-        "force one with --verdict-format",
     )
 
 

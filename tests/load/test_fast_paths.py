@@ -13,7 +13,9 @@ import pytest
 
 from reportgen.errors import InputError
 from reportgen.load import load_gold, load_run
-from reportgen.load.text import keys_hash, plain_fields, suspect_id
+from reportgen.load.fields import plain_fields
+from reportgen.load.ids import suspect_id
+from reportgen.load.repeats import keys_hash
 
 RUN = {0: "qid", 2: "chunk_id", 4: "raw"}
 

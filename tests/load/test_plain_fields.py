@@ -6,7 +6,8 @@ import pytest
 
 from reportgen.errors import InputError
 from reportgen.load import load_gold, load_run
-from reportgen.load.text import fields, plain_fields, read_lines, split_fields
+from reportgen.load.fields import fields, plain_fields, split_fields
+from reportgen.load.files import read_lines
 
 RUN = {0: "qid", 2: "chunk_id", 4: "raw"}
 LAYOUT = "qid Q0 docid rank score tag"
