@@ -25,7 +25,7 @@ from reportgen.load.baseline import Baseline, load_baseline, per_question_path
 from reportgen.measure.scoring import Evaluation, Settings, evaluate
 from reportgen.model import GoldSet, Manifest, Run, VerdictSet
 from reportgen.progress import track
-from reportgen.render.charts import ChartWorker
+from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.output import (
     FORMATS,
     per_question_bytes,
@@ -219,7 +219,7 @@ def render_files(
     if not draws_charts(formats):
         return files
     # Jinja2 and vl-convert only when HTML or Markdown is asked for
-    from reportgen.render.charts import render_charts
+    from reportgen.render.chart_engine import render_charts
     from reportgen.render.pages import render_html, render_markdown
     from reportgen.render.summary import render_summary
 

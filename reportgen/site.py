@@ -27,7 +27,8 @@ from reportgen.publishing import (
     new_staging,
     report_files,
 )
-from reportgen.render.charts import CELL_KEYS, Spec, cells_trend_spec, render_charts, trend_spec
+from reportgen.render.chart_engine import Spec, render_charts
+from reportgen.render.charts import CELL_KEYS, cells_trend_spec, trend_spec
 from reportgen.render.pages import Figure, environment, fmt, page_assets
 from reportgen.report.assemble import Report, created_at
 

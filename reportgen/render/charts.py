@@ -1,10 +1,7 @@
-"""Charts: pure functions that return Vega-Lite specs, and the one place that draws them.
+"""Charts: pure functions that return Vega-Lite specs; chart_engine.py draws them.
 
 Every ``*_spec`` function takes plain values (the report dict, the site history) and
-returns a Vega-Lite dict; nothing here computes a measure. ``render_charts`` is the only
-caller of vl-convert, so every chart of a report is drawn by one engine (its first
-conversion costs ~0.5 s, later ones ~40 ms); a ``ChartWorker`` starts that engine in a
-child process while the inputs load.
+returns a Vega-Lite dict; nothing here computes a measure or calls vl-convert.
 
 Charts carry a title and a description (read by screen readers), use the Okabe-Ito
 palette (safe for colour-blind readers) and tell runs apart by point shape and dash as
@@ -13,23 +10,13 @@ well as colour.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import re
-import subprocess
-import sys
-import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reportgen.render.chart_engine import Spec
 from reportgen.report.assemble import Report
 
-Spec = dict[str, Any]
-
 SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
-
-VEGA_LITE_VERSION = "5.20"
-"""Pinned so that the same spec draws the same bytes whatever vl-convert defaults to."""
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000")
 """Okabe-Ito: distinguishable with every common colour-vision deficiency."""
@@ -375,125 +362,3 @@ def cutoff_chart_spec(
         "padding": {"left": 16, "right": 8, "top": 4, "bottom": 4},
         "config": {"view": {"stroke": None}},
     }
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-"""Characters XML cannot hold: vl-convert aborts the whole process (a Rust panic, not
-an exception) when one reaches a chart's text, e.g. an escape code in a run name."""
-
-
-def printable(value: Any) -> Any:
-    """``value`` with every string's control characters replaced by U+FFFD."""
-    if isinstance(value, str):
-        return _CONTROL.sub("\ufffd", value)
-    if isinstance(value, dict):
-        return {printable(key): printable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [printable(item) for item in value]
-    return value
-
-
-_WORKER = """
-import json, signal, sys, vl_convert
-signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, no traceback here
-version = sys.argv[1]
-vl_convert.vegalite_to_svg({"data": {"values": []}, "mark": "point"}, vl_version=version)
-for line in sys.stdin:
-    svg = vl_convert.vegalite_to_svg(json.loads(line), vl_version=version)
-    sys.stdout.write(json.dumps(svg) + "\\n")
-"""
-"""Starts the engine at once, then draws one spec per input line as one JSON string."""
-
-
-class ChartWorker:
-    """vl-convert in a child process, started before the inputs load.
-
-    vl-convert holds the GIL while it converts, so a thread cannot overlap its ~0.5 s
-    engine start with loading and measuring; a child process on another core can.
-    ``send`` hands it the specs as soon as they are known, and it draws them while
-    this process renders the rest. Same library, same bytes. One batch; ``close``
-    always.
-    """
-
-    def __init__(self) -> None:
-        self._process: subprocess.Popen[bytes] | None = None
-        self._writer: threading.Thread | None = None
-        self._names: list[str] = []
-        # no interpreter to start (an embedded Python): draw in this process instead
-        with contextlib.suppress(OSError):
-            self._process = subprocess.Popen(
-                [sys.executable, "-c", _WORKER, VEGA_LITE_VERSION],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                # a spec it cannot draw is drawn again here, where the error is reported
-                stderr=subprocess.DEVNULL,
-            )
-
-    def send(self, specs: Mapping[str, Spec]) -> None:
-        """Start drawing ``specs`` (control characters replaced) in the child.
-
-        A thread writes them: large specs would fill the pipe, and the child's SVGs
-        its other pipe, before this process reads any.
-        """
-        if self._process is None or self._process.stdin is None or self._writer is not None:
-            return
-        lines = "".join(json.dumps(printable(spec)) + "\n" for spec in specs.values())
-        stdin = self._process.stdin
-
-        def write() -> None:
-            with contextlib.suppress(OSError):  # the child died: draw() says so
-                stdin.write(lines.encode())
-                stdin.close()
-
-        self._names = list(specs)
-        self._writer = threading.Thread(target=write, name="reportgen-chart-specs")
-        self._writer.start()
-
-    def draw(self, specs: Mapping[str, Spec]) -> dict[str, str] | None:
-        """The SVG of each spec sent (``specs`` if none was), or None when the child
-        failed (then draw in this process)."""
-        self.send(specs)
-        if self._process is None or self._process.stdout is None or self._writer is None:
-            return None
-        out = self._process.stdout.read()
-        self._writer.join()
-        self._process.wait()
-        self._process = None
-        drawn = out.decode().splitlines()
-        if len(drawn) != len(self._names):
-            return None
-        return {name: json.loads(svg) for name, svg in zip(self._names, drawn, strict=True)}
-
-    def close(self) -> None:
-        """End the child if it never drew (the command failed before its charts)."""
-        if self._process is not None:
-            self._process.kill()
-            self._process.communicate()
-            self._process = None
-        if self._writer is not None:
-            self._writer.join()
-
-
-def render_charts(
-    specs: Mapping[str, Spec], *, png: bool = False, worker: ChartWorker | None = None
-) -> dict[str, bytes]:
-    """Draw every spec: ``<name>.svg`` (and ``<name>.png`` at 2x when asked).
-
-    The only place vl-convert is called (by ``worker`` when given); the import is here
-    so that commands that draw nothing do not pay for it. PNGs are rasterised from the
-    SVG: the same bytes as vl-convert's own PNG, ~4x faster than drawing the spec again.
-    """
-    import vl_convert
-
-    svgs = worker.draw(specs) if worker is not None else None
-    if svgs is None:
-        svgs = {
-            name: vl_convert.vegalite_to_svg(printable(spec), vl_version=VEGA_LITE_VERSION)
-            for name, spec in specs.items()
-        }
-    drawn: dict[str, bytes] = {}
-    for name, svg in svgs.items():
-        drawn[f"{name}.svg"] = svg.encode()
-        if png:
-            drawn[f"{name}.png"] = vl_convert.svg_to_png(svg, scale=2)
-    return drawn

@@ -14,14 +14,8 @@ from pathlib import Path
 import vl_convert
 
 from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
-from reportgen.render.charts import (
-    VEGA_LITE_VERSION,
-    ChartWorker,
-    at_k_curve_spec,
-    cutoff_chart_spec,
-    printable,
-    render_charts,
-)
+from reportgen.render.chart_engine import VEGA_LITE_VERSION, ChartWorker, printable, render_charts
+from reportgen.render.charts import at_k_curve_spec, cutoff_chart_spec
 
 REPORT = {
     "k": [1, 3],

@@ -12,11 +12,11 @@ from collections import Counter
 
 import pytest
 
+from reportgen.render.chart_engine import render_charts
 from reportgen.render.charts import (
     PALETTE,
     at_k_curve_spec,
     cells_trend_spec,
-    render_charts,
     report_chart_specs,
     trend_spec,
 )

@@ -128,7 +128,7 @@ def glossary() -> list[tuple[str, str, str]]:
 
 @dataclass(frozen=True)
 class Figure:
-    """A chart drawn by charts.render_charts, inlined as SVG in the HTML."""
+    """A chart drawn by chart_engine.render_charts, inlined as SVG in the HTML."""
 
     stem: str
     svg: Markup
