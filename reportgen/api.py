@@ -15,13 +15,14 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.analyse.gate import GateRules, failures
+from reportgen.analyse.gate import failures
 from reportgen.analyse.hygiene import check, with_hygiene
 from reportgen.errors import GateFailed, ParameterError
 from reportgen.filesystem import refuse_undecodable, writing
 from reportgen.labels import check_version_label
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
+from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.measure.scoring import Evaluation, Settings, evaluate
 from reportgen.model import GoldSet, Manifest, Run, VerdictSet
 from reportgen.progress import track
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from reportgen.site import Published
 
 __all__ = [
+    "GateRules",
     "MergeResult",
     "ReportChecks",
     "ReportInputs",
@@ -61,11 +63,13 @@ __all__ = [
     "Settings",
     "demo_request",
     "example_dir",
+    "load_gate_rules",
     "load_runs",
     "make_report",
     "merge_reports",
     "publish_report",
     "render_files",
+    "rules_from_options",
     "strict_failure",
 ]
 

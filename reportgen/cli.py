@@ -14,7 +14,6 @@ from typing import Any
 import click
 
 from reportgen import __version__, progress
-from reportgen.analyse.gate import GateRules, load_config, rules_from_options
 from reportgen.api import (
     ReportChecks,
     ReportInputs,
@@ -35,6 +34,7 @@ from reportgen.ci import (
 from reportgen.cli_errors import guarded_invoke, one_line_parse, reader_may_leave, run_standalone
 from reportgen.cli_options import measure_options, merge_options, publish_options, report_options
 from reportgen.errors import UsageError, closest, printable
+from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.measure.scoring import Settings
 
 
@@ -216,7 +216,7 @@ def _gate_rules(
     ``significant_only`` already holds the file's setting (as the option's default),
     so --no-significant-only can switch it off.
     """
-    from_file = load_config(config_path) if config_path else GateRules()
+    from_file = load_gate_rules(config_path) if config_path else GateRules()
     merged = from_file.merged(rules_from_options(minimums, max_drops, significant_only))
     return GateRules(merged.rules, significant_only, merged.sources)
 

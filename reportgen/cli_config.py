@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from reportgen.cli_errors import CONFIG_META, config_key
-from reportgen.config import Config, check_keys, find_config, read_config
+from reportgen.load.config import Config, check_keys, find_config, read_config
 
 GATE_KEYS = ("min", "max-drop")
 """Config keys the gate reads itself: rule tables, merged rule by rule with the options'."""

@@ -23,7 +23,6 @@ import click
 from click.core import ParameterSource
 
 from reportgen import __version__
-from reportgen.config import Config
 from reportgen.errors import (
     EXIT_DONE,
     EXIT_INTERNAL,
@@ -34,6 +33,7 @@ from reportgen.errors import (
     one_line,
     printable,
 )
+from reportgen.load.config import Config
 
 DEBUG_ENV = "REPORTGEN_DEBUG"
 CONFIG_META = "reportgen.config"

@@ -15,11 +15,11 @@ from datetime import date
 from pathlib import Path
 
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
-from reportgen.analyse.gate import GateRules
 from reportgen.errors import ParameterError, printable
 from reportgen.filesystem import refuse_undecodable
 from reportgen.labels import check_version_label
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
+from reportgen.load.config import GateRules
 from reportgen.measure.scoring import Settings
 from reportgen.render.links import check_report_url
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS

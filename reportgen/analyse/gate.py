@@ -8,137 +8,22 @@ comparison calls it "worse" (Holm-adjusted p < 0.05 and an interval below 0). Wi
 baseline (a project's first run) the max-drop rules are skipped with a notice and pass.
 
 Rules come from the command line and from ``[tool.reportgen]`` in pyproject.toml or
-the top level of a reportgen.toml; a command-line rule replaces the file's rule on
-the same run, measure and kind.
+the top level of a reportgen.toml (both read in load/config.py); a command-line rule
+replaces the file's rule on the same run, measure and kind.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
 from reportgen.analyse.baseline import BaselineComparison
 from reportgen.analyse.compare import Side, correct, paired_measures
-from reportgen.config import Config, check_keys, read_config
 from reportgen.errors import UsageError
+from reportgen.load.config import GateRules, Rule
 
-RuleType = Literal["min", "max-drop"]
-RULE_TYPES: tuple[RuleType, ...] = ("min", "max-drop")
 TOLERANCE = 1e-9
-
-
-@dataclass(frozen=True)
-class Rule:
-    type: RuleType
-    measure: str
-    threshold: float
-    kind: str | None = None
-    run: str | None = None
-
-    @property
-    def key(self) -> tuple[str, str | None, str, str | None]:
-        return (self.type, self.run, self.measure, self.kind)
-
-    @property
-    def text(self) -> str:
-        run = f"{self.run}/" if self.run else ""
-        kind = f":{self.kind}" if self.kind else ""
-        return f"--{self.type} {run}{self.measure}{kind}={self.threshold:g}"
-
-
-@dataclass(frozen=True)
-class GateRules:
-    rules: tuple[Rule, ...] = ()
-    significant_only: bool = False
-    sources: tuple[str, ...] = field(default_factory=tuple)
-    """Config files the rules were read from."""
-
-    def merged(self, other: GateRules) -> GateRules:
-        """These rules with ``other``'s added; ``other`` wins on the same rule."""
-        replaced = {rule.key for rule in other.rules}
-        kept = tuple(rule for rule in self.rules if rule.key not in replaced)
-        return GateRules(
-            kept + other.rules,
-            self.significant_only or other.significant_only,
-            self.sources + other.sources,
-        )
-
-
-RULE_FIX = "write it as [RUN/]MEASURE[:KIND]=VALUE, e.g. recall@5=0.8 or recall@5:version=0.7"
-
-
-def parse_rule(rule_type: RuleType, text: str) -> Rule:
-    """``[RUN/]MEASURE[:KIND]=VALUE`` as typed after --min or --max-drop."""
-    target, equals, number = text.rpartition("=")
-    if not equals or not target.strip():
-        raise UsageError(f"--{rule_type} {text!r} has no =VALUE", RULE_FIX)
-    try:
-        threshold = float(number)
-    except ValueError:
-        raise UsageError(f"--{rule_type} {text!r}: {number!r} is not a number", RULE_FIX) from None
-    if not math.isfinite(threshold) or threshold < 0:
-        raise UsageError(f"--{rule_type} {text!r}: the value must be 0 or more", RULE_FIX)
-    run, _, measure_kind = target.strip().rpartition("/")
-    measure, _, kind = measure_kind.partition(":")
-    if not measure:
-        raise UsageError(f"--{rule_type} {text!r} names no measure", RULE_FIX)
-    return Rule(rule_type, measure.strip().lower(), threshold, kind.strip() or None, run or None)
-
-
-def rules_from_options(
-    minimums: tuple[str, ...], max_drops: tuple[str, ...], significant_only: bool
-) -> GateRules:
-    rules = [parse_rule("min", text) for text in minimums]
-    rules += [parse_rule("max-drop", text) for text in max_drops]
-    return GateRules(tuple(rules), significant_only)
-
-
-def load_config(path: Path) -> GateRules:
-    """Gate rules from a config file (``min``, ``max-drop``, ``significant-only`` keys).
-
-    Every key is checked, not only the gate's: the file is also ``reportgen report``'s
-    config, and a misspelt key must not silently drop a rule.
-    """
-    from reportgen.cli import cli  # the report command's options are the keys
-    from reportgen.cli_config import config_keys
-
-    config = read_config(path)
-    check_keys(config, config_keys(cli.commands["report"]))
-    return rules_from_config(config)
-
-
-def rules_from_config(config: Config) -> GateRules:
-    """The rules a read config file sets."""
-    rules: list[Rule] = []
-    for rule_type in RULE_TYPES:
-        entries = config.options.get(rule_type, {})
-        if not isinstance(entries, dict):
-            raise config.error(
-                rule_type,
-                f"{rule_type} must be a table of MEASURE = VALUE",
-                f'write e.g. {rule_type} = {{ "recall@5" = 0.8 }}',
-            )
-        for target, value in entries.items():
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise config.error(
-                    rule_type,
-                    f"{rule_type}.{target} is not a number",
-                    f'write e.g. "{target}" = 0.8',
-                )
-            try:
-                rules.append(parse_rule(rule_type, f"{target}={value}"))
-            except UsageError as error:
-                raise config.error(rule_type, error.problem, error.fix) from None
-    significant = config.options.get("significant-only", False)
-    if not isinstance(significant, bool):
-        raise config.error(
-            "significant-only", "significant-only must be true or false", "write true or false"
-        )
-    return GateRules(tuple(rules), significant, (str(config.path),))
 
 
 def _value_of(report: dict[str, Any], run: str, rule: Rule) -> float | None:

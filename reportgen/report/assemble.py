@@ -65,11 +65,12 @@ from reportgen.analyse.baseline import (
 )
 from reportgen.analyse.compare import compare_runs
 from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
-from reportgen.analyse.gate import GateRules, evaluate_gate
+from reportgen.analyse.gate import evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, check, leak_counts, with_hygiene
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.errors import ParameterError, UsageError
 from reportgen.load.baseline import Baseline
+from reportgen.load.config import GateRules
 from reportgen.measure.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
 from reportgen.measure.scoring import Evaluation, RunScores
 

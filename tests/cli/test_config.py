@@ -13,9 +13,9 @@ import click
 import pytest
 from click.core import ParameterSource
 
-from reportgen.analyse.gate import Rule
 from reportgen.cli import _gate_rules, cli
 from reportgen.cli_config import config_keys
+from reportgen.load.config import REPORT_KEYS, Rule
 
 REPO = Path(__file__).resolve().parents[2]
 REPORT = cli.commands["report"]
@@ -101,6 +101,11 @@ def sample(param: click.Option, folder: Path) -> Any:
 
 SET_ELSEWHERE = {"minimums", "max_drops"}
 """Rule tables: the gate reads them, merged rule by rule (tested above)."""
+
+
+def test_the_python_api_knows_the_same_keys() -> None:
+    """load_gate_rules checks a file's keys without the CLI: against REPORT_KEYS."""
+    assert sorted(REPORT_KEYS) == sorted(config_keys(REPORT))
 
 
 def test_every_option_can_be_set_in_the_file(tmp_path: Path) -> None:

@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 import reportgen.cli
-from reportgen.analyse.gate import Rule
 from reportgen.api import ReportRequest
 from reportgen.cli import cli
+from reportgen.load.config import Rule
 
 REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     # CLI parameter: (its request field, a command line setting it, the field's value then)

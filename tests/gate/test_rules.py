@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.analyse.gate import GateRules, Rule, load_config, parse_rule
-from reportgen.config import find_config
 from reportgen.errors import InputError, UsageError
+from reportgen.load.config import GateRules, Rule, find_config, load_gate_rules, parse_rule
 
 
 @pytest.mark.parametrize(
@@ -39,7 +38,7 @@ def test_rules_from_pyproject_and_reportgen_toml(tmp_path: Path) -> None:
         'max-drop = { "recall@5" = 0.02 }\nsignificant-only = true\n'
     )
     assert find_config(tmp_path) == tmp_path / "pyproject.toml"
-    rules = load_config(tmp_path / "pyproject.toml")
+    rules = load_gate_rules(tmp_path / "pyproject.toml")
     assert rules.significant_only
     assert rules.rules == (
         Rule("min", "recall@5", 0.8),
@@ -48,7 +47,7 @@ def test_rules_from_pyproject_and_reportgen_toml(tmp_path: Path) -> None:
     )
     (tmp_path / "reportgen.toml").write_text('max_drop = { "mrr" = 0.05 }\n')
     assert find_config(tmp_path) == tmp_path / "reportgen.toml"  # preferred
-    assert load_config(tmp_path / "reportgen.toml").rules == (Rule("max-drop", "mrr", 0.05),)
+    assert load_gate_rules(tmp_path / "reportgen.toml").rules == (Rule("max-drop", "mrr", 0.05),)
 
 
 @pytest.mark.parametrize(
@@ -64,7 +63,7 @@ def test_bad_config_names_the_file(tmp_path: Path, content: str, problem: str) -
     path = tmp_path / "reportgen.toml"
     path.write_text(content + "\n")
     with pytest.raises(InputError, match=problem) as error:
-        load_config(path)
+        load_gate_rules(path)
     assert str(error.value).startswith(str(path))
 
 
@@ -109,15 +108,15 @@ def test_command_line_rule_replaces_the_files_rule() -> None:
 def test_config_errors_name_the_file_line_and_closest_key(
     tmp_path: Path, name: str, content: str, message: str
 ) -> None:
-    """Through the Python API too: load_config checks every key, not only the gate's."""
+    """Through the Python API too: load_gate_rules checks every key, not only the gate's."""
     path = tmp_path / name
     path.write_text(content)
     with pytest.raises(InputError) as error:
-        load_config(path)
+        load_gate_rules(path)
     assert str(error.value).startswith(f"{tmp_path}/{message}"), str(error.value)
 
 
 def test_a_config_of_other_options_has_no_rules(tmp_path: Path) -> None:
     path = tmp_path / "reportgen.toml"
     path.write_text('context-k = 3\nformat = ["md"]\n')
-    assert load_config(path) == GateRules((), False, (str(path),))
+    assert load_gate_rules(path) == GateRules((), False, (str(path),))

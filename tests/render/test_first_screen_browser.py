@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.analyse.gate import GateRules, rules_from_options
 from reportgen.api import (
+    GateRules,
     ReportChecks,
     ReportInputs,
     ReportOutputs,
@@ -26,6 +26,7 @@ from reportgen.api import (
     demo_request,
     example_dir,
     make_report,
+    rules_from_options,
 )
 from reportgen.site import publish
 from tests.chromium import Chromium, available

@@ -4,21 +4,36 @@ Its keys are the options of ``reportgen report`` without the leading dashes
 (``context-k = 3``; ``context_k`` is accepted too); the command line wins over the
 file. A key that is no option is an error naming the closest one, so that a typo
 (``max-drops``) cannot silently switch a rule off.
+
+The quality gate's rules are read here too, from the file and from the command line
+(``[RUN/]MEASURE[:KIND]=VALUE``); analyse/gate.py checks them against a report.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from reportgen.errors import InputError, closest
+from reportgen.errors import InputError, UsageError, closest
 
 CONFIG_NAMES = ("reportgen.toml", "pyproject.toml")
 _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
 _TABLE_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]")
+REPORT_KEYS = (
+    *("out", "k", "context-k", "relevance-threshold", "trec-eval", "version", "format"),
+    *("per-question-format", "chart-png", "report-url", "github-summary", "quiet"),
+    *("gold-format", "run-format", "gold-version", "verdicts", "verdicts-run"),
+    *("verdict-format", "verdict-metric", "verdict-threshold", "index-version"),
+    *("reference-run", "compare-measures", "baseline", "baseline-version", "on-gold-change"),
+    *("min", "max-drop", "significant-only", "manifest", "manifest-format"),
+    *("run-index-version", "audience", "as-of", "strict"),
+)
+"""The keys a config file may set: the options of ``reportgen report`` without the
+dashes (tests/cli/test_config.py keeps the two lists equal)."""
 
 
 @dataclass(frozen=True)
@@ -147,3 +162,114 @@ def check_keys(config: Config, known: Collection[str], arguments: Collection[str
             f"{hint} are the options of reportgen report without the dashes "
             "(see reportgen report --help)",
         )
+
+
+RuleType = Literal["min", "max-drop"]
+RULE_TYPES: tuple[RuleType, ...] = ("min", "max-drop")
+
+
+@dataclass(frozen=True)
+class Rule:
+    type: RuleType
+    measure: str
+    threshold: float
+    kind: str | None = None
+    run: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str | None, str, str | None]:
+        return (self.type, self.run, self.measure, self.kind)
+
+    @property
+    def text(self) -> str:
+        run = f"{self.run}/" if self.run else ""
+        kind = f":{self.kind}" if self.kind else ""
+        return f"--{self.type} {run}{self.measure}{kind}={self.threshold:g}"
+
+
+@dataclass(frozen=True)
+class GateRules:
+    rules: tuple[Rule, ...] = ()
+    significant_only: bool = False
+    sources: tuple[str, ...] = field(default_factory=tuple)
+    """Config files the rules were read from."""
+
+    def merged(self, other: GateRules) -> GateRules:
+        """These rules with ``other``'s added; ``other`` wins on the same rule."""
+        replaced = {rule.key for rule in other.rules}
+        kept = tuple(rule for rule in self.rules if rule.key not in replaced)
+        return GateRules(
+            kept + other.rules,
+            self.significant_only or other.significant_only,
+            self.sources + other.sources,
+        )
+
+
+RULE_FIX = "write it as [RUN/]MEASURE[:KIND]=VALUE, e.g. recall@5=0.8 or recall@5:version=0.7"
+
+
+def parse_rule(rule_type: RuleType, text: str) -> Rule:
+    """``[RUN/]MEASURE[:KIND]=VALUE`` as typed after --min or --max-drop."""
+    target, equals, number = text.rpartition("=")
+    if not equals or not target.strip():
+        raise UsageError(f"--{rule_type} {text!r} has no =VALUE", RULE_FIX)
+    try:
+        threshold = float(number)
+    except ValueError:
+        raise UsageError(f"--{rule_type} {text!r}: {number!r} is not a number", RULE_FIX) from None
+    if not math.isfinite(threshold) or threshold < 0:
+        raise UsageError(f"--{rule_type} {text!r}: the value must be 0 or more", RULE_FIX)
+    run, _, measure_kind = target.strip().rpartition("/")
+    measure, _, kind = measure_kind.partition(":")
+    if not measure:
+        raise UsageError(f"--{rule_type} {text!r} names no measure", RULE_FIX)
+    return Rule(rule_type, measure.strip().lower(), threshold, kind.strip() or None, run or None)
+
+
+def rules_from_options(
+    minimums: tuple[str, ...], max_drops: tuple[str, ...], significant_only: bool
+) -> GateRules:
+    rules = [parse_rule("min", text) for text in minimums]
+    rules += [parse_rule("max-drop", text) for text in max_drops]
+    return GateRules(tuple(rules), significant_only)
+
+
+def load_gate_rules(path: Path) -> GateRules:
+    """Gate rules from a config file (``min``, ``max-drop``, ``significant-only`` keys).
+
+    Every key is checked, not only the gate's: the file is also ``reportgen report``'s
+    config, and a misspelt key must not silently drop a rule.
+    """
+    config = read_config(path)
+    check_keys(config, REPORT_KEYS)
+    return rules_from_config(config)
+
+
+def rules_from_config(config: Config) -> GateRules:
+    """The rules a read config file sets."""
+    rules: list[Rule] = []
+    for rule_type in RULE_TYPES:
+        entries = config.options.get(rule_type, {})
+        if not isinstance(entries, dict):
+            raise config.error(
+                rule_type,
+                f"{rule_type} must be a table of MEASURE = VALUE",
+                f'write e.g. {rule_type} = {{ "recall@5" = 0.8 }}',
+            )
+        for target, value in entries.items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise config.error(
+                    rule_type,
+                    f"{rule_type}.{target} is not a number",
+                    f'write e.g. "{target}" = 0.8',
+                )
+            try:
+                rules.append(parse_rule(rule_type, f"{target}={value}"))
+            except UsageError as error:
+                raise config.error(rule_type, error.problem, error.fix) from None
+    significant = config.options.get("significant-only", False)
+    if not isinstance(significant, bool):
+        raise config.error(
+            "significant-only", "significant-only must be true or false", "write true or false"
+        )
+    return GateRules(tuple(rules), significant, (str(config.path),))
