@@ -4,6 +4,8 @@
 
 GitHub-flavoured Markdown through cmarkgfm (raw HTML dropped), links between pages
 rewritten from .md to .html, one small stylesheet inline: no network, no theme.
+Files the pages link to in the source tree (report.json's schema) are copied beside
+them, and the links follow.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import html
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -18,6 +21,8 @@ import cmarkgfm
 from cmarkgfm.cmark import Options
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+SHIPPED = {"../reportgen/report/schema.json": "report.schema.json"}
+"""Link in docs/ -> the copy's name beside the pages."""
 
 PAGE = """<!doctype html>
 <html lang="en">
@@ -53,6 +58,8 @@ def render(markdown: str) -> str:
     )
     body = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_DEFAULT)
     body = _LOCAL_MD_LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
+    for source, copy in SHIPPED.items():
+        body = body.replace(f'href="{source}"', f'href="{copy}"')
     return PAGE.format(title=html.escape(title), body=body)
 
 
@@ -63,6 +70,8 @@ def build(out: Path, docs: Path = DOCS) -> list[Path]:
         target = out / f"{source.stem}.html"
         target.write_text(render(source.read_text(encoding="utf-8")), encoding="utf-8")
         written.append(target)
+    for source, copy in SHIPPED.items():
+        written.append(Path(shutil.copyfile(docs / source, out / copy)))
     return written
 
 

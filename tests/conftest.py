@@ -43,3 +43,11 @@ def version_from_time_not_commit(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in CI_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GIT_DIR", os.devnull)
+
+
+from tests.report_schema import (  # noqa: E402  (the schema check's hook and fixture)
+    fixture_reports_match_the_schema,
+    pytest_runtest_call,
+)
+
+__all__ = ["fixture_reports_match_the_schema", "pytest_runtest_call"]

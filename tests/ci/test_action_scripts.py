@@ -50,8 +50,9 @@ def run_script(
 
 
 @pytest.fixture
-def fake_reportgen(tmp_path: Path) -> Path:
+def fake_reportgen(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     """Writes its arguments one per line to argv.txt, a report folder, and exits $FAKE_EXIT."""
+    request.applymarker(pytest.mark.hand_made_reports)  # its report.json is a stand-in
     script = tmp_path / "fake-reportgen"
     script.write_text(
         "#!/usr/bin/env bash\n"
@@ -194,8 +195,11 @@ def test_the_real_cli_on_the_bundled_example(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def site_remote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def site_remote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Path:
     """A repository with a gh-pages branch holding a published site, served as file://."""
+    request.applymarker(pytest.mark.hand_made_reports)  # its v1/report.json is a stand-in
     monkeypatch.delenv("GIT_DIR")
     work = tmp_path / "work"
     git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@example.org"]

@@ -25,14 +25,25 @@ def builder() -> ModuleType:
 
 def test_every_page_is_rendered_with_working_links(tmp_path: Path) -> None:
     written = builder().build(tmp_path)
+    pages = [path for path in written if path.suffix == ".html"]
     sources = sorted(path.stem for path in (REPO / "docs").glob("*.md"))
-    assert [path.stem for path in written] == sources
-    for page in written:
+    assert [path.stem for path in pages] == sources
+    for page in pages:
         text = page.read_text()
         assert text.startswith("<!doctype html>")
         assert '.md"' not in text, page.name
-        for target in re.findall(r'href="([\w-]+\.html)', text):
+        body = text.partition("<main>")[2]
+        assert 'href="../' not in body, f"{page.name} links outside the docs folder"
+        for target in re.findall(r'href="([\w.-]+\.(?:html|json))', text):
             assert (tmp_path / target).is_file(), f"{page.name} links to missing {target}"
+
+
+def test_the_report_schema_is_published_beside_the_pages(tmp_path: Path) -> None:
+    builder().build(tmp_path)
+    page = (tmp_path / "report-json.html").read_text()
+    assert 'href="report.schema.json"' in page
+    shipped = REPO / "reportgen" / "report" / "schema.json"
+    assert (tmp_path / "report.schema.json").read_bytes() == shipped.read_bytes()
 
 
 def test_titles_are_escaped_and_raw_html_dropped() -> None:

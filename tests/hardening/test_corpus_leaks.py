@@ -182,6 +182,7 @@ def written_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return previous_report(tmp_path_factory.mktemp("previous"))
 
 
+@pytest.mark.hand_made_reports
 @pytest.mark.parametrize("case", COLLISIONS, ids=lambda case: case.name)
 def test_an_output_never_lands_on_an_input(
     case: Collision, written_once: Path, tmp_path: Path

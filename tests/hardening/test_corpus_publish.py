@@ -217,6 +217,7 @@ TYPES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
 ]
 
 
+@pytest.mark.hand_made_reports
 @pytest.mark.parametrize(("change", "problem"), [t[1:] for t in TYPES], ids=[t[0] for t in TYPES])
 def test_a_report_json_with_wrong_types_names_the_key_path(
     world: World, change: Callable[[dict[str, Any]], None], problem: str

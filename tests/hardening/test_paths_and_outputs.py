@@ -136,6 +136,7 @@ def test_out_pointing_at_a_file_is_exit_2(inputs: tuple[Path, Path], tmp_path: P
     assert target.read_text() == "a file"
 
 
+@pytest.mark.hand_made_reports
 def test_leftovers_of_a_killed_run_are_cleared_and_nothing_else(tmp_path: Path) -> None:
     (tmp_path / ".index.html.abc123.tmp").write_text("half")
     (tmp_path / ".other.tmp").write_text("not ours")
@@ -182,6 +183,7 @@ def test_same_inputs_give_identical_bytes_with_every_check(
     }
 
 
+@pytest.mark.hand_made_reports
 def test_an_output_on_an_input_is_refused_however_it_is_reached(tmp_path: Path) -> None:
     """Same path, a linked folder, a linked name, a hard link: one file, refused."""
     out = tmp_path / "out"
@@ -201,6 +203,7 @@ def test_an_output_on_an_input_is_refused_however_it_is_reached(tmp_path: Path) 
         assert caught.value.path == str(path)
 
 
+@pytest.mark.hand_made_reports
 def test_same_bytes_or_a_new_folder_is_no_collision(tmp_path: Path) -> None:
     gold = tmp_path / "gold.jsonl"
     gold.write_text(GOLD)

@@ -67,6 +67,7 @@ def test_baseline_from_report_folder_and_file(tmp_path: Path) -> None:
     assert {"hit@5", "recall@5", "mrr"} <= set(columns[4:])
 
 
+@pytest.mark.hand_made_reports
 @pytest.mark.parametrize(
     ("setup", "problem"),
     [

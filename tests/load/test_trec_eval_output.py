@@ -151,6 +151,7 @@ def test_a_file_without_a_measure_reportgen_has_names_them(tmp_path: Path) -> No
     assert "-q" in caught.value.fix
 
 
+@pytest.mark.hand_made_reports
 def test_a_report_json_beside_trec_eval_output_is_not_the_shards(tmp_path: Path) -> None:
     (tmp_path / "report.json").write_text("not even JSON")
     shard = load_shard(_file(tmp_path, OUTPUT))

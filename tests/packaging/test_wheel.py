@@ -1,5 +1,5 @@
-"""The built wheel, installed into a fresh venv, runs the demo: templates and the
-bundled example must ship inside it, not only in the source tree."""
+"""The built wheel, installed into a fresh venv, runs the demo: templates, the bundled
+example and report.json's schema must ship inside it, not only in the source tree."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import json
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,6 +24,9 @@ def test_wheel_in_a_fresh_venv_runs_the_demo(tmp_path: Path) -> None:
         check=True,
     )
     (wheel,) = wheels.glob("reportgen-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped_schema = archive.read("reportgen/report/schema.json")
+    assert shipped_schema == (REPO / "reportgen" / "report" / "schema.json").read_bytes()
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
@@ -40,3 +45,11 @@ def test_wheel_in_a_fresh_venv_runs_the_demo(tmp_path: Path) -> None:
     report = json.loads((out / "report.json").read_text())
     assert set(report["runs"]) == {"keyword", "dense", "hybrid", "rerank"}
     assert "<table" in (out / "index.html").read_text()
+    # the demo's report matches the schema as the installed package finds it
+    read_schema = "from importlib.resources import files; print(files('reportgen.report')"
+    read_schema += ".joinpath('schema.json').read_text(), end='')"
+    found = subprocess.run(
+        [python, "-c", read_schema], capture_output=True, text=True, cwd=tmp_path, check=True
+    )
+    assert found.stdout.encode() == shipped_schema
+    jsonschema.validate(report, json.loads(found.stdout))
