@@ -490,11 +490,14 @@ class MergedGold(TypedDict):
     source: str
     version: str | None
     index_version: str | None
-    fingerprint: str
+    fingerprint: str | None
+    """The unsharded gold set's, from the shards' question digests; null when a shard
+    has none (trec_eval output, or a report.json written before them)."""
     questions: int
     answerable: int
     unanswerable: int
     no_relevant: int
+    question_digests: dict[str, str] | None
 
 
 class MergedCounts(TypedDict):

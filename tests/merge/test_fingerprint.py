@@ -58,6 +58,7 @@ def test_a_merged_report_is_a_baseline_for_the_unsharded_one(tmp_path: Path) -> 
     assert again["baseline"]["gold_change"] is None
 
 
+@pytest.mark.hand_made_reports
 def test_a_shard_without_question_digests_is_named(tmp_path: Path) -> None:
     report_json(split_gold(tmp_path, 2)[0], tmp_path / "old")
     report_path = tmp_path / "old" / "report.json"
