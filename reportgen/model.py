@@ -36,6 +36,9 @@ RESULTS_SCHEMA = pl.Schema(
 """One row per (question, retrieved chunk): ``rank`` is the 1-based position the model
 sees, unique per question; ``score`` may be null when the run has none."""
 
+SENT_SCHEMA = pl.Schema([("qid", pl.String), ("sent", pl.List(pl.String))])
+"""One row per question whose trace says which chunks were sent to the model."""
+
 FORBIDDEN_SCHEMA = pl.Schema({"qid": pl.String, "chunk_id": pl.String, "reason": pl.String})
 """One row per (question, chunk that must never reach the model for it), with why."""
 
@@ -174,6 +177,11 @@ class Run:
     """Rows dropped because the chunk already stood higher in the same list."""
     index_version: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    sent: pl.DataFrame | None = None
+    """The chunks a trace says reached the model (SENT_SCHEMA), for the questions whose
+    trace says so; the others were sent their top k_ctx. None for runs without traces."""
+    sent_unretrieved: tuple[str, ...] = ()
+    """Questions whose sent chunks include one the ranked list does not hold."""
 
     @property
     def has_scores(self) -> bool:

@@ -54,14 +54,14 @@ def question_records(
 
 
 def meta(record: dict[str, Any], path: Path, line: int) -> dict[str, str | None]:
-    """The ``_meta`` line's version and index version, checked as strings."""
+    """The ``_meta`` line's version, index version and run name, checked as strings."""
     body = record["_meta"]
     if not isinstance(body, dict):
         raise InputError(
             path, "_meta is not an object", 'write {"_meta": {"version": "..."}}', line
         )
     found: dict[str, str | None] = {}
-    for key in ("version", "index_version"):
+    for key in ("version", "index_version", "run"):
         value = body.get(key)
         if value is not None and not isinstance(value, str | int | float):
             raise InputError(path, f"_meta {key} is not a string", f"quote the {key}", line)

@@ -28,11 +28,13 @@ from reportgen.measure.blocks import block_positions, block_starts
 from reportgen.model import RESULTS_SCHEMA, Run
 
 Order = Literal["rank", "score", "list"]
-_ROWS = pl.Schema({"qid": pl.String, "chunk_id": pl.String, "score": pl.Float64, "line": pl.Int64})
+ROW_SCHEMA = pl.Schema(
+    {"qid": pl.String, "chunk_id": pl.String, "score": pl.Float64, "line": pl.Int64}
+)
 
 
 @dataclass
-class _Rows:
+class RunRows:
     """A reader's long rows, file order kept, with what decides the ranking."""
 
     frame: pl.DataFrame
@@ -46,9 +48,14 @@ def load_run(path: str | Path, name: str | None = None, fmt: str | None = None) 
     """Read one run; ``name`` defaults to the file name without its extension."""
     path = Path(path)
     fmt = detect_format(path, fmt, "run")
-    readers = {"trec": _trec, "jsonl": _jsonl, "csv": _csv, "parquet": _parquet, "json": _ranx}
-    rows = readers[fmt](path)
-    results, repeated = _rank(path, rows)
+    if fmt not in _READERS:
+        raise InputError(
+            path,
+            f"a {fmt} file holds more than a ranked list and is read with its gold set",
+            "read it with reportgen.load.inputs.load_run_inputs (reportgen report does)",
+        )
+    rows = _READERS[fmt](path)
+    results, repeated = rank_rows(path, rows)
     return Run(
         name=printable(name or path.stem),
         results=results,
@@ -59,7 +66,7 @@ def load_run(path: str | Path, name: str | None = None, fmt: str | None = None) 
     )
 
 
-def _rank(path: Path, rows: _Rows) -> tuple[pl.DataFrame, int]:
+def rank_rows(path: Path, rows: RunRows) -> tuple[pl.DataFrame, int]:
     """Validate, order each question's list, number positions, drop repeats (unnumbered).
 
     Questions keep the order they first appear in; sorting by that first position is
@@ -176,7 +183,7 @@ def _no_records(path: Path) -> InputError:
     return InputError(path, "no results in the file", "check that this is the right file", 1)
 
 
-def _trec(path: Path) -> _Rows:
+def _trec(path: Path) -> RunRows:
     """``qid Q0 docid rank score tag``: the rank column is ignored, as trec_eval does."""
     picks = {0: "qid", 2: "chunk_id", 4: "raw"}
     frame = split_fields(path, picks, 6, False, "qid Q0 docid rank score tag", {4: pl.Float64()})
@@ -184,7 +191,7 @@ def _trec(path: Path) -> _Rows:
         raise _no_records(path)
     frame = frame.with_columns(pl.col("raw").cast(pl.Float64, strict=False).alias("score"))
     _refuse_unparsed(path, frame, "raw", "score", "a number")
-    return _Rows(frame.select(list(_ROWS)), "score", tidy=False)
+    return RunRows(frame.select(list(ROW_SCHEMA)), "score", tidy=False)
 
 
 def _refuse_unparsed(path: Path, frame: pl.DataFrame, raw: str, col: str, kind: str) -> None:
@@ -198,7 +205,7 @@ def _refuse_unparsed(path: Path, frame: pl.DataFrame, raw: str, col: str, kind: 
 _NUMBER = {int, float, type(None)}
 
 
-def _jsonl(path: Path, check: bool = False) -> _Rows:
+def _jsonl(path: Path, check: bool = False) -> RunRows:
     """One question per line: ``chunks`` (+ ``scores``) or ``results``; list order ranks.
 
     Item types are first checked in bulk (a set of types, at C speed); only when that
@@ -223,13 +230,13 @@ def _jsonl(path: Path, check: bool = False) -> _Rows:
         return _jsonl(path, check=True)
     try:
         frame = pl.DataFrame(
-            {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=_ROWS
+            {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=ROW_SCHEMA
         )
     except (OverflowError, TypeError):  # a number beyond float range: find it
         if check:
             raise
         return _jsonl(path, check=True)
-    return _Rows(frame, "list", found.get("index_version"))
+    return RunRows(frame, "list", found.get("index_version"))
 
 
 def _listed(
@@ -287,7 +294,7 @@ def _scores(values: list[Any], path: Path, line: int, check: bool) -> list[Any]:
     return numbers
 
 
-def _csv(path: Path) -> _Rows:
+def _csv(path: Path) -> RunRows:
     """Long rows ``id, chunk_id, rank, score``; rank and score are optional."""
     header, rows = csv_frame(path)
     if rows.height == 0:
@@ -309,7 +316,7 @@ def _csv(path: Path) -> _Rows:
     return _typed(path, frame)
 
 
-def _typed(path: Path, frame: pl.DataFrame) -> _Rows:
+def _typed(path: Path, frame: pl.DataFrame) -> RunRows:
     """Cast rank and score, and decide the order from the columns that have values."""
     for col, dtype, kind in (
         ("rank", pl.Int64, "a whole number"),
@@ -326,11 +333,15 @@ def _typed(path: Path, frame: pl.DataFrame) -> _Rows:
             raise InputError(path, "no rank here while other rows have one", "rank every row", line)
     has_rank = frame["rank"].null_count() == 0
     order: Order = "rank" if has_rank else "score" if frame["score"].null_count() == 0 else "list"
-    typed = frame.select(*_ROWS, "rank").cast(_ROWS).with_columns(pl.col("rank").cast(pl.Int64))
-    return _Rows(typed, order)
+    typed = (
+        frame.select(*ROW_SCHEMA, "rank")
+        .cast(ROW_SCHEMA)
+        .with_columns(pl.col("rank").cast(pl.Int64))
+    )
+    return RunRows(typed, order)
 
 
-def _parquet(path: Path) -> _Rows:
+def _parquet(path: Path) -> RunRows:
     """Long rows as in CSV; numeric ids become strings, row numbers stand for lines."""
     check_file(path)
     try:
@@ -381,7 +392,7 @@ def _is_numeric(dtype: pl.DataType) -> bool:
     return dtype.is_numeric()
 
 
-def _ranx(path: Path) -> _Rows:
+def _ranx(path: Path) -> RunRows:
     """``{"q1": {"c2": 0.91}}`` as ranx and pytrec_eval write it; scores decide the order."""
     run = json_document(path, "write one JSON object")
     if not isinstance(run, dict) or not all(isinstance(v, dict) for v in run.values()):
@@ -411,9 +422,12 @@ def _ranx(path: Path) -> _Rows:
         chunks.extend(ranked)
     frame = pl.DataFrame(
         {"qid": qids, "chunk_id": chunks, "score": scores, "line": [1] * len(qids)},
-        schema=_ROWS,
+        schema=ROW_SCHEMA,
     )
-    return _Rows(frame, "score")
+    return RunRows(frame, "score")
+
+
+_READERS = {"trec": _trec, "jsonl": _jsonl, "csv": _csv, "parquet": _parquet, "json": _ranx}
 
 
 def _line_of(text: str, *keys: str) -> int:

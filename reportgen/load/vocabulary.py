@@ -15,6 +15,7 @@ from reportgen.filesystem import reading
 from reportgen.load.csv_input import csv_rows
 from reportgen.load.files import BOM, check_file
 from reportgen.load.json_input import json_document
+from reportgen.load.otel import span_format
 
 ID_KEYS = ("id", "qid", "question_id")
 """Names of a question's id, as a JSON key or a CSV column; the first is preferred."""
@@ -58,7 +59,7 @@ Kind = Literal["gold", "run", "verdict", "manifest"]
 
 FORMATS: dict[Kind, tuple[str, ...]] = {
     "gold": ("qrels", "jsonl", "csv"),
-    "run": ("trec", "jsonl", "csv", "parquet", "json"),
+    "run": ("trec", "jsonl", "csv", "parquet", "json", "trace", "otlp", "phoenix"),
     "verdict": ("jsonl", "csv", "promptfoo", "deepeval", "ragas"),
     "manifest": ("lines", "jsonl", "csv"),
 }
@@ -127,9 +128,20 @@ def _gold(path: Path, family: str | None, metric: str | None) -> _Guess:
     return ("csv" if "," in line else None), number
 
 
+SPAN_FORMATS = ("otlp", "phoenix")
+"""Run formats that are span exports: read with the gold set (load/spans.py)."""
+TRACE_FORMAT = "trace"
+"""A trace file: gold set, run and verdicts in one (load/traces.py)."""
+
+
 def _run(path: Path, family: str | None, metric: str | None) -> _Guess:
     if family == "columns":
         return "trec", None
+    if family in (None, "json", "jsonl", "parquet"):
+        if is_trace_file(path):
+            return TRACE_FORMAT, None
+        if (spans := span_format(path)) is not None:
+            return spans, None
     if family in RUN_FORMATS:
         return family, None
     if _is_parquet(path):
@@ -197,3 +209,32 @@ def _first_record(path: Path) -> tuple[str | None, int, bool]:
 
 
 _GUESSES = {"gold": _gold, "run": _run, "verdict": _verdict, "manifest": _manifest}
+
+
+_SNIFF_LINES = 20
+
+
+def is_trace_file(path: Path) -> bool:
+    """Whether ``path`` is JSON Lines whose first question line carries ``retrieved``.
+
+    Only the first lines are read: this decides which loader runs, the loader checks all.
+    """
+    try:
+        with path.open("rb") as handle:
+            if handle.read(4) == b"PAR1":
+                return False
+            handle.seek(0)
+            for _, raw in zip(range(_SNIFF_LINES), handle, strict=False):
+                line = raw.decode("utf-8", errors="replace").strip().removeprefix(BOM).strip()
+                if not line:
+                    continue
+                try:
+                    record = json.loads(line)
+                except (json.JSONDecodeError, RecursionError):
+                    return False
+                if isinstance(record, dict) and "_meta" in record:
+                    continue
+                return isinstance(record, dict) and "retrieved" in record
+    except OSError:
+        return False  # the loader that runs next names the file and the reason
+    return False

@@ -19,8 +19,8 @@ def ranked(run: Run) -> list[tuple[str, str, int, float | None]]:
     return run.results.rows()
 
 
-def test_formats_are_the_public_five() -> None:
-    assert RUN_FORMATS == ("trec", "jsonl", "csv", "parquet", "json")
+def test_formats_are_the_public_five_and_the_trace_formats() -> None:
+    assert RUN_FORMATS == ("trec", "jsonl", "csv", "parquet", "json", "trace", "otlp", "phoenix")
 
 
 def test_trec_orders_by_score_then_docid_descending(write: Write) -> None:

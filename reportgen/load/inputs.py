@@ -1,0 +1,93 @@
+"""Runs of every kind, read into runs and the verdicts that came with them.
+
+A run file is a ranked list (TREC, JSON Lines, CSV, Parquet, ranx), a trace file (which
+also brings its verdicts and must carry the gold set of the report), or a span export
+(OTLP JSON or Phoenix), which needs the gold set to match its traces to questions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from reportgen.errors import InputError
+from reportgen.load.gold import load_gold
+from reportgen.load.runs import load_run
+from reportgen.load.spans import SpanRun, load_span_run
+from reportgen.load.traces import Trace, load_trace
+from reportgen.load.vocabulary import SPAN_FORMATS, TRACE_FORMAT, detect_format, is_trace_file
+from reportgen.model import GoldSet, Run, VerdictSet
+
+
+@dataclass(frozen=True)
+class RunInputs:
+    """The runs in the order given, the verdicts their trace files held, the span reads."""
+
+    runs: tuple[Run, ...]
+    verdicts: VerdictSet | None
+    spans: tuple[SpanRun, ...] = ()
+
+
+def load_gold_input(
+    path: Path, fmt: str | None, version: str | None, index_version: str | None
+) -> tuple[GoldSet, Trace | None]:
+    """The gold set, and the trace when the gold file is a trace file (its first run)."""
+    if fmt is None and is_trace_file(path):
+        trace = load_trace(path)
+        gold = dataclasses.replace(
+            trace.gold,
+            version=trace.gold.version if version is None else version,
+            index_version=trace.gold.index_version if index_version is None else index_version,
+        )
+        return gold, trace
+    return load_gold(path, fmt, version=version, index_version=index_version), None
+
+
+def load_run_inputs(
+    specs: Sequence[tuple[str | None, Path]],
+    gold: GoldSet,
+    fmt: str | None = None,
+    question_key: str | None = None,
+    first: Trace | None = None,
+) -> RunInputs:
+    """Every run of the report; ``first`` is the trace the gold file was, if it was one."""
+    runs: list[Run] = [] if first is None else [first.run]
+    verdicts: list[VerdictSet] = [] if first is None or first.verdicts is None else [first.verdicts]
+    spans: list[SpanRun] = []
+    for name, path in specs:
+        found = detect_format(path, fmt, "run")
+        if found == TRACE_FORMAT:
+            trace = load_trace(path, name)
+            refuse_other_gold(trace, gold)
+            runs.append(trace.run)
+            if trace.verdicts is not None:
+                verdicts.append(trace.verdicts)
+        elif found in SPAN_FORMATS:
+            read = load_span_run(path, gold, name, question_key, found)
+            spans.append(read)
+            runs.append(read.run)
+        else:
+            runs.append(load_run(path, name=name, fmt=found))
+    merged = None
+    if verdicts:
+        merged = VerdictSet(
+            rows=pl.concat([v.rows for v in verdicts]),
+            source=", ".join(v.source for v in verdicts),
+            format=TRACE_FORMAT,
+        )
+    return RunInputs(tuple(runs), merged, tuple(spans))
+
+
+def refuse_other_gold(trace: Trace, gold: GoldSet) -> None:
+    """A trace file scored against another gold set would compare unlike numbers."""
+    if trace.gold.fingerprint != gold.fingerprint:
+        raise InputError(
+            trace.run.source,
+            f"its gold set (fingerprint {trace.gold.fingerprint}) is not the report's, "
+            f"{gold.source} (fingerprint {gold.fingerprint})",
+            "give trace files written over the same gold set, or report them separately",
+        )
