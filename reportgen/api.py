@@ -45,6 +45,7 @@ from reportgen.request import (
     check_formats,
     check_request,
 )
+from reportgen.shard import make_shards as make_shards
 
 if TYPE_CHECKING:
     from reportgen.load.shards import Shard

@@ -32,7 +32,13 @@ from reportgen.ci import (
     default_version,
 )
 from reportgen.cli_errors import guarded_invoke, one_line_parse, reader_may_leave, run_standalone
-from reportgen.cli_options import measure_options, merge_options, publish_options, report_options
+from reportgen.cli_options import (
+    measure_options,
+    merge_options,
+    publish_options,
+    report_options,
+    shard_options,
+)
 from reportgen.errors import UsageError, closest, printable
 from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.measure.scoring import Settings
@@ -269,6 +275,53 @@ def merge(
     )
     if not quiet:
         echo_lines(merge_lines(result.report, len(shards), result.files))
+
+
+@cli.command()
+@shard_options
+def shard(
+    gold: Path,
+    runs: Sequence[str],
+    count: int,
+    out_dir: Path,
+    verdicts: Path | None,
+    gold_format: str | None,
+    run_format: str | None,
+    verdict_format: str | None,
+    verdict_metric: str | None,
+    verdict_threshold: float | None,
+    quiet: bool,
+) -> None:
+    """Cut GOLD, the RUNS and the verdicts into shards by question, to measure apart.
+
+    A question goes to shard sha256(its id) mod N, the same on every machine; each
+    shard folder holds the same file names in the inputs' own formats, so one
+    `reportgen report` line measures any shard, and `reportgen merge` joins the
+    shards' outputs into the report of all the questions.
+
+    \b
+    Examples:
+      reportgen shard gold.jsonl bm25=runs/bm25.trec --shards 8 --out shards/
+      cd shards/shard-3 && reportgen report gold.jsonl bm25=runs/bm25.trec --out ../out-3
+      reportgen merge shards/out-*/ --out report/
+    """
+    from reportgen.api import make_shards
+    from reportgen.render.terminal import shard_lines
+
+    plan = make_shards(
+        gold,
+        runs,
+        out_dir,
+        count,
+        verdicts=verdicts,
+        gold_format=gold_format,
+        run_format=run_format,
+        verdict_format=verdict_format,
+        verdict_metric=verdict_metric,
+        verdict_threshold=verdict_threshold,
+    )
+    if not quiet:
+        echo_lines(shard_lines(plan, out_dir))
 
 
 def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:

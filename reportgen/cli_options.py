@@ -340,6 +340,56 @@ merge_options = options(
     click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
 )
 
+shard_options = options(
+    click.argument("gold", type=click.Path(path_type=Path)),
+    click.argument("runs", nargs=-1, required=True),
+    click.option("--shards", "count", type=int, required=True, help="How many shards to cut."),
+    click.option(
+        "--out",
+        "out_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("shards"),
+        show_default=True,
+        help="Folder to write shard-0 .. shard-(N-1) and shards.json into.",
+    ),
+    click.option(
+        "--verdicts",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        default=None,
+        help="End-to-end verdicts to cut with the questions (any format `report` reads).",
+    ),
+    click.option(
+        "--gold-format",
+        type=click.Choice(GOLD_FORMATS),
+        default=None,
+        help="Force the gold set's format instead of detecting it.",
+    ),
+    click.option(
+        "--run-format",
+        type=click.Choice(RUN_FORMATS),
+        default=None,
+        help="Force every run's format instead of detecting it.",
+    ),
+    click.option(
+        "--verdict-format",
+        type=click.Choice(VERDICT_FORMATS),
+        default=None,
+        help="Force the verdicts' format instead of detecting it.",
+    ),
+    click.option(
+        "--verdict-metric",
+        default=None,
+        help="ragas: the score column (needed to read, and so to cut, its file).",
+    ),
+    click.option(
+        "--verdict-threshold",
+        type=float,
+        default=None,
+        help="ragas: a score at or above this is a correct answer.",
+    ),
+    click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
+)
+
 publish_options = options(
     click.argument("report_dir", type=click.Path(exists=True, file_okay=False, path_type=Path)),
     click.option(

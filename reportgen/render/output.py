@@ -15,7 +15,7 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import polars as pl
@@ -183,18 +183,23 @@ SUBFOLDERS = ("charts",)
 """The only folders reportgen writes inside an output folder."""
 
 
-def _check_name(name: str) -> None:
-    """Output names are ours: a plain file name, or one in SUBFOLDERS (``charts/x.svg``).
+def _check_name(name: str, subfolders: Sequence[str]) -> None:
+    """Output names are ours: a plain file name, or one in ``subfolders`` (``charts/x.svg``).
 
     Nothing lands outside the folder."""
     folder, _, base = name.rpartition("/")
-    if folder and folder not in SUBFOLDERS:
+    if folder and folder not in subfolders:
         raise ValueError(f"output file name {name!r} is not a plain file name in a known subfolder")
     if base in {"", ".", ".."} or safe_folder_name(base) != base:
         raise ValueError(f"output file name {name!r} is not a plain file name")
 
 
-def write_files(out_dir: Path, files: Mapping[str, bytes], option: str = "--out") -> list[Path]:
+def write_files(
+    out_dir: Path,
+    files: Mapping[str, bytes],
+    option: str = "--out",
+    subfolders: Sequence[str] = SUBFOLDERS,
+) -> list[Path]:
     """Write every file (name -> bytes) into ``out_dir``; report.json goes last.
 
     Every file is first written and synced beside its target, and only then are they
@@ -206,7 +211,7 @@ def write_files(out_dir: Path, files: Mapping[str, bytes], option: str = "--out"
     """
     names = sorted(files, key=lambda name: (name == "report.json", name))
     for name in names:
-        _check_name(name)
+        _check_name(name, subfolders)
     with writing(out_dir, option):
         if out_dir.is_symlink() and not out_dir.exists():
             raise UsageError(
