@@ -15,6 +15,7 @@ from reportgen.errors import InputError
 from reportgen.labels import LABEL_FIX, label_problem
 from reportgen.load.files import decode, read_bytes
 from reportgen.load.json_input import UnreadableJSON, json_document, strict_loads
+from reportgen.report.types import READABLE_FORMAT_VERSIONS
 
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
 
@@ -29,6 +30,7 @@ def read_report(path: Path, required: Sequence[str], fix: str) -> dict[str, Any]
     report = json_document(path, fix)
     if not isinstance(report, dict):
         raise InputError(path, "not a reportgen report (no JSON object)", fix)
+    check_format_version(path, report)
     for key in required:
         value: Any = report
         for part in key.split("."):
@@ -36,6 +38,25 @@ def read_report(path: Path, required: Sequence[str], fix: str) -> dict[str, Any]
         if value is None:
             raise InputError(path, f"not a reportgen report (no {key!r})", fix)
     return report
+
+
+def check_format_version(path: Path, report: dict[str, Any]) -> None:
+    """A report.json of a format this reportgen cannot read is refused, not misread.
+
+    Every earlier version stays readable (READABLE_FORMAT_VERSIONS); a newer one may
+    have changed what a key means (docs/report-json.md says when the version changes).
+    """
+    written = report.get("format_version")
+    if isinstance(written, bool) or not isinstance(written, int):
+        return  # a missing or odd one: the keys each reader requires are checked next
+    if written not in READABLE_FORMAT_VERSIONS:
+        readable = " and ".join(str(version) for version in READABLE_FORMAT_VERSIONS)
+        raise InputError(
+            path,
+            f"report.json format_version {written}: this reportgen reads {readable}",
+            f"upgrade reportgen to the one that wrote it ({report.get('tool_version')!s}), "
+            "or give a report written by this one",
+        )
 
 
 def load_report_dir(report_dir: Path) -> dict[str, Any]:

@@ -45,6 +45,8 @@ Format history (``format_version``):
       Also: ``baseline.comparisons[].cells.stale`` (``then`` and ``now``: cell -> how
       many of its questions had stale gold ids in that report; ``then`` is null when
       the baseline's report.json predates ``attribution.<run>.stale``).
+  2 - ``hygiene.stale.questions`` is capped at ``questions_kept``: a list that was
+      complete became partial (docs/report-json.md says which changes bump it).
 """
 
 from __future__ import annotations
@@ -73,10 +75,7 @@ from reportgen.load.baseline import Baseline
 from reportgen.load.config import GateRules
 from reportgen.measure.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
 from reportgen.measure.scoring import Evaluation, RunScores
-
-FORMAT_VERSION = 1
-DIGITS = 10
-"""Means are rounded so that last-bit float noise cannot change the bytes written."""
+from reportgen.report.types import DIGITS, FORMAT_VERSION
 
 Report = dict[str, Any]
 

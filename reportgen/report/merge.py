@@ -23,7 +23,8 @@ from reportgen.load.per_question import measure_columns
 from reportgen.load.shards import Shard
 from reportgen.measure.measures import cutoffs, in_means, means
 from reportgen.model import fingerprint_of
-from reportgen.report.assemble import DIGITS, FORMAT_VERSION, Report, default_version_label
+from reportgen.report.assemble import Report, default_version_label
+from reportgen.report.types import DIGITS, FORMAT_VERSION
 
 SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval")
 SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "results")

@@ -14,12 +14,13 @@ each key means and when ``format_version`` changes.
 
 from typing import Literal, NotRequired, TypedDict
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bumped when a key changes meaning or a complete list becomes partial; adding a key
 does not bump it (docs/report-json.md, "Format history")."""
 
-READABLE_FORMAT_VERSIONS = (1,)
-"""Versions that baselines, shards and published sites may have been written in."""
+READABLE_FORMAT_VERSIONS = (1, 2)
+"""Versions that baselines, shards and published sites may have been written in: a
+report.json of version 1 differs only in listing every question with stale gold ids."""
 
 DIGITS = 10
 """Means are rounded so that last-bit float noise cannot change the bytes written."""

@@ -51,7 +51,7 @@ def test_report_writes_the_contract(inputs: tuple[Path, Path], tmp_path: Path) -
     assert "hit@3 0.750 | recall@3 0.625 | precision@3 0.250 | MRR@3 0.583" in result.output
     report = json.loads((out / "report.json").read_text())
     assert "  kind   n  hit@3  recall@3  MRR@3" in result.output  # plain and multi
-    assert report["format_version"] == 1
+    assert report["format_version"] == 2
     assert report["k"] == [3] and report["context_k"] == 3
     assert report["gold"]["questions"] == 5
     assert report["gold"]["answerable"] == 4

@@ -121,7 +121,7 @@ def test_other_files_in_the_output_folder_are_kept(
     assert result.exit_code == 0, result.output
     assert (out / "notes" / "keep.txt").read_text() == "mine"
     assert (out / "README.md").read_text() == "mine too"
-    assert json.loads((out / "report.json").read_text())["format_version"] == 1
+    assert json.loads((out / "report.json").read_text())["format_version"] == 2
     assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
