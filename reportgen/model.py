@@ -233,3 +233,10 @@ class VerdictSet:
     def runs(self) -> list[str]:
         """Run names the file names, sorted; empty when it has no run column."""
         return self.rows.get_column("run").drop_nulls().unique().sort().to_list()
+
+
+def outcome_word(passed: bool) -> str:
+    """A quality gate's or a rule's outcome as every output writes it (report.json's
+    messages, the pages, the PR summary, the terminal): a failure in capitals, so that
+    it stands out in a log as on a page."""
+    return "passed" if passed else "FAILED"

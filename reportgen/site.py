@@ -27,8 +27,9 @@ from reportgen.publishing import (
     new_staging,
     report_files,
 )
+from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec, render_charts
-from reportgen.render.charts import CELL_KEYS, cells_trend_spec, trend_spec
+from reportgen.render.charts import cells_trend_spec, trend_spec
 from reportgen.render.pages import Figure, environment, fmt, page_assets
 from reportgen.report.assemble import Report, created_at
 
@@ -136,7 +137,7 @@ def trend_specs(entries: Sequence[dict[str, Any]]) -> dict[str, Spec]:
             {"version": entry["version"], "cell": label, "count": cells.get(key, 0), "order": i}
             for entry in entries
             if (cells := entry.get("cells", {}).get(name))
-            for i, (key, label) in enumerate(CELL_KEYS.items())
+            for i, (key, label) in enumerate(CELL_NAMES.items())
         ]
         spec = cells_trend_spec(rows, versions, changes)
         spec["title"]["text"] = f"{name}: the four cells across versions"

@@ -22,6 +22,7 @@ from reportgen.analyse.baseline import BaselineComparison
 from reportgen.analyse.compare import Side, correct, paired_measures
 from reportgen.errors import UsageError
 from reportgen.load.config import GateRules, Rule
+from reportgen.model import outcome_word
 
 TOLERANCE = 1e-9
 
@@ -70,7 +71,7 @@ def _min_results(
         where = f" on kind {rule.kind}" if rule.kind else ""
         was = f" (baseline {then['version']}: {_f(then_value)})" if then else ""
         message = (
-            f"{rule.text} {'passed' if passed else 'FAILED'}: run {run} has {rule.measure}{where} "
+            f"{rule.text} {outcome_word(passed)}: run {run} has {rule.measure}{where} "
             f"{_f(value)}, minimum {rule.threshold:g}{was}"
         )
         results.append(_result(rule, run, passed, message, value=value, baseline_value=then_value))
@@ -148,7 +149,9 @@ def _drop_results(
         measure = entry["measures"].get(rule.measure)
         where = f" on kind {rule.kind}" if rule.kind else ""
         if measure is None:
-            message = f"{rule.text} FAILED: run {run} has no question{where} to compare"
+            message = (
+                f"{rule.text} {outcome_word(False)}: run {run} has no question{where} to compare"
+            )
             results.append(_result(rule, run, False, message, value=None, baseline_value=None))
             continue
         drop = measure["before"] - measure["after"]
@@ -160,7 +163,7 @@ def _drop_results(
             f"{measure['ci_high']:+.3f}, Holm p = {measure['p_holm']:.3g}: {measure['label']}; "
             f"one question moves it by {_f(entry['one_question'])}"
         )
-        verdict = "passed" if passed else "FAILED"
+        verdict = outcome_word(passed)
         excused = (
             ", and this one is not significant, so it passes under --significant-only"
             if too_far and passed

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec
 from reportgen.report.assemble import Report
 
@@ -25,18 +26,11 @@ SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down"
 DASHES = ([1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [4, 4], [1, 3], [10, 2])
 
 CELL_COLOURS = {
-    "working as designed": "#009E73",
-    "generation failure": "#E69F00",
-    "answered from memory": "#56B4E9",
-    "retrieval failure": "#D55E00",
+    "retrieved_correct": "#009E73",
+    "retrieved_wrong": "#E69F00",
+    "missed_correct": "#56B4E9",
+    "missed_wrong": "#D55E00",
 }
-CELL_KEYS = {
-    "retrieved_correct": "working as designed",
-    "retrieved_wrong": "generation failure",
-    "missed_correct": "answered from memory",
-    "missed_wrong": "retrieval failure",
-}
-"""report.json's cell keys and the names a reader sees, in the order of SPEC.md's table."""
 
 WIDTH = 340
 HEIGHT = 220
@@ -251,7 +245,7 @@ def cells_trend_spec(
 ) -> Spec:
     """The four cells of each version as stacked bars (``{"version", "cell", "count"}``),
     a rule where the gold set changed."""
-    names = list(CELL_KEYS.values())
+    names = list(CELL_NAMES.values())
     spec = _base(
         "The four cells across versions",
         "Questions in each of the four cells (retrieval x answer) for every published "
@@ -274,7 +268,7 @@ def cells_trend_spec(
             "type": "nominal",
             "title": "cell",
             "sort": names,
-            "scale": {"domain": names, "range": [CELL_COLOURS[name] for name in names]},
+            "scale": {"domain": names, "range": [CELL_COLOURS[key] for key in CELL_NAMES]},
         },
         "order": {"field": "order", "type": "quantitative"},
         "tooltip": [

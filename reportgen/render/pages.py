@@ -20,8 +20,9 @@ import jinja2
 from markupsafe import Markup
 
 from reportgen.measure.scoring import Evaluation
+from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views import view_model
-from reportgen.render.views.attribution import CELL_NAMES, attribution_lines
+from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import Table, fmt
 from reportgen.render.views.comparisons import ComparisonBlock, cells_line, comparisons_view
 from reportgen.render.views.cutoff import cutoff_chart_specs

@@ -19,9 +19,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from reportgen.ci import DEFAULT_REPORT_URL
+from reportgen.render.cells import ADVICE, CELL_NAMES
 from reportgen.render.links import link_target
 from reportgen.render.pages import environment, markdown_escape
-from reportgen.render.views.attribution import CELL_NAMES, marked_ids, stale_note
+from reportgen.render.views.attribution import marked_ids, stale_note
 from reportgen.render.views.common import Table, fmt, plural
 from reportgen.render.views.comparisons import (
     ComparisonBlock,
@@ -30,7 +31,7 @@ from reportgen.render.views.comparisons import (
     glance_note,
     glance_table,
 )
-from reportgen.render.views.first_screen import first_screen
+from reportgen.render.views.first_screen import first_screen, passed_count
 from reportgen.report.assemble import Report
 
 MARKER = "<!-- reportgen -->"
@@ -40,9 +41,9 @@ LIST_LIMIT = 40
 
 FAILURE_ADVICE = {
     "generation": "generation failures outnumber retrieval failures: the model had the "
-    "passage and did not use it; work on the prompt, chunk count, order, model",
+    f"passage and did not use it; {ADVICE['generation']}",
     "retrieval": "retrieval failures outnumber generation failures: no prompt can fix "
-    "them; work on chunking, embeddings, hybrid search, query rewriting",
+    f"them; {ADVICE['retrieval']}",
     "tie": "generation and retrieval failures are equal: neither stage is clearly the "
     "bigger problem",
     "none": "no failure: every answer with a verdict was correct",
@@ -224,6 +225,7 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "screen": screen,
         "gate_failed": cut(screen.gate.failed if screen.gate else [], limit),
         "gate_passed_rules": cut(screen.gate.passed_rules if screen.gate else [], limit),
+        "gate_passed_summary": passed_count(len(screen.gate.passed_rules) if screen.gate else 0),
         "alerts": cut(screen.alerts, limit),
         "warning_groups": [
             (group.summary, cut(group.messages, limit)) for group in screen.warning_groups

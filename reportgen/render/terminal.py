@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reportgen.errors import printable
+from reportgen.model import outcome_word
 from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import cells_line, gold_change_lines, selection_sentence
@@ -92,7 +93,7 @@ def comparison_lines(report: Report) -> list[str]:
         lines.append("")
     gate = report.get("gate")
     if gate:
-        lines.append("Quality gate: " + ("passed" if gate["passed"] else "FAILED"))
+        lines.append(f"Quality gate: {outcome_word(gate['passed'])}")
         lines += [f"  {rule['message']}" for rule in gate["rules"]]
         if gate.get("notice"):
             lines.append(f"  notice: {gate['notice']}")

@@ -6,24 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from reportgen.render.cells import CELL_NAMES, FOCUS_CELL, advice_sentence
 from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
 from reportgen.report.assemble import Report
-
-CELL_NAMES = {
-    "retrieved_correct": "working as designed",
-    "retrieved_wrong": "generation failure",
-    "missed_correct": "answered from memory",
-    "missed_wrong": "retrieval failure",
-}
-"""report.json's attribution cells and the names a reader sees (SPEC.md, "The four cells")."""
-
-CELL_MEANINGS = {
-    "retrieved_correct": "the passage arrived and the answer was right",
-    "retrieved_wrong": "it had the passage; work on the prompt, chunk count, order, model",
-    "missed_correct": "right today, a hallucination when corpus and world disagree",
-    "missed_wrong": "no prompt can fix it; work on chunking, embeddings, hybrid, rewriting",
-}
-FOCUS_CELL = {"generation": "retrieved_wrong", "retrieval": "missed_wrong"}
 
 
 def conclusion(summary: dict[str, Any]) -> str:
@@ -37,13 +22,13 @@ def conclusion(summary: dict[str, Any]) -> str:
         return (
             f"Generation failures are the larger failure cell ({generation} vs {retrieval} "
             "retrieval failures): the model had the passage and did not use it. "
-            "Work on the prompt, the chunk count and order, or the model."
+            + advice_sentence("generation")
         )
     if focus == "retrieval":
         return (
             f"Retrieval failures are the larger failure cell ({retrieval} vs {generation} "
             "generation failures): the evidence never reached the model, and no prompt can "
-            "fix that. Work on chunking, embeddings, hybrid search or query rewriting."
+            "fix that. " + advice_sentence("retrieval")
         )
     if focus == "tie":
         return (
@@ -95,7 +80,6 @@ def stale_note(section: dict[str, Any]) -> str | None:
 class CellView:
     key: str
     label: str
-    meaning: str
     count: str
     share: str
     ids: list[str]
@@ -126,7 +110,6 @@ def _cell_views(section: dict[str, Any]) -> dict[str, CellView]:
         key: CellView(
             key=key,
             label=CELL_NAMES[key],
-            meaning=CELL_MEANINGS[key],
             count=str(section["cells"][key]),
             share=fmt_share(section["shares"][key]),
             ids=marked_ids(section["questions"][key], stale.get(key, [])),

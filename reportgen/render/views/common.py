@@ -32,12 +32,39 @@ def fmt_interval(bounds: list[float] | None) -> str:
     return "" if bounds is None else f"{bounds[0]:.2f}\u2013{bounds[1]:.2f}"
 
 
+VERDICT_CLASSES = {
+    "better": "better",
+    "worse": "worse",
+    "mixed": "mixed",
+    "within noise": "within-noise",
+    "": "none",
+}
+"""CSS class suffix of each comparison label (report.json's, or the first screen's
+``mixed``), so that no class is made from the words a reader sees."""
+
+
+def verdict_class(label: str, prefix: str = "verdict") -> str:
+    """``verdict-worse``: the class that colours a label on the pages."""
+    return f"{prefix}-{VERDICT_CLASSES[label]}"
+
+
 @dataclass(frozen=True)
 class Cell:
     text: str
     best: bool = False
     note: str = ""
     """Secondary text printed under the value (the 95% interval)."""
+    css: str = ""
+    """The cell's class on the page (a verdict's colour); ``best`` marks its own."""
+
+    @property
+    def classes(self) -> str:
+        return "best" if self.best else self.css
+
+    @property
+    def sort_value(self) -> str:
+        """What report.js sorts the column by: the number as printed."""
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -45,6 +72,12 @@ class Table:
     caption: str
     header: list[str]
     rows: list[list[Cell]]
+    css: str = "sortable"
+    """The table's class: ``sortable`` tables sort by each cell's text (report.js)."""
+
+    @property
+    def sortable(self) -> bool:
+        return "sortable" in self.css.split()
 
 
 def fmt_share(value: float | None) -> str:

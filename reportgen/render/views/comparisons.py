@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportgen.measure.measures import MEASURES
-from reportgen.render.views.attribution import CELL_NAMES, with_stale
-from reportgen.render.views.common import Cell, Table, fmt, plural
+from reportgen.render.cells import CELL_NAMES
+from reportgen.render.views.attribution import with_stale
+from reportgen.render.views.common import Cell, Table, fmt, plural, verdict_class
 from reportgen.report.assemble import Report
 
 CHANGED_ROWS_SHOWN = 50
@@ -69,7 +70,7 @@ def _comparison_table(entry: dict[str, Any]) -> Table:
                 ),
                 Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}"),
                 Cell(f"{m['wins']} / {m['ties']} / {m['losses']}"),
-                Cell(m["label"]),
+                Cell(m["label"], css=f"verdict {verdict_class(m['label'])}"),
             ]
         )
     header = [
@@ -81,7 +82,7 @@ def _comparison_table(entry: dict[str, Any]) -> Table:
         "wins / ties / losses",
         "verdict",
     ]
-    return Table("Per measure (after - before)", header, rows)
+    return Table("Per measure (after - before)", header, rows, css="comparison")
 
 
 def _changed_table(entry: dict[str, Any]) -> tuple[Table, int]:
@@ -105,7 +106,7 @@ def _changed_table(entry: dict[str, Any]) -> tuple[Table, int]:
     # report.json lists the first 100 changed questions; changed_total counts them all
     # (reports written before it was added listed every one)
     total = entry.get("changed_total", len(order))
-    return Table("Questions that changed (= unchanged)", header, rows), total
+    return Table("Questions that changed (= unchanged)", header, rows, css="changed"), total
 
 
 def _cells_table(cells: dict[str, Any] | None) -> Table | None:
@@ -134,7 +135,7 @@ def _cells_table(cells: dict[str, Any] | None) -> Table | None:
     rates = cells.get("pass_rate") or {}
     if rates:
         rows.append([Cell("pass rate"), Cell(fmt(rates.get("then"))), Cell(fmt(rates.get("now")))])
-    return Table("The four cells, then and now", ["cell", "then", "now"], rows)
+    return Table("The four cells, then and now", ["cell", "then", "now"], rows, css="cells")
 
 
 def stale_cells_note(cells: dict[str, Any] | None) -> str | None:
@@ -202,7 +203,7 @@ def glance_table(entries: list[dict[str, Any]], k: int) -> Table:
         cells.append(Cell(_moved(entry)))
         rows.append(cells)
     header = ["run", *[_measure_title(key) for key in keys], "beyond noise (any measure)"]
-    return Table("At a glance (before → after)", header, rows)
+    return Table("At a glance (before → after)", header, rows, css="glance")
 
 
 def glance_note(

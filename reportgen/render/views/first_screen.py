@@ -12,8 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from reportgen.model import outcome_word
 from reportgen.render.views.attribution import AttributionView, attribution_view
-from reportgen.render.views.common import Cell, Table, change_words, fmt, fmt_interval, plural
+from reportgen.render.views.common import (
+    Cell,
+    Table,
+    change_words,
+    fmt,
+    fmt_interval,
+    plural,
+    verdict_class,
+)
 from reportgen.report.assemble import Report
 
 HEADLINE_MEASURES = (("hit", "hit"), ("recall", "recall"))
@@ -32,6 +41,11 @@ class Figure:
     """``a drop of 0.256 from 0.849``; empty without a baseline."""
     verdict: str
     """better, worse or within noise against the baseline; empty without one."""
+
+    @property
+    def css(self) -> str:
+        """The figure's class: ``figure``, and its move's colour against a baseline."""
+        return f"figure {verdict_class(self.verdict, 'moved')}" if self.verdict else "figure"
 
 
 GATE_RULES_SHOWN = 3
@@ -56,6 +70,33 @@ class GateView:
     def failed_folded(self) -> list[str]:
         return self.failed[GATE_RULES_SHOWN:]
 
+    @property
+    def css(self) -> str:
+        return f"gate gate-{'passed' if self.passed else 'failed'}"
+
+    @property
+    def mark(self) -> str:
+        """The sign before the title on the page (the title says it in words too)."""
+        return "\u2713" if self.passed else "\u2717"
+
+    @property
+    def badge(self) -> str:
+        """The sign after the title in a PR comment, where GitHub colours emoji."""
+        return "\u2705" if self.passed else "\u274c"
+
+    @property
+    def folded_summary(self) -> str:
+        return f"{len(self.failed_folded)} more failed"
+
+    @property
+    def passed_summary(self) -> str:
+        return passed_count(len(self.passed_rules))
+
+
+def passed_count(count: int) -> str:
+    """The line a list of passed rules folds into: ``3 passed``."""
+    return f"{count} {outcome_word(True)}"
+
 
 @dataclass(frozen=True)
 class WarningGroup:
@@ -78,7 +119,7 @@ class FirstScreen:
     """The answer in a few words: ``rerank is worse than baseline 2026.10.1``, or the
     numbers without a baseline; the figures below it say what moved."""
     verdict: str
-    """better, worse, mixed, within noise, or empty without a baseline: a CSS class too."""
+    """better, worse, mixed, within noise, or empty without a baseline."""
     figures: list[Figure]
     cells: AttributionView | None
     cells_then: dict[str, str]
@@ -87,6 +128,11 @@ class FirstScreen:
     """Warnings that change what the numbers mean (stale gold ids, leaks): always shown."""
     warning_groups: list[WarningGroup]
     others: Table | None
+
+    @property
+    def css(self) -> str:
+        """The section's class: ``verdict``, and the answer's colour against a baseline."""
+        return f"verdict {verdict_class(self.verdict)}"
 
 
 ALERT_CODES = (
@@ -240,11 +286,12 @@ def _gate(report: Report, run: str) -> GateView | None:
     skipped = gate.get("skipped") or []  # came in 2026-12
     if gate["passed"] and not rules:
         skipped_rules = plural(len(skipped), "max-drop rule")
-        title = f"Quality gate passed: {skipped_rules} skipped, no baseline yet"
+        title = f"Quality gate {outcome_word(True)}: {skipped_rules} skipped, no baseline yet"
     elif gate["passed"]:
-        title = f"Quality gate passed: {plural(len(rules), 'rule')}, all met"
+        title = f"Quality gate {outcome_word(True)}: {plural(len(rules), 'rule')}, all met"
     else:
-        title = f"Quality gate FAILED: {len(failed)} of {plural(len(rules), 'rule')} failed"
+        failing = f"{len(failed)} of {plural(len(rules), 'rule')} failed"
+        title = f"Quality gate {outcome_word(False)}: {failing}"
     if skipped and rules:
         title += f" ({len(skipped)} max-drop skipped, no baseline yet)"
     return GateView(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from reportgen.measure.scoring import Evaluation
-from reportgen.render.views.attribution import CELL_NAMES
+from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import IDS_SHOWN
 from reportgen.report.assemble import Report
 
