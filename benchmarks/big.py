@@ -10,7 +10,10 @@ of disk.
 
 from __future__ import annotations
 
+import json
+import resource
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -60,12 +63,31 @@ def generate(folder: Path, questions: int, depth: int, seed: int = SEED) -> tupl
     return qrels, run
 
 
+def measure(qrels: Path, run: Path, out: Path, blocks: int) -> dict[str, float]:
+    """One process: the run measured in ``blocks`` blocks of questions; time and peak RSS.
+
+    Settings of the 10m scenario: trec_eval's conventions, cutoffs 1, 3, 5, 10, 100.
+    """
+    from reportgen.blockwise import write_in_blocks
+    from reportgen.measure.scoring import Settings
+
+    start = time.perf_counter()
+    settings = Settings((1, 3, 5, 10, 100), 5, 1, True)
+    write_in_blocks(qrels, [f"bench={run}"], out, blocks, settings=settings)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"blocks": blocks, "seconds": round(time.perf_counter() - start, 1), "peak_mb": peak}
+
+
 def main() -> None:
-    command, folder, *size = sys.argv[1:]
+    """``generate DIR [QUESTIONS DEPTH]`` or ``measure QRELS RUN OUT BLOCKS``."""
+    command, *args = sys.argv[1:]
     if command == "generate":
-        questions, depth = (int(size[0]), int(size[1])) if size else (100_000, 1_000)
-        qrels, run = generate(Path(folder), questions, depth)
+        questions, depth = (int(args[1]), int(args[2])) if len(args) > 1 else (100_000, 1_000)
+        qrels, run = generate(Path(args[0]), questions, depth)
         print(qrels, run)
+    else:
+        qrels, run, out, blocks = args
+        print(json.dumps(measure(Path(qrels), Path(run), Path(out), int(blocks))))
 
 
 if __name__ == "__main__":

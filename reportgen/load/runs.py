@@ -44,17 +44,48 @@ class RunRows:
     """Strip ids first; TREC fields come out of the split already clean."""
 
 
-def load_run(path: str | Path, name: str | None = None, fmt: str | None = None) -> Run:
-    """Read one run; ``name`` defaults to the file name without its extension."""
+QidRange = tuple[str | None, str | None]
+"""Question ids from the first (inclusive) to the second (exclusive); None: no bound."""
+
+
+def in_range(qid: pl.Expr, block: QidRange) -> pl.Expr:
+    low, high = block
+    keep = pl.lit(True)
+    if low is not None:
+        keep = keep & (qid >= low)
+    if high is not None:
+        keep = keep & (qid < high)
+    return keep
+
+
+def load_run(
+    path: str | Path,
+    name: str | None = None,
+    fmt: str | None = None,
+    *,
+    block: QidRange | None = None,
+) -> Run:
+    """Read one run; ``name`` defaults to the file name without its extension.
+
+    ``block`` reads only those questions' rows of a Parquet run (a lazy scan: of a run
+    sorted by question, only the row groups the block lies in), for runs larger than
+    memory.
+    """
     path = Path(path)
     fmt = detect_format(path, fmt, "run")
+    if block is not None and fmt != "parquet":
+        raise InputError(
+            path,
+            f"a {fmt} run cannot be read one block of questions at a time",
+            "write the run as Parquet (id, chunk_id, rank, score), or measure it whole",
+        )
     if fmt not in _READERS:
         raise InputError(
             path,
             f"a {fmt} file holds more than a ranked list and is read with its gold set",
             "read it with reportgen.load.inputs.load_run_inputs (reportgen report does)",
         )
-    rows = _READERS[fmt](path)
+    rows = _parquet(path, block) if block is not None else _READERS[fmt](path)
     results, repeated = rank_rows(path, rows)
     return Run(
         name=printable(name or path.stem),
@@ -341,19 +372,28 @@ def _typed(path: Path, frame: pl.DataFrame) -> RunRows:
     return RunRows(typed, order)
 
 
-def _parquet(path: Path) -> RunRows:
+def _parquet(path: Path, block: QidRange | None = None) -> RunRows:
     """Long rows as in CSV; numeric ids become strings, row numbers stand for lines."""
     check_file(path)
     try:
         with reading(path):
-            table = pl.read_parquet(polars_source(path), glob=False)
+            scan = pl.scan_parquet(
+                polars_source(path), glob=False, row_index_name="_row", row_index_offset=1
+            )
+            columns = [c for c in scan.collect_schema().names() if c != "_row"]
+            if block is not None:
+                qid = columns[column(path, [c.lower() for c in columns], ID_KEYS)]
+                scan = scan.filter(in_range(pl.col(qid).cast(pl.String), block))
+            table = scan.collect()
     except pl.exceptions.PolarsError as err:
         raise InputError(
             path,
             f"not a readable Parquet file ({str(err).splitlines()[0]})",
             "write it again with a Parquet writer, or force another format with --run-format",
         ) from None
-    if table.height == 0:
+    rows = table["_row"]
+    table = table.drop("_row")
+    if table.height == 0 and block is None:
         raise _no_records(path)
     header = [c.lower() for c in table.columns]
     names = {
@@ -374,8 +414,7 @@ def _parquet(path: Path) -> RunRows:
                 f"store {col} as {'a string' if ok is _is_id else 'a number'}",
             )
     frame = frame.with_columns(
-        pl.col("qid", "chunk_id").cast(pl.String),
-        pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias("line"),
+        pl.col("qid", "chunk_id").cast(pl.String), rows.cast(pl.Int64).alias("line")
     )
     return _typed(path, frame)
 

@@ -290,10 +290,12 @@ def evaluate(
     *,
     verdicts: VerdictSet | None = None,
     verdicts_run: str | None = None,
+    part: bool = False,
 ) -> Evaluation:
     """Measure every run against the gold set; refuse runs that cannot be compared.
 
     With verdicts, sort the judged run's questions into the four cells at k_ctx.
+    ``part``: the gold set is one block of a larger one, where a run may have nothing.
     """
     settings = settings or Settings()
     if not runs:
@@ -309,7 +311,7 @@ def evaluate(
     gold_side = judge(gold, settings.ks, settings.threshold)
     scored = tuple(score_run(gold, run, settings, gold_side) for run in measuring)
     for result in scored:
-        if result.scores.get_column("n_retrieved").sum() == 0:
+        if not part and result.scores.get_column("n_retrieved").sum() == 0:
             raise InputError(
                 result.run.source,
                 f"run {result.name!r} shares no question with the gold set ({gold.source})",
