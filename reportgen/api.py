@@ -15,9 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.analyse.gate import failures
+from reportgen.analyse.gate import evaluate_gate, failures
 from reportgen.analyse.hygiene import check, with_hygiene
-from reportgen.errors import GateFailed, ParameterError
+from reportgen.errors import GateFailed, ParameterError, UsageError
 from reportgen.filesystem import refuse_undecodable, writing
 from reportgen.labels import check_version_label
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
@@ -375,6 +375,15 @@ class MergeResult:
     report: Report
     files: list[Path]
 
+    @property
+    def failure(self) -> GateFailed | None:
+        """The failed quality rules (``--min``), as ``reportgen report`` fails them."""
+        failed = failures(self.report.get("gate"))
+        if not failed:
+            return None
+        count = f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule"
+        return GateFailed(f"{count} failed (the report was written):\n" + "\n".join(failed))
+
 
 def merge_reports(
     shards: Sequence[str | Path],
@@ -383,21 +392,30 @@ def merge_reports(
     trec_eval: bool | None = None,
     version: str | None = None,
     per_question_format: str = "csv",
+    gate: GateRules | None = None,
 ) -> MergeResult:
     """Merge shards' per-question outputs (disjoint questions) into one report.json.
 
     Means are recomputed from the per-question values, so they equal the means of
-    one report over all the questions.
+    one report over all the questions. ``gate``'s minimums are checked on them
+    (``result.failure``); max-drop rules need a baseline, which merge does not read.
     """
     from reportgen.load.shards import load_shard
     from reportgen.report.merge import merge_shards
 
     check_formats((), per_question_format)
+    if gate is not None and any(rule.type == "max-drop" for rule in gate.rules):
+        raise UsageError(
+            "merge checks --min rules only: a max-drop rule needs a baseline",
+            "gate the drop with `reportgen report --baseline` on the unsharded inputs, "
+            "or keep to --min rules",
+        )
     refuse_undecodable({"version (--version)": version})
     if version is not None:
         check_version_label(version)
     loaded = [load_shard(shard) for shard in shards]
     report, rows = merge_shards(loaded, trec_eval=trec_eval, version=version, created=created_at())
+    report["gate"] = None if gate is None else evaluate_gate(gate, report, None)
     files = {
         "report.json": report_json(report).encode(),
         f"per_question.{per_question_format}": per_question_bytes(rows, per_question_format),

@@ -248,6 +248,7 @@ def merge(
     trec_eval: bool | None,
     version: str | None,
     per_question_format: str,
+    minimums: tuple[str, ...],
     quiet: bool,
 ) -> None:
     """Merge the per-question outputs of SHARDS (disjoint sets of questions) into one report.
@@ -272,9 +273,12 @@ def merge(
         trec_eval=trec_eval,
         version=version,
         per_question_format=per_question_format,
+        gate=rules_from_options(minimums, (), False) if minimums else None,
     )
     if not quiet:
         echo_lines(merge_lines(result.report, len(shards), result.files))
+    if result.failure is not None:
+        raise result.failure
 
 
 @cli.command()

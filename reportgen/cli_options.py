@@ -337,6 +337,14 @@ merge_options = options(
         show_default=True,
         help="File format of the merged per-question values.",
     ),
+    click.option(
+        "--min",
+        "minimums",
+        multiple=True,
+        metavar="[RUN/]MEASURE[:KIND]=VALUE",
+        help="Fail (exit 1) when a merged mean is below VALUE, e.g. --min recall@5=0.80. "
+        "Repeatable.",
+    ),
     click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
 )
 

@@ -219,6 +219,7 @@ def merge_shards(
             for shard in shards
             for warning in (shard.report or {}).get("warnings", [])
         ],
+        "gate": None,
         "merged_from": [
             {
                 "source": shard.source,

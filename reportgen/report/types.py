@@ -539,4 +539,6 @@ class MergedReport(TypedDict):
     gold: MergedGold
     runs: dict[str, MergedRun]
     warnings: list[WarningEntry]
+    gate: GateSection | None
+    """The --min rules on the merged means; null without any."""
     merged_from: list[MergedShard]
