@@ -7,6 +7,7 @@ end in the same two frames, so nothing downstream knows which format it came fro
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,11 @@ class _Parsed:
         for name, value in zip(QUESTIONS_SCHEMA, row, strict=True):
             self.questions[name].append(value)
 
+    def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """Questions and judgments, as every reader hands them on."""
+        questions = pl.DataFrame(self.questions, schema=QUESTIONS_SCHEMA)
+        return questions, pl.DataFrame(self.judgments, schema=JUDGMENTS_SCHEMA)
+
     def judge(self, qid: str, chunk_id: str, grade: int) -> None:
         for name, value in zip(JUDGMENTS_SCHEMA, (qid, chunk_id, grade), strict=True):
             self.judgments[name].append(value)
@@ -90,12 +96,21 @@ def load_gold(
     path = Path(path)
     fmt = detect_format(path, fmt, "gold")
     if fmt == "qrels":
-        questions, judgments = read_qrels(path)
-        parsed = _Parsed()
-    else:
-        parsed = _jsonl(path) if fmt == "jsonl" else _csv(path)
-        questions = pl.DataFrame(parsed.questions, schema=QUESTIONS_SCHEMA)
-        judgments = pl.DataFrame(parsed.judgments, schema=JUDGMENTS_SCHEMA)
+        return gold_set(path, *read_qrels(path), None, version, index_version)
+    parsed = _jsonl(path) if fmt == "jsonl" else _csv(path)
+    return gold_set(path, *parsed.frames(), parsed, version, index_version)
+
+
+def gold_set(
+    path: Path,
+    questions: pl.DataFrame,
+    judgments: pl.DataFrame,
+    parsed: _Parsed | None = None,
+    version: str | None = None,
+    index_version: str | None = None,
+) -> GoldSet:
+    """The GoldSet of what a reader found, from a file or from memory."""
+    parsed = parsed or _Parsed()
     if questions.height == 0:
         raise InputError(path, "no questions in the file", "add at least one question", 1)
     if index_version is None:
@@ -115,9 +130,16 @@ def load_gold(
 
 
 def _jsonl(path: Path) -> _Parsed:
-    parsed = _Parsed()
     found: dict[str, str | None] = {}
-    for line, qid, record in question_records(path, found):
+    parsed = parsed_records(path, question_records(path, found))
+    parsed.version, parsed.index_version = found.get("version"), found.get("index_version")
+    return parsed
+
+
+def parsed_records(path: Path, records: Iterable[tuple[int, str, dict[str, Any]]]) -> _Parsed:
+    """Gold JSON records, one per question, checked: a file's lines or a dict's items."""
+    parsed = _Parsed()
+    for line, qid, record in records:
         if not record.keys() <= _KNOWN_KEYS:
             _note_misspelt(parsed, record, line)
         unanswerable = record.get("unanswerable", False)
@@ -153,7 +175,6 @@ def _jsonl(path: Path) -> _Parsed:
                     line,
                 )
             parsed.forbid(qid, chunk_id, reason)
-    parsed.version, parsed.index_version = found.get("version"), found.get("index_version")
     return parsed
 
 
@@ -265,7 +286,11 @@ def _csv(path: Path) -> _Parsed:
 
     A row with a ``forbidden`` value names a chunk that must never reach the model.
     """
-    header, rows = csv_rows(path)
+    return parsed_rows(path, *csv_rows(path))
+
+
+def parsed_rows(path: Path, header: list[str], rows: Iterable[tuple[int, list[str]]]) -> _Parsed:
+    """Gold rows as text fields under a header, checked: a CSV file's or a DataFrame's."""
     cid = column(path, header, ID_KEYS)
     cchunk = column(path, header, CHUNK_COLUMNS)
     optional = {

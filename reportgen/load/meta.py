@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,15 @@ def question_records(
     path: Path, meta_found: dict[str, str | None]
 ) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """(line, question id, record) of a file with one line per question (gold, runs)."""
+    return identified(path, records_without_meta(path, meta_found))
+
+
+def identified(
+    path: Path, records: Iterable[tuple[int, dict[str, Any]]]
+) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """(line, question id, record) of records read anywhere (a file, a dict in memory)."""
     seen: dict[str, int] = {}
-    for line, record in records_without_meta(path, meta_found):
+    for line, record in records:
         raw_id = pick(record, ID_KEYS, path, line)
         if raw_id is None:
             raise InputError(path, "a line without a question id", 'add "id": "..."', line)

@@ -33,6 +33,12 @@ def read_qrels(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
         rows = split_fields(path, picks, 4, True, "qid iter docid grade", {3: pl.Int64()})
     if rows.height == 0:
         raise InputError(path, "no judgments in the file", "add lines: qid 0 docid grade", 1)
+    return judged_frames(path, rows)
+
+
+def judged_frames(path: Path, rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Questions and judgments of (qid, chunk_id, raw grade, line) rows, checked: a qrels
+    file's, or a DataFrame's given in memory."""
     refuse_bad_ids(path, rows, {"qid": "question id", "chunk_id": "chunk id"})
     rows = rows.with_columns(pl.col("raw").cast(pl.Int64, strict=False).alias("grade"))
     if (line := first_line(rows, pl.col("grade").is_null())) is not None:

@@ -8,6 +8,7 @@ ranking rules live in one place whatever the format.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -236,29 +237,40 @@ def _refuse_unparsed(path: Path, frame: pl.DataFrame, raw: str, col: str, kind: 
 _NUMBER = {int, float, type(None)}
 
 
-def _jsonl(path: Path, check: bool = False) -> RunRows:
-    """One question per line: ``chunks`` (+ ``scores``) or ``results``; list order ranks.
+def _jsonl(path: Path) -> RunRows:
+    """One question per line: ``chunks`` (+ ``scores``) or ``results``; list order ranks."""
+    found: dict[str, str | None] = {}
+    rows = listed_rows(path, lambda: question_records(path, found))
+    rows.index_version = found.get("index_version")
+    return rows
+
+
+Records = Callable[[], Iterable[tuple[int, str, dict[str, Any]]]]
+"""(line, question id, record) of each question, read again when a closer look is needed."""
+
+
+def listed_rows(path: Path, records: Records, check: bool = False) -> RunRows:
+    """Long rows of JSON-like records, one per question, from a file or from memory.
 
     Item types are first checked in bulk (a set of types, at C speed); only when that
-    finds a stray type is the file read again item by item, to name the line.
+    finds a stray type are the records read again, ``check``-ed item by item.
     """
     qids: list[str] = []
     chunks: list[Any] = []
     scores: list[Any] = []
     lines: list[int] = []
-    found: dict[str, str | None] = {}
-    records = 0
-    for line, qid, record in question_records(path, found):
-        records += 1
+    count = 0
+    for line, qid, record in records():
+        count += 1
         ids, values = _listed(record, path, line, check)
         qids.extend([qid] * len(ids))
         chunks.extend(ids)
         scores.extend(values)
         lines.extend([line] * len(ids))
-    if not records:
+    if not count:
         raise _no_records(path)
     if not check and not (set(map(type, chunks)) <= {str} and set(map(type, scores)) <= _NUMBER):
-        return _jsonl(path, check=True)
+        return listed_rows(path, records, check=True)
     try:
         frame = pl.DataFrame(
             {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=ROW_SCHEMA
@@ -266,8 +278,8 @@ def _jsonl(path: Path, check: bool = False) -> RunRows:
     except (OverflowError, TypeError):  # a number beyond float range: find it
         if check:
             raise
-        return _jsonl(path, check=True)
-    return RunRows(frame, "list", found.get("index_version"))
+        return listed_rows(path, records, check=True)
+    return RunRows(frame, "list")
 
 
 def _listed(
@@ -391,10 +403,17 @@ def _parquet(path: Path, block: QidRange | None = None) -> RunRows:
             f"not a readable Parquet file ({str(err).splitlines()[0]})",
             "write it again with a Parquet writer, or force another format with --run-format",
         ) from None
-    rows = table["_row"]
-    table = table.drop("_row")
     if table.height == 0 and block is None:
         raise _no_records(path)
+    return table_rows(path, table.drop("_row"), table["_row"])
+
+
+def table_rows(path: Path, table: pl.DataFrame, rows: pl.Series | None = None) -> RunRows:
+    """Long rows of a table (a Parquet file's, a DataFrame's): columns found by name and
+    type-checked; ``rows`` numbers them (row numbers stand for lines), from 2 by default
+    (a table's columns stand for line 1, as a CSV header does)."""
+    if rows is None:
+        rows = pl.int_range(2, table.height + 2, dtype=pl.Int64, eager=True)
     header = [c.lower() for c in table.columns]
     names = {
         "qid": column(path, header, ID_KEYS),
@@ -434,6 +453,15 @@ def _is_numeric(dtype: pl.DataType) -> bool:
 def _ranx(path: Path) -> RunRows:
     """``{"q1": {"c2": 0.91}}`` as ranx and pytrec_eval write it; scores decide the order."""
     run = json_document(path, "write one JSON object")
+    return scored_rows(path, run, lambda qid, chunk: _line_of(read_text(path), qid, chunk))
+
+
+def scored_rows(path: Path, run: Any, where: Callable[[str, str], int] | None = None) -> RunRows:
+    """Long rows of ``{qid: {chunk_id: score}}``, read from a file or given in memory.
+
+    ``where`` finds the line of a bad (question, chunk) pair in a file, only on the way
+    to an error; without it, each pair's number in reading order stands for its line.
+    """
     if not isinstance(run, dict) or not all(isinstance(v, dict) for v in run.values()):
         raise InputError(
             path,
@@ -446,22 +474,24 @@ def _ranx(path: Path) -> RunRows:
     qids: list[str] = []
     chunks: list[str] = []
     scores: list[float] = []
-    for qid, ranked in run.items():
-        for chunk, score in ranked.items():
+    for qid, listed in run.items():
+        for chunk, score in listed.items():
             if not qid.strip() or not chunk.strip():
-                where = _line_of(read_text(path), qid, chunk)  # only on the way to an error
-                raise InputError(path, "an empty id", "give every question and chunk an id", where)
+                line = where(qid, chunk) if where else len(scores) + 1
+                raise InputError(path, "an empty id", "give every question and chunk an id", line)
             if (number := as_number(score)) is None:
-                where = _line_of(read_text(path), qid, chunk)  # only on the way to an error
                 raise InputError(
-                    path, f"score {score!r} is not a finite number", "write numbers", where
+                    path,
+                    f"score {score!r} is not a finite number",
+                    "write numbers",
+                    where(qid, chunk) if where else len(scores) + 1,
                 )
             scores.append(number)
-        qids.extend([qid] * len(ranked))
-        chunks.extend(ranked)
+        qids.extend([qid] * len(listed))
+        chunks.extend(listed)
+    lines = [1] * len(qids) if where else range(1, len(qids) + 1)
     frame = pl.DataFrame(
-        {"qid": qids, "chunk_id": chunks, "score": scores, "line": [1] * len(qids)},
-        schema=ROW_SCHEMA,
+        {"qid": qids, "chunk_id": chunks, "score": scores, "line": lines}, schema=ROW_SCHEMA
     )
     return RunRows(frame, "score")
 

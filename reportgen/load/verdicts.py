@@ -9,7 +9,7 @@ crashed judge says nothing about the answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,8 +174,13 @@ def _optional_text(value: Any, path: Path, line: int | None, what: str) -> str |
 
 def _jsonl(path: Path) -> _Rows:
     """``{"id": "q1", "correct": true, "run": "rerank", "abstained": false}`` per line."""
+    return verdict_records(path, json_records(path))
+
+
+def verdict_records(path: Path, records: Iterable[tuple[int, dict[str, Any]]]) -> _Rows:
+    """Verdict records, checked: a JSON Lines file's, or a dict's given in memory."""
     rows = _Rows(path)
-    for line, record in json_records(path):
+    for line, record in records:
         raw_id = pick(record, ID_KEYS, path, line)
         if raw_id is None:
             raise InputError(path, "a verdict without a question id", 'add "id": "..."', line)

@@ -97,13 +97,14 @@ def test_python_examples_run_and_print_what_they_say(
 ) -> None:
     write_files("quickstart.md", tmp_path)
     monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}  # one for the page: its cells run in order, as a notebook's
     for language, _, body in blocks("python-api.md"):
         if language != "python":
             continue
-        prints = [line for line in body.splitlines() if line.startswith("print(")]
+        prints = [line for line in body.splitlines() if line.lstrip().startswith("print(")]
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
-            exec(compile(body, "python-api.md", "exec"), {})
+            exec(compile(body, "python-api.md", "exec"), namespace)
         lines = printed.getvalue().splitlines()
         assert len(lines) == len(prints)  # one line per print()
         for line, output in zip(prints, lines, strict=True):

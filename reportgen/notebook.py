@@ -1,0 +1,313 @@
+"""``reportgen.evaluate``: the notebook's way in, from the dicts and DataFrames one has.
+
+>>> import reportgen
+>>> results = reportgen.evaluate({"q1": ["c1"]}, {"q1": ["c9", "c1"]}, k=[1, 2])
+>>> results.means["hit@2"].item()
+1.0
+
+The inputs get the checks a file gets (reportgen.load.memory); the numbers come from
+the same scoring as the CLI's, and ``Results.report`` writes the CLI's files.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from reportgen.analyse.attribution import CELLS, CellSummary
+from reportgen.errors import ParameterError
+from reportgen.load.memory import gold_from, is_one_run, is_path, runs_from, verdicts_from
+from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
+from reportgen.measure.scoring import (
+    DEFAULT_CONTEXT_K,
+    DEFAULT_KS,
+    Evaluation,
+    ReportWarning,
+    Settings,
+)
+from reportgen.measure.scoring import evaluate as score
+from reportgen.render.output import FORMATS
+from reportgen.report.assemble import created_at, per_question_rows
+from reportgen.report.types import DIGITS
+
+if TYPE_CHECKING:
+    from reportgen.api import ReportResult
+    from reportgen.load.config import GateRules
+
+PathLike = str | os.PathLike[str]
+Frame = Any
+"""A Polars or a pandas DataFrame (pandas is optional: ``reportgen[pandas]``)."""
+GoldInput = PathLike | Mapping[Any, Mapping[Any, int]] | Mapping[Any, Sequence[Any]] | Frame
+RunInput = PathLike | Mapping[Any, Mapping[Any, float]] | Mapping[Any, Sequence[Any]] | Frame
+RunsInput = RunInput | Mapping[str, RunInput] | Sequence[PathLike]
+VerdictsInput = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]]
+
+
+def _rounded(value: Any) -> float | None:
+    """As report.json holds it, so that both show the same digits."""
+    return None if value is None else round(float(value), DIGITS)
+
+
+@dataclass(frozen=True)
+class Results:
+    """Every run measured against the gold set. Each table is a Polars DataFrame
+    (``.to_pandas()`` with ``reportgen[pandas]``); nothing is computed until asked."""
+
+    evaluation: Evaluation
+    files_read: tuple[tuple[str, Path], ...] = ()
+    """The input files among the arguments: a report must not overwrite them."""
+
+    @property
+    def settings(self) -> Settings:
+        return self.evaluation.settings
+
+    @property
+    def measures(self) -> list[str]:
+        """Every measure's key (``hit@5``, ``nDCG@10`` is ``ndcg@10``, ``ap``...)."""
+        return self.settings.measure_keys
+
+    @property
+    def runs(self) -> list[str]:
+        return [result.name for result in self.evaluation.runs]
+
+    @cached_property
+    def checked(self) -> Evaluation:
+        """The evaluation with the input checks the report runs (stale ids, leaks), done
+        when first asked for: they cost as much as the measuring on large runs."""
+        from reportgen.analyse.hygiene import check, with_hygiene
+
+        return with_hygiene(self.evaluation, check(self.evaluation, as_of=created_at().date()))
+
+    @property
+    def warnings(self) -> list[ReportWarning]:
+        """What the reader must know before trusting a number (report.json ``warnings``)."""
+        return list(self.checked.warnings)
+
+    def _means(self, by: str | None) -> pl.DataFrame:
+        keys = self.measures
+        rows: list[dict[str, Any]] = []
+        for result in self.evaluation.runs:
+            table = means(result.scores, keys, keep_no_relevant=self.settings.trec_eval, by=by)
+            for row in table.iter_rows(named=True):
+                rounded = {key: _rounded(row[key]) for key in keys}
+                rows.append(
+                    {"run": result.name, **{c: row[c] for c in row if c not in keys}} | rounded
+                )
+        schema = {"run": pl.String, **({by: pl.String} if by else {}), "n": pl.Int64}
+        return pl.DataFrame(rows, schema=schema | dict.fromkeys(keys, pl.Float64))
+
+    @cached_property
+    def means(self) -> pl.DataFrame:
+        """One row per run: ``n`` (questions in the means), then a column per measure."""
+        return self._means(None)
+
+    @cached_property
+    def by_kind(self) -> pl.DataFrame:
+        """One row per run and kind of question, as ``means``."""
+        return self._means("kind")
+
+    @cached_property
+    def per_question(self) -> pl.DataFrame:
+        """One row per run and question (the CLI's per_question.csv): run, qid, kind,
+        status (why a question is or is not in the means), then a column per measure."""
+        return per_question_rows(self.evaluation)
+
+    @cached_property
+    def attribution(self) -> pl.DataFrame:
+        """The four cells at k_ctx of the run the verdicts judge: one row for all
+        questions (kind null), then one per kind; empty without verdicts."""
+        schema = {"run": pl.String, "kind": pl.String, "n": pl.Int64}
+        schema |= dict.fromkeys(CELLS, pl.Int64) | {"pass_rate": pl.Float64}
+        found = self.evaluation.attribution
+        if found is None:
+            return pl.DataFrame(schema=schema)
+        summaries: list[tuple[str | None, CellSummary]] = [(None, found.overall)]
+        summaries += list(found.by_kind.items())
+        rows: list[dict[str, Any]] = [
+            {"run": found.run, "kind": kind, "n": summary.n, **summary.counts}
+            | {"pass_rate": _rounded(summary.pass_rate)}
+            for kind, summary in summaries
+        ]
+        return pl.DataFrame(rows, schema=schema)
+
+    def compare(self, a: str, b: str, measures: Iterable[str] | None = None) -> pl.DataFrame:
+        """Run ``b`` against run ``a``, paired by question, as the report compares them:
+        one row per measure (by default those at k_ctx and the whole-list ones), with
+        the bootstrap interval of the difference and Holm-corrected p-values over the
+        measures of this one pair."""
+        from reportgen.analyse.baseline import current_sides
+        from reportgen.analyse.compare import compare_runs
+        from reportgen.report.assemble import compared_keys
+
+        sides = current_sides(self.evaluation)
+        for parameter, name in (("a", a), ("b", b)):
+            if name not in sides:
+                raise ParameterError(
+                    parameter, name, "names no run", f"use one of {', '.join(sides)}", option=""
+                )
+        chosen = None if measures is None else list(measures)
+        keys = compared_keys(self.evaluation, chosen, None)
+        (entry,) = compare_runs({a: sides[a], b: sides[b]}, keys, [], reference=a)["pairs"]
+        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm", "label")
+        rows = [
+            {"measure": key, "n": entry["n"]} | {c: values[c] for c in columns}
+            for key, values in entry["measures"].items()
+        ]
+        schema = {"measure": pl.String, "n": pl.Int64} | dict.fromkeys(columns, pl.Float64)
+        return pl.DataFrame(rows, schema=schema | {"label": pl.String}).rename(
+            {"before": a, "after": b}
+        )
+
+    def report(
+        self,
+        out_dir: str | Path,
+        *,
+        formats: Sequence[str] = FORMATS,
+        per_question_format: str = "csv",
+        version: str | None = None,
+        reference_run: str | None = None,
+        compare_measures: Sequence[str] | None = None,
+        gate: GateRules | None = None,
+        strict: bool = False,
+    ) -> ReportResult:
+        """Write the files ``reportgen report`` writes (report.json, per_question.csv,
+        the HTML and Markdown pages and their charts, as ``formats`` ask) into ``out_dir``.
+
+        The keywords are the request's, as ``reportgen.api.make_report`` takes them; the
+        inputs are those already measured. ``result.failure`` is what the CLI would raise.
+        """
+        from reportgen.api import ReportResult, render_files
+        from reportgen.render.output import refuse_overwriting_inputs, write_files
+        from reportgen.report.assemble import build_report
+        from reportgen.request import (
+            ReportChecks,
+            ReportInputs,
+            ReportOutputs,
+            ReportRequest,
+            ReportSettings,
+            check_request,
+        )
+
+        outputs = ReportOutputs(out_dir, formats, per_question_format)
+        settings = ReportSettings(self.settings, version, reference_run, compare_measures)
+        checks = ReportChecks(gate=gate, strict=strict)
+        check_request(
+            ReportRequest(ReportInputs(self.evaluation.gold.source, []), outputs, settings, checks)
+        )
+        evaluation = self.checked
+        report = build_report(
+            evaluation,
+            version=settings.version,
+            created=created_at(),
+            reference_run=settings.reference_run,
+            gate=checks.gate,
+            compare_measures=settings.compare_measures,
+        )
+        files = render_files(report, evaluation, outputs.formats, outputs.per_question_format)
+        refuse_overwriting_inputs(Path(out_dir), files, self.files_read, "report")
+        written = write_files(Path(out_dir), files)
+        return ReportResult(report, evaluation, written, strict=checks.strict)
+
+    def headline(self) -> pl.DataFrame:
+        """The means at k_ctx and over the whole list: the table a notebook shows."""
+        k = self.settings.context_k
+        keys = [m.key(k) for m in CUTOFF_MEASURES] + [m.key() for m in WHOLE_LIST_MEASURES]
+        return self.means.select("run", "n", *[key for key in keys if key in self.measures])
+
+    def __repr__(self) -> str:
+        return (
+            f"<reportgen Results: {len(self.runs)} run(s), "
+            f"{self.evaluation.gold.questions.height} questions, k_ctx={self.settings.context_k}, "
+            f"{len(self.warnings)} warning(s)>\n{self.headline()}"
+        )
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the headline table and the warnings, every value escaped."""
+        table = self.headline()
+        head = "".join(f"<th>{html.escape(name)}</th>" for name in table.columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(_cell(value))}</td>" for value in row) + "</tr>"
+            for row in table.iter_rows()
+        )
+        notes = "".join(f"<li>{html.escape(warning.message)}</li>" for warning in self.warnings)
+        gold = self.evaluation.gold
+        caption = (
+            f"reportgen: {len(self.runs)} run(s) on {gold.questions.height} questions "
+            f"({gold.source}), k_ctx = {self.settings.context_k}; every measure in .means"
+        )
+        return (
+            f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>" + (f"<ul>{notes}</ul>" if notes else "")
+        )
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def _cutoffs(k: int | Iterable[int]) -> tuple[int, ...]:
+    values = (k,) if isinstance(k, int) else tuple(k) if isinstance(k, Iterable) else (k,)
+    if not values or any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+        raise ParameterError(
+            "k", k, "must be a whole number or a list of them", "pass e.g. k=[1, 3, 5, 10]", "--k"
+        )
+    return values
+
+
+def _whole(parameter: str, value: Any, option: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParameterError(parameter, value, "must be a whole number", "pass e.g. 5", option)
+    return value
+
+
+def evaluate(
+    gold: GoldInput,
+    runs: RunsInput,
+    *,
+    k: int | Iterable[int] = DEFAULT_KS,
+    context_k: int = DEFAULT_CONTEXT_K,
+    relevance_threshold: int = 1,
+    trec_eval: bool = False,
+    verdicts: VerdictsInput | None = None,
+    verdicts_run: str | None = None,
+) -> Results:
+    """Measure runs against a gold set, from paths, dicts or DataFrames.
+
+    ``gold``: a path, ``{qid: {chunk_id: grade}}``, ``{qid: [chunk_ids]}``, or a
+    DataFrame (``qid``/``id``, ``chunk_id``/``docid``, ``grade``, optional ``kind``,
+    ``unanswerable``). ``runs``: one run or ``{name: run}``, each a path, ``{qid:
+    {chunk_id: score}}``, ``{qid: [chunk_ids]}`` (list order ranks) or a DataFrame
+    (``qid``, ``chunk_id``, ``score`` and/or ``rank``). ``verdicts`` (a path or
+    ``{qid: correct}``) adds the four cells for ``verdicts_run`` (default: the first run).
+    """
+    settings = Settings(
+        ks=_cutoffs(k),
+        context_k=_whole("context_k", context_k, "--context-k"),
+        threshold=_whole("relevance_threshold", relevance_threshold, "--relevance-threshold"),
+        trec_eval=bool(trec_eval),
+    )
+    gold_set = gold_from(gold)
+    loaded = runs_from(runs)
+    verdict_set = None if verdicts is None else verdicts_from(verdicts)
+    evaluation = score(gold_set, loaded, settings, verdicts=verdict_set, verdicts_run=verdicts_run)
+    return Results(evaluation, _files_read(gold, runs, verdicts))
+
+
+def _files_read(gold: Any, runs: Any, verdicts: Any) -> tuple[tuple[str, Path], ...]:
+    """The inputs given as paths, named for a message."""
+    found = [("the gold set", gold)] if is_path(gold) else []
+    if isinstance(runs, list | tuple) or is_path(runs):
+        found += [("a run", path) for path in ([runs] if is_path(runs) else runs)]
+    elif isinstance(runs, Mapping) and not is_one_run(runs):
+        found += [(f"run {name!r}", path) for name, path in runs.items() if is_path(path)]
+    found += [("the verdicts", verdicts)] if is_path(verdicts) else []
+    return tuple((what, Path(path)) for what, path in found)
