@@ -152,6 +152,8 @@ class Results:
                 raise ParameterError(
                     parameter, name, "names no run", f"use one of {', '.join(sides)}", option=""
                 )
+        if a == b:
+            raise ParameterError("b", b, "is run a itself", "name two different runs", option="")
         chosen = None if measures is None else list(measures)
         keys = compared_keys(self.evaluation, chosen, None)
         (entry,) = compare_runs({a: sides[a], b: sides[b]}, keys, [], reference=a)["pairs"]

@@ -79,6 +79,8 @@ def test_compare_refuses_a_run_it_does_not_have() -> None:
     results = reportgen.evaluate(GOLD, RUNS)
     with pytest.raises(ParameterError, match=r"^b='sparse': names no run"):
         results.compare("bm25", "sparse")
+    with pytest.raises(ParameterError, match=r"^b='bm25': is run a itself"):
+        results.compare("bm25", "bm25")
 
 
 def test_repr_html_escapes_names_and_warnings() -> None:
