@@ -60,6 +60,31 @@ def empty_forbidden() -> pl.DataFrame:
     return pl.DataFrame(schema=FORBIDDEN_SCHEMA)
 
 
+EXAMPLES_SHOWN = 5
+"""Question ids a warning names as examples; its count covers them all."""
+
+
+@dataclass(frozen=True)
+class ReportWarning:
+    """Something the reader must know before trusting a number.
+
+    Measuring and every check raise them, so the type sits here, below both.
+    """
+
+    code: str
+    message: str
+    count: int
+    examples: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "count": self.count,
+            "examples": list(self.examples),
+        }
+
+
 PER_QUESTION_KEYS = ("run", "qid", "kind", "status")
 """The first columns of the per-question output (per_question.csv / .parquet): one row
 per run and question, then a column per measure. Baselines and shards read it back."""

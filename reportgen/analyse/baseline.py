@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.analyse.compare import Side, compare_pairs, correct, method
+from reportgen.analyse.compare import Side, apply_holm, compare_sides, method
 from reportgen.errors import InputError
 from reportgen.load.baseline import Baseline
 from reportgen.measure.measures import IN_MEANS, in_means
@@ -163,7 +163,7 @@ def compare_with_baseline(
     common = [name for name in now_sides if name in then_sides]
     then_report = baseline.report
     then_version = str(then_report["version"])
-    entries = compare_pairs(
+    entries = compare_sides(
         [
             (
                 Side(f"{name} ({then_version})", then_sides[name]),
@@ -177,7 +177,7 @@ def compare_with_baseline(
     for name, entry in zip(common, entries, strict=True):
         entry["run"] = name
         entry["cells"] = _cells(then_report, report, name)
-    correct(entries)
+    apply_holm(entries)
     section = {
         "source": str(baseline.path),
         "selection": baseline.selection,

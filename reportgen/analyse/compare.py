@@ -10,33 +10,32 @@ and pair compared, win / tie / loss counts, the questions that changed, and 1/n.
 A difference is labelled "better" or "worse" only when the Holm-adjusted p-value is
 below 0.05 AND the interval excludes 0; otherwise it is "within noise".
 
-Resampling (paired.py, the only NumPy user, imported only when something is compared)
-is matrix algebra (resamples x questions, in blocks that bound memory), never a Python
-loop over resamples. The resamples depend only on :data:`SEED` and the
-number of questions n: every pair with the same n is resampled with the same draws
-(common random numbers), so each block of draws is made once per report and applied
-to all those pairs' differences side by side in one matrix product (15 pairs of runs
-over 10,000 questions: ~2 s instead of ~30 s). Questions are sorted by id first, so the
-same inputs give the same intervals and p-values, whatever else is compared alongside.
+Resampling (paired.py, the only NumPy user, imported only when something is compared; it
+returns arrays, this module builds the entries) is matrix algebra (resamples x
+questions, in blocks that bound memory), never a Python loop over resamples. The
+resamples depend only on :data:`SEED` and the number of questions n: every pair with the
+same n is resampled with the same draws (common random numbers), so each block of draws
+is made once per report and applied to all those pairs' differences side by side in one
+matrix product (15 pairs of runs over 10,000 questions: ~2 s instead of ~30 s).
+Questions are sorted by id first, so the same inputs give the same intervals and
+p-values, whatever else is compared alongside.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from reportgen.analyse.resampling import LEVEL, RESAMPLES, SEED, TOLERANCE
 from reportgen.measure.measures import MEASURES
 
-RESAMPLES = 10_000
-"""Bootstrap resamples and randomization sign-flips per comparison."""
-SEED = 20_250_601
+if TYPE_CHECKING:
+    from reportgen.analyse.paired import PairedStatistics
+
 ALPHA = 0.05
-LEVEL = 0.95
-TOLERANCE = 1e-9
-"""Two per-question values closer than this are equal (float noise is not a change)."""
 DIGITS = 10
 CHANGED_QUESTIONS_KEPT = 100
 """Questions listed as changed per comparison in report.json (the full per-question
@@ -131,10 +130,10 @@ def paired_measures(
 
     ``change_keys`` are the measures whose changed questions are listed.
     """
-    return compare_pairs([(before, after)], keys, change_keys, seed)[0]
+    return compare_sides([(before, after)], keys, change_keys, seed)[0]
 
 
-def compare_pairs(
+def compare_sides(
     sides: Sequence[tuple[Side, Side]],
     keys: Sequence[str],
     change_keys: Sequence[str] = (),
@@ -144,9 +143,71 @@ def compare_pairs(
     if not sides:
         return []
     # NumPy (0.1 s to import) only when something is compared, not for every report
-    from reportgen.analyse.paired import compare_pairs as resample_pairs
+    from reportgen.analyse.paired import paired_statistics
 
-    return resample_pairs(sides, keys, change_keys, seed)
+    joined = [_joined(before, after, keys, change_keys) for before, after in sides]
+    found = paired_statistics(
+        [
+            (paired.select(f"{k}__before" for k in kept).to_numpy(), paired.select(kept).to_numpy())
+            for _, kept, paired in joined
+        ],
+        [[is_binary(key) for key in kept] for _, kept, _ in joined],
+        seed,
+    )
+    for (entry, kept, _), statistics in zip(joined, found, strict=True):
+        if statistics is not None:
+            entry["measures"] = _measure_entries(kept, statistics)
+    return [entry for entry, _, _ in joined]
+
+
+def _joined(
+    before: Side, after: Side, keys: Sequence[str], change_keys: Sequence[str]
+) -> tuple[dict[str, Any], list[str], pl.DataFrame]:
+    """A comparison's entry without its measures, the measures both sides have, and
+    their values paired by question (``KEY__before`` beside ``KEY``), sorted by id."""
+    kept = [k for k in keys if k in before.values.columns and k in after.values.columns]
+    paired = (
+        after.values.select("qid", "kind", *kept)
+        .join(
+            before.values.select("qid", *[pl.col(k).alias(f"{k}__before") for k in kept]),
+            on="qid",
+            how="inner",
+        )
+        .sort("qid")
+    )
+    n = paired.height
+    entry: dict[str, Any] = {
+        "before": before.name,
+        "after": after.name,
+        "n": n,
+        "one_question": round_value(1 / n) if n else None,
+        "measures": {},
+    }
+    entry.update(changed_questions(paired, [key for key in change_keys if key in kept]))
+    return entry, kept, paired
+
+
+def _measure_entries(keys: Sequence[str], found: PairedStatistics) -> dict[str, Any]:
+    """Each measure's numbers, rounded as report.json writes them."""
+    entries = {}
+    for column, key in enumerate(keys):
+        p_mcnemar = found.p_mcnemar[column]
+        entries[key] = {
+            "before": round_value(found.before[column]),
+            "after": round_value(found.after[column]),
+            "difference": round_value(found.difference[column]),
+            "ci_low": round_value(found.ci_low[column]),
+            "ci_high": round_value(found.ci_high[column]),
+            "p_randomization": significant(found.p_randomization[column]),
+            "randomization_exact": bool(found.randomization_exact[column]),
+            "p_mcnemar": None if p_mcnemar is None else significant(p_mcnemar),
+            "test": "randomization" if p_mcnemar is None else "mcnemar",
+            "p": significant(found.p_randomization[column] if p_mcnemar is None else p_mcnemar),
+            "wins": int(found.wins[column]),
+            "ties": int(found.ties[column]),
+            "losses": int(found.losses[column]),
+        }
+    return entries
 
 
 def changed_questions(paired: pl.DataFrame, keys: Sequence[str]) -> dict[str, Any]:
@@ -190,13 +251,13 @@ def changed_questions(paired: pl.DataFrame, keys: Sequence[str]) -> dict[str, An
     }
 
 
-def correct(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Holm across every measure of every comparison; then each difference's label."""
+def apply_holm(comparisons: Sequence[dict[str, Any]]) -> None:
+    """Holm across every measure of every comparison, written into each measure's entry
+    in place (``p_holm``), with the label it decides."""
     cells = [measure for entry in comparisons for measure in entry["measures"].values()]
     for measure, adjusted in zip(cells, holm([m["p"] for m in cells]), strict=True):
         measure["p_holm"] = significant(adjusted)
         measure["label"] = label(adjusted, measure["ci_low"], measure["ci_high"])
-    return comparisons
 
 
 def pairs_to_compare(names: Sequence[str], reference: str | None) -> list[tuple[str, str]]:
@@ -213,7 +274,7 @@ def compare_runs(
     reference: str | None = None,
 ) -> dict[str, Any]:
     """The ``comparisons`` section: every pair (or every run against ``reference``)."""
-    entries = compare_pairs(
+    entries = compare_sides(
         [
             (Side(a, sides[a]), Side(b, sides[b]))
             for a, b in pairs_to_compare(list(sides), reference)
@@ -221,7 +282,7 @@ def compare_runs(
         keys,
         change_keys,
     )
-    correct(entries)
+    apply_holm(entries)
     return {
         "method": {**method(), "family_size": sum(len(e["measures"]) for e in entries)},
         "measures": list(keys),

@@ -19,10 +19,11 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.baseline import BaselineComparison
-from reportgen.analyse.compare import Side, correct, paired_measures
+from reportgen.analyse.compare import Side, apply_holm, paired_measures
 from reportgen.errors import UsageError
 from reportgen.load.config import GateRules, Rule
 from reportgen.model import outcome_word
+from reportgen.numbers import fmt
 
 TOLERANCE = 1e-9
 
@@ -54,10 +55,6 @@ def _validate(rule: Rule, report: dict[str, Any], baseline: BaselineComparison |
         )
 
 
-def _f(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
 def _min_results(
     rule: Rule, report: dict[str, Any], baseline: BaselineComparison | None
 ) -> list[dict[str, Any]]:
@@ -69,10 +66,10 @@ def _min_results(
         then_value = _baseline_mean(baseline, run, rule) if baseline else None
         passed = value is not None and value >= rule.threshold - TOLERANCE
         where = f" on kind {rule.kind}" if rule.kind else ""
-        was = f" (baseline {then['version']}: {_f(then_value)})" if then else ""
+        was = f" (baseline {then['version']}: {fmt(then_value)})" if then else ""
         message = (
             f"{rule.text} {outcome_word(passed)}: run {run} has {rule.measure}{where} "
-            f"{_f(value)}, minimum {rule.threshold:g}{was}"
+            f"{fmt(value)}, minimum {rule.threshold:g}{was}"
         )
         results.append(_result(rule, run, passed, message, value=value, baseline_value=then_value))
     return results
@@ -134,7 +131,7 @@ def _drop_entries(
             then, now = (frame.filter(pl.col("kind") == rule.kind) for frame in baseline.sides[run])
             entry = paired_measures(Side("baseline", then), Side("now", now), [rule.measure])
             by_kind.append((rule, run, entry))
-    correct([entry for _, _, entry in by_kind])
+    apply_holm([entry for _, _, entry in by_kind])
     for rule, run, entry in by_kind:
         found[(rule, run)] = entry
     return found
@@ -161,7 +158,7 @@ def _drop_results(
         evidence = (
             f"change {measure['difference']:+.3f}, 95% CI {measure['ci_low']:+.3f} to "
             f"{measure['ci_high']:+.3f}, Holm p = {measure['p_holm']:.3g}: {measure['label']}; "
-            f"one question moves it by {_f(entry['one_question'])}"
+            f"one question moves it by {fmt(entry['one_question'])}"
         )
         verdict = outcome_word(passed)
         excused = (
@@ -177,8 +174,8 @@ def _drop_results(
             else "no change"
         )
         message = (
-            f"{rule.text} {verdict}: run {run}{where} went from {_f(measure['before'])} "
-            f"(baseline {version}) to {_f(measure['after'])}, {moved} (a drop of at most "
+            f"{rule.text} {verdict}: run {run}{where} went from {fmt(measure['before'])} "
+            f"(baseline {version}) to {fmt(measure['after'])}, {moved} (a drop of at most "
             f"{rule.threshold:g} allowed{excused}; {evidence})"
         )
         results.append(

@@ -17,8 +17,16 @@ from typing import Literal
 import polars as pl
 
 from reportgen.errors import ParameterError, UsageError
-from reportgen.measure.scoring import EXAMPLES_SHOWN, Evaluation, ReportWarning
-from reportgen.model import FORBIDDEN_SCHEMA, GoldSet, Manifest, Run, empty_forbidden
+from reportgen.measure.scoring import Evaluation
+from reportgen.model import (
+    EXAMPLES_SHOWN,
+    FORBIDDEN_SCHEMA,
+    GoldSet,
+    Manifest,
+    ReportWarning,
+    Run,
+    empty_forbidden,
+)
 
 StaleBasis = Literal["manifest", "no_run_returns"]
 WRONG_VERSION = "wrong version"

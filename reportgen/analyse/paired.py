@@ -1,9 +1,10 @@
 """The paired statistics' arithmetic: NumPy resampling, imported only to compare.
 
-compare.py says what is compared and how it is reported; this module draws the
-bootstrap and sign-flip resamples as matrix products and computes McNemar's test.
+compare.py says what is compared and builds the report's entries; this module takes
+each comparison's (questions x measures) matrices and returns arrays: the bootstrap
+and sign-flip resamples as matrix products, McNemar's test, wins, ties and losses.
 The resamples depend only on the seed and n, so the pairs sharing n are resampled
-together: one draw per block for all of them (see :func:`compare_pairs`).
+together: one draw per block for all of them (see :func:`paired_statistics`).
 """
 
 from __future__ import annotations
@@ -11,24 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import polars as pl
 from threadpoolctl import threadpool_limits
 
-from reportgen.analyse.compare import (
-    LEVEL,
-    RESAMPLES,
-    SEED,
-    TOLERANCE,
-    Side,
-    changed_questions,
-    is_binary,
-    round_value,
-    significant,
-)
+from reportgen.analyse.resampling import LEVEL, RESAMPLES, TOLERANCE
 
 BOOTSTRAP_BLOCK_CELLS = 500_000
 SIGN_FLIP_BLOCK_CELLS = 4_000_000
@@ -135,38 +124,16 @@ def mcnemar_p(before: npt.NDArray[np.float64], after: npt.NDArray[np.float64]) -
 class _Pair:
     """One comparison's paired values: questions (sorted by id) x measures."""
 
-    entry: dict[str, Any]
-    keys: list[str]
     old: Matrix
     new: Matrix
     diffs: Matrix
 
 
-def _pair(before: Side, after: Side, keys: Sequence[str], change_keys: Sequence[str]) -> _Pair:
-    keys = [k for k in keys if k in before.values.columns and k in after.values.columns]
-    paired = (
-        after.values.select("qid", "kind", *keys)
-        .join(
-            before.values.select("qid", *[pl.col(k).alias(f"{k}__before") for k in keys]),
-            on="qid",
-            how="inner",
-        )
-        .sort("qid")
-    )
-    n = paired.height
-    entry: dict[str, Any] = {
-        "before": before.name,
-        "after": after.name,
-        "n": n,
-        "one_question": round_value(1 / n) if n else None,
-        "measures": {},
-    }
-    entry.update(changed_questions(paired, [key for key in change_keys if key in keys]))
-    old = paired.select([f"{k}__before" for k in keys]).to_numpy().astype(np.float64)
-    new = paired.select(keys).to_numpy().astype(np.float64)
+def _pair(old: Matrix, new: Matrix) -> _Pair:
+    old, new = old.astype(np.float64), new.astype(np.float64)
     diffs = new - old
     diffs[np.abs(diffs) <= TOLERANCE] = 0.0  # values read back from CSV differ in the last bits
-    return _Pair(entry, keys, old, new, diffs)
+    return _Pair(old, new, diffs)
 
 
 Resampled = tuple[Matrix, Matrix, Matrix, npt.NDArray[np.bool_]]
@@ -186,10 +153,10 @@ def _resampled(pairs: Sequence[_Pair], seed: int) -> list[Resampled]:
     results = [nothing] * len(pairs)
     groups: dict[int, list[list[int]]] = {}
     for index, pair in enumerate(pairs):
-        if not (pair.diffs.shape[0] and pair.keys):
+        if not (pair.diffs.shape[0] and pair.diffs.shape[1]):
             continue
         chunks = groups.setdefault(pair.diffs.shape[0], [[]])
-        if sum(len(pairs[i].keys) for i in chunks[-1]) + len(pair.keys) > STACKED_COLUMNS:
+        if sum(pairs[i].diffs.shape[1] for i in chunks[-1]) + pair.diffs.shape[1] > STACKED_COLUMNS:
             chunks.append([])
         chunks[-1].append(index)
     for members in (chunk for chunks in groups.values() for chunk in chunks if chunk):
@@ -197,7 +164,7 @@ def _resampled(pairs: Sequence[_Pair], seed: int) -> list[Resampled]:
         with threadpool_limits(limits=1, user_api="blas"):
             low, high = bootstrap_interval(stacked, np.random.default_rng(seed))
             p_random, exact = randomization_p(stacked, np.random.default_rng(seed))
-        bounds = np.cumsum([0, *(len(pairs[i].keys) for i in members)])
+        bounds = np.cumsum([0, *(pairs[i].diffs.shape[1] for i in members)])
         for i, start, stop in zip(members, bounds[:-1], bounds[1:], strict=True):
             results[i] = (
                 low[start:stop],
@@ -208,34 +175,61 @@ def _resampled(pairs: Sequence[_Pair], seed: int) -> list[Resampled]:
     return results
 
 
-def compare_pairs(
-    sides: Sequence[tuple[Side, Side]],
-    keys: Sequence[str],
-    change_keys: Sequence[str] = (),
-    seed: int = SEED,
-) -> list[dict[str, Any]]:
-    """Every comparison (before, after) of ``sides``, before Holm, in the order given."""
-    pairs = [_pair(before, after, keys, change_keys) for before, after in sides]
-    for pair, (low, high, p_random, exact) in zip(pairs, _resampled(pairs, seed), strict=True):
+@dataclass(frozen=True)
+class PairedStatistics:
+    """One comparison's statistics, one value per measure (a column of its matrices)."""
+
+    before: Matrix
+    after: Matrix
+    difference: Matrix
+    ci_low: Matrix
+    ci_high: Matrix
+    p_randomization: Matrix
+    randomization_exact: npt.NDArray[np.bool_]
+    p_mcnemar: list[float | None]
+    """McNemar's p for the binary measures, None for the others."""
+    wins: npt.NDArray[np.int64]
+    ties: npt.NDArray[np.int64]
+    losses: npt.NDArray[np.int64]
+
+
+def paired_statistics(
+    matrices: Sequence[tuple[Matrix, Matrix]],
+    binary: Sequence[Sequence[bool]],
+    seed: int,
+) -> list[PairedStatistics | None]:
+    """Each comparison's statistics from its (before, after) matrices (questions x
+    measures, rows paired by question), in the order given; None for one with no
+    question. ``binary`` says, per comparison and column, which measures also get
+    McNemar's test."""
+    pairs = [_pair(old, new) for old, new in matrices]
+    found: list[PairedStatistics | None] = []
+    for pair, flags, (low, high, p_random, exact) in zip(
+        pairs, binary, _resampled(pairs, seed), strict=True
+    ):
         if not pair.diffs.shape[0]:
+            found.append(None)
             continue
-        for column, key in enumerate(pair.keys):
-            old, new, column_diffs = pair.old[:, column], pair.new[:, column], pair.diffs[:, column]
-            binary = is_binary(key)
-            p_mcnemar = mcnemar_p(old, new) if binary else None
-            pair.entry["measures"][key] = {
-                "before": round_value(old.mean()),
-                "after": round_value(new.mean()),
-                "difference": round_value(column_diffs.mean()),
-                "ci_low": round_value(low[column]),
-                "ci_high": round_value(high[column]),
-                "p_randomization": significant(p_random[column]),
-                "randomization_exact": bool(exact[column]),
-                "p_mcnemar": None if p_mcnemar is None else significant(p_mcnemar),
-                "test": "mcnemar" if binary else "randomization",
-                "p": significant(p_mcnemar if p_mcnemar is not None else p_random[column]),
-                "wins": int((column_diffs > TOLERANCE).sum()),
-                "ties": int((np.abs(column_diffs) <= TOLERANCE).sum()),
-                "losses": int((column_diffs < -TOLERANCE).sum()),
-            }
-    return [pair.entry for pair in pairs]
+        columns = range(pair.diffs.shape[1])
+        olds = [pair.old[:, column] for column in columns]
+        news = [pair.new[:, column] for column in columns]
+        diffs = [pair.diffs[:, column] for column in columns]
+        found.append(
+            PairedStatistics(
+                before=np.array([old.mean() for old in olds]),
+                after=np.array([new.mean() for new in news]),
+                difference=np.array([diff.mean() for diff in diffs]),
+                ci_low=low,
+                ci_high=high,
+                p_randomization=p_random,
+                randomization_exact=exact,
+                p_mcnemar=[
+                    mcnemar_p(old, new) if flag else None
+                    for old, new, flag in zip(olds, news, flags, strict=True)
+                ],
+                wins=np.array([int((diff > TOLERANCE).sum()) for diff in diffs]),
+                ties=np.array([int((np.abs(diff) <= TOLERANCE).sum()) for diff in diffs]),
+                losses=np.array([int((diff < -TOLERANCE).sum()) for diff in diffs]),
+            )
+        )
+    return found

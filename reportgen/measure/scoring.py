@@ -23,7 +23,7 @@ from reportgen.measure.measures import (
     read_run,
     ties_at_cutoffs,
 )
-from reportgen.model import GoldSet, Run, VerdictSet
+from reportgen.model import EXAMPLES_SHOWN, GoldSet, ReportWarning, Run, VerdictSet
 from reportgen.progress import track
 
 if TYPE_CHECKING:
@@ -84,24 +84,6 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class ReportWarning:
-    """Something the reader must know before trusting a number."""
-
-    code: str
-    message: str
-    count: int
-    examples: tuple[str, ...] = ()
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "message": self.message,
-            "count": self.count,
-            "examples": list(self.examples),
-        }
-
-
-@dataclass(frozen=True)
 class RunScores:
     """One run's per-question measures and the facts about its input."""
 
@@ -134,9 +116,6 @@ class Evaluation:
     """The unanswerable cutoff of every run, in run order."""
     hygiene: Hygiene | None = None
     """Stale ids, provenance and leaks, once :func:`reportgen.analyse.hygiene.check` has run."""
-
-
-EXAMPLES_SHOWN = 5
 
 
 def _examples(ids: Sequence[str]) -> tuple[str, ...]:

@@ -9,8 +9,8 @@ from reportgen.analyse import paired
 from reportgen.analyse.compare import (
     CHANGED_QUESTIONS_KEPT,
     Side,
-    compare_pairs,
     compare_runs,
+    compare_sides,
     paired_measures,
     pairs_to_compare,
 )
@@ -135,7 +135,7 @@ def test_a_pair_gets_the_same_numbers_alone_or_resampled_with_others(
     shorter = _random_side(4, 250)
     # 3 columns a batch: each pair of 2 measures is resampled in a batch of its own
     monkeypatch.setattr(paired, "STACKED_COLUMNS", stacked_columns)
-    together = compare_pairs(
+    together = compare_sides(
         [
             (Side("a", a), Side("b", b)),
             (Side("a", a), Side("c", c)),

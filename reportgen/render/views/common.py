@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reportgen.numbers import fmt as fmt  # the views' number format, shared with the gate
+
 IDS_INLINE = 8
 """Longest list of question ids a sentence names inline; longer ones are counted only."""
 
@@ -22,10 +24,6 @@ def listed_ids(ids: list[str], total: int | None = None) -> str:
     shown = ", ".join(ids[:IDS_SHOWN])
     more = total - min(len(ids), IDS_SHOWN)
     return f"{shown}, … and {more} more" if more > 0 else shown
-
-
-def fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
 
 
 def fmt_interval(bounds: list[float] | None) -> str:
