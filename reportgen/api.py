@@ -15,11 +15,11 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.analyse.gate import evaluate_gate, failures
-from reportgen.analyse.hygiene import check, with_hygiene
+from reportgen.analyse.gate import failures
+from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
 from reportgen.errors import GateFailed, ParameterError, UsageError
 from reportgen.filesystem import refuse_undecodable, writing
-from reportgen.labels import check_version_label
+from reportgen.labels import check_version_label, created_at
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
 from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
@@ -34,7 +34,7 @@ from reportgen.render.output import (
     report_json,
     write_files,
 )
-from reportgen.report.assemble import Report, build_report, created_at, per_question_rows
+from reportgen.report.assemble import Report, assemble, per_question_rows
 from reportgen.request import (
     ReportChecks,
     ReportInputs,
@@ -78,10 +78,16 @@ __all__ = [
 @dataclass(frozen=True)
 class ReportResult:
     report: Report
-    evaluation: Evaluation
+    findings: Findings
+    """What every analysis found, with the per-question scores they read."""
     files: list[Path]
     strict: bool = False
     """Whether any warning fails (``ReportChecks.strict``)."""
+
+    @property
+    def evaluation(self) -> Evaluation:
+        """The per-question frames of every run."""
+        return self.findings.evaluation
 
     @property
     def gate_failures(self) -> list[str]:
@@ -192,7 +198,7 @@ def planned_files(formats: Sequence[str], per_question_format: str) -> list[str]
 
 def render_files(
     report: Report,
-    evaluation: Evaluation,
+    findings: Findings,
     formats: Sequence[str] = FORMATS,
     per_question_format: str = "csv",
     report_url: str = "index.html",
@@ -214,12 +220,14 @@ def render_files(
         from reportgen.render.charts import report_chart_specs
         from reportgen.render.views.cutoff import cutoff_chart_specs
 
-        specs = report_chart_specs(report) | cutoff_chart_specs(report, evaluation)
+        specs = report_chart_specs(report) | cutoff_chart_specs(report, findings.cutoffs)
         if chart_worker is not None:
             chart_worker.send(specs)  # drawn in the child while the other files render
     files = {
         "report.json": report_json(report).encode(),
-        per_question_file: per_question_bytes(per_question_rows(evaluation), per_question_format),
+        per_question_file: per_question_bytes(
+            per_question_rows(findings.evaluation), per_question_format
+        ),
     }
     if not draws_charts(formats):
         return files
@@ -233,9 +241,9 @@ def render_files(
     charts = render_charts(specs, png=chart_png, worker=chart_worker)
     files.update({f"charts/{name}": data for name, data in charts.items()})
     if "html" in formats:
-        files["index.html"] = render_html(report, evaluation, charts, per_question_file).encode()
+        files["index.html"] = render_html(report, findings, charts, per_question_file).encode()
     if "md" in formats:
-        files["report.md"] = render_markdown(report, evaluation, charts, per_question_file).encode()
+        files["report.md"] = render_markdown(report, findings, charts, per_question_file).encode()
     return files
 
 
@@ -299,30 +307,24 @@ def make_report(request: ReportRequest) -> ReportResult:
             loaded = [relabel(run, root) for run in loaded]
             verdict_set = None if verdict_set is None else relabel(verdict_set, root)
             index = None if index is None else relabel(index, root)
-        evaluation = evaluate(
-            gold_set,
-            loaded,
-            settings.scoring,
+        evaluation = evaluate(gold_set, loaded, settings.scoring)
+        options = AnalysisOptions(
             verdicts=verdict_set,
             verdicts_run=inputs.verdicts_run,
-        )
-        hygiene = check(
-            evaluation, index, audience=checks.audience, as_of=checks.as_of or created.date()
-        )
-        evaluation = with_hygiene(evaluation, hygiene)
-        report = build_report(
-            evaluation,
-            version=settings.version,
-            created=created,
+            manifest=index,
+            audience=checks.audience,
+            as_of=checks.as_of or created.date(),
             reference_run=settings.reference_run,
+            compare_measures=settings.compare_measures,
             baseline=previous,
             on_gold_change=settings.on_gold_change,
             gate=checks.gate,
-            compare_measures=settings.compare_measures,
         )
+        findings = run_analyses(evaluation, options, version=settings.version, created=created)
+        report = assemble(findings)
         files = render_files(
             report,
-            evaluation,
+            findings,
             outputs.formats,
             outputs.per_question_format,
             outputs.report_url,
@@ -334,7 +336,7 @@ def make_report(request: ReportRequest) -> ReportResult:
     finally:
         if worker is not None:
             worker.close()
-    return ReportResult(report, evaluation, written, strict=checks.strict)
+    return ReportResult(report, findings, written, strict=checks.strict)
 
 
 def demo_request(outputs: ReportOutputs, settings: ReportSettings | None = None) -> ReportRequest:
@@ -414,8 +416,9 @@ def merge_reports(
     if version is not None:
         check_version_label(version)
     loaded = [load_shard(shard) for shard in shards]
-    report, rows = merge_shards(loaded, trec_eval=trec_eval, version=version, created=created_at())
-    report["gate"] = None if gate is None else evaluate_gate(gate, report, None)
+    report, rows = merge_shards(
+        loaded, trec_eval=trec_eval, version=version, created=created_at(), gate=gate
+    )
     files = {
         "report.json": report_json(report).encode(),
         f"per_question.{per_question_format}": per_question_bytes(rows, per_question_format),

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import polars as pl
 
+from reportgen.analyse.run import run_analyses
 from reportgen.errors import InputError, UsageError
+from reportgen.labels import created_at
 from reportgen.load import load_gold, load_run, parse_run_spec
 from reportgen.load.runs import QidRange, in_range
 from reportgen.load.shards import Shard
@@ -25,7 +27,7 @@ from reportgen.measure.scoring import Settings, evaluate
 from reportgen.model import GoldSet
 from reportgen.progress import track
 from reportgen.render.output import per_question_bytes, report_json, write_files
-from reportgen.report.assemble import Report, build_report, created_at, per_question_rows
+from reportgen.report.assemble import Report, assemble, per_question_rows
 from reportgen.report.merge import merge_shards
 
 RunSpec = str | Path | tuple[str | None, str | Path]
@@ -87,7 +89,7 @@ def measure_in_blocks(
         for result in evaluation.runs:
             returned = result.scores["n_retrieved"].sum() > 0
             shared[result.name] = shared.get(result.name, False) or returned
-        report = build_report(evaluation)
+        report = assemble(run_analyses(evaluation))
         shards.append(Shard(f"block {number}", per_question_rows(evaluation), report))
     report, rows = merge_shards(shards, version=version, created=created_at())
     for run in loaded:

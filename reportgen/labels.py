@@ -2,12 +2,16 @@
 
 One rule, used where a label comes in (``report --version``, ``merge --version``),
 where it goes out (``publish``) and where it is read back (history.jsonl), so a label
-refused by one is refused by all, before any work is done.
+refused by one is refused by all, before any work is done. A report given no label is
+labelled with the time it was made (:func:`created_at`, reproducible with
+SOURCE_DATE_EPOCH).
 """
 
 from __future__ import annotations
 
+import os
 import re
+from datetime import UTC, datetime
 
 from reportgen.errors import UsageError
 
@@ -45,3 +49,16 @@ def check_version_label(label: str) -> str:
     if problem is not None:
         raise UsageError(problem, f"label the report with --version (version): {LABEL_FIX}")
     return label
+
+
+def created_at() -> datetime:
+    """Now, or SOURCE_DATE_EPOCH when set, so that builds can be reproduced."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.strip().isdigit():
+        return datetime.fromtimestamp(int(epoch), tz=UTC)
+    return datetime.now(tz=UTC).replace(microsecond=0)
+
+
+def default_version_label(created: datetime) -> str:
+    """The label of a report given none: when it was made."""
+    return created.strftime("%Y%m%d-%H%M%S")

@@ -7,7 +7,7 @@ touch files. Ids are always strings, whatever the file looked like.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -62,6 +62,11 @@ def empty_forbidden() -> pl.DataFrame:
 
 EXAMPLES_SHOWN = 5
 """Question ids a warning names as examples; its count covers them all."""
+
+
+def examples(ids: Sequence[str]) -> tuple[str, ...]:
+    """The ids a warning names: the first EXAMPLES_SHOWN, sorted."""
+    return tuple(sorted(ids)[:EXAMPLES_SHOWN])
 
 
 @dataclass(frozen=True)

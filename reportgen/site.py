@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from reportgen.errors import UsageError
+from reportgen.labels import created_at
 from reportgen.load.published import load_history, load_report_dir
 from reportgen.publishing import (
     HISTORY,
@@ -31,7 +32,7 @@ from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec, render_charts
 from reportgen.render.charts import cells_trend_spec, trend_spec
 from reportgen.render.pages import Figure, environment, fmt, page_assets
-from reportgen.report.assemble import Report, created_at
+from reportgen.report.assemble import Report
 
 DEFAULT_LOCK_TIMEOUT = 60.0
 HEADLINE_MEASURES = (

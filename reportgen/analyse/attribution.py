@@ -23,7 +23,7 @@ import polars as pl
 
 from reportgen.errors import ParameterError, UsageError
 from reportgen.measure.measures import IN_MEANS
-from reportgen.model import GoldSet, VerdictSet
+from reportgen.model import GoldSet, ReportWarning, VerdictSet, examples
 
 CELLS = ("retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong")
 """Row by row, as SPEC.md draws the table."""
@@ -238,3 +238,41 @@ def stale_by_cell(questions: pl.DataFrame, stale: pl.DataFrame) -> dict[str, lis
         stale.select("qid").unique(), on="qid", how="semi"
     )
     return summarise(flagged).questions
+
+
+def verdict_warnings(attribution: Attribution) -> list[ReportWarning]:
+    """What the verdicts' join leaves out: questions without a verdict, verdicts for no
+    gold question, unknown verdicts."""
+    join = attribution.join
+    found = []
+    if join.gold_without:
+        found.append(
+            ReportWarning(
+                "verdicts_missing",
+                f"{len(join.gold_without)} gold question(s) have no verdict for run "
+                f"{join.run!r}; they are left out of the four cells and the unanswerable table",
+                len(join.gold_without),
+                examples(join.gold_without),
+            )
+        )
+    if join.unknown_questions:
+        found.append(
+            ReportWarning(
+                "verdicts_unknown_questions",
+                f"{len(join.unknown_questions)} verdict(s) are for questions that are not in "
+                "the gold set; they are ignored",
+                len(join.unknown_questions),
+                examples(join.unknown_questions),
+            )
+        )
+    if join.unknown_verdicts:
+        found.append(
+            ReportWarning(
+                "verdicts_unknown",
+                f"{len(join.unknown_verdicts)} verdict(s) are unknown (the eval errored or "
+                "left them empty); those questions are left out of the four cells",
+                len(join.unknown_verdicts),
+                examples(join.unknown_verdicts),
+            )
+        )
+    return found

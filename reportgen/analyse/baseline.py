@@ -144,16 +144,22 @@ def _gold_change(
 def compare_with_baseline(
     baseline: Baseline,
     evaluation: Evaluation,
-    report: dict[str, Any],
     policy: GoldChangePolicy,
     keys: list[str],
     change_keys: list[str],
+    *,
+    version: str,
+    digests: dict[str, str],
+    cells: dict[str, dict[str, Any]],
 ) -> BaselineComparison:
-    """The ``baseline`` section: every run of this report against its namesake then."""
+    """The ``baseline`` section: every run of this report against its namesake then.
+
+    ``version`` is this report's label, ``digests`` its questions' (see
+    :func:`question_digests`), ``cells`` run -> its four cells as report.json's
+    ``attribution.<run>`` holds them (cells, pass_rate, stale).
+    """
     _check_settings(baseline, evaluation)
-    shared, gold_change = _gold_change(
-        baseline, evaluation, policy, report["gold"]["question_digests"]
-    )
+    shared, gold_change = _gold_change(baseline, evaluation, policy, digests)
     then_sides = _baseline_sides(baseline)
     now_sides = current_sides(evaluation)
     if shared is not None:
@@ -167,7 +173,7 @@ def compare_with_baseline(
         [
             (
                 Side(f"{name} ({then_version})", then_sides[name]),
-                Side(f"{name} ({report['version']})", now_sides[name]),
+                Side(f"{name} ({version})", now_sides[name]),
             )
             for name in common
         ],
@@ -176,7 +182,7 @@ def compare_with_baseline(
     )
     for name, entry in zip(common, entries, strict=True):
         entry["run"] = name
-        entry["cells"] = _cells(then_report, report, name)
+        entry["cells"] = _cells(then_report, cells, name)
     apply_holm(entries)
     section = {
         "source": str(baseline.path),
@@ -198,10 +204,10 @@ def compare_with_baseline(
     return BaselineComparison(section, sides)
 
 
-def _cells(then: dict[str, Any], now: dict[str, Any], run: str) -> dict[str, Any] | None:
+def _cells(then: dict[str, Any], now: dict[str, dict[str, Any]], run: str) -> dict[str, Any] | None:
     """The four cells (and pass rate) then and now, when both reports judged the run."""
     try:
-        before, after = then["attribution"][run], now["attribution"][run]
+        before, after = then["attribution"][run], now[run]
         return {
             "then": before["cells"],
             "now": after["cells"],

@@ -14,6 +14,7 @@ replaces the file's rule on the same run, measure and kind.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -22,47 +23,49 @@ from reportgen.analyse.baseline import BaselineComparison
 from reportgen.analyse.compare import Side, apply_holm, paired_measures
 from reportgen.errors import UsageError
 from reportgen.load.config import GateRules, Rule
+from reportgen.measure.scoring import RunMeans
 from reportgen.model import outcome_word
 from reportgen.numbers import fmt
+from reportgen.report.types import rounded
 
 TOLERANCE = 1e-9
 
 
-def _value_of(report: dict[str, Any], run: str, rule: Rule) -> float | None:
-    section = report["runs"][run]
+def _value_of(means: Mapping[str, RunMeans], run: str, rule: Rule) -> float | None:
+    """The run's mean the rule reads, rounded as report.json writes it."""
     if rule.kind is None:
-        return section["means"].get(rule.measure)  # type: ignore[no-any-return]
-    values = section["by_kind"].get(rule.kind)
-    return None if values is None else values.get(rule.measure)
+        return rounded(means[run].overall.values.get(rule.measure))
+    values = means[run].by_kind.get(rule.kind)
+    return None if values is None else rounded(values.values.get(rule.measure))
 
 
-def _validate(rule: Rule, report: dict[str, Any], baseline: BaselineComparison | None) -> None:
-    measures = next(iter(report["runs"].values()))["means"]
+def _validate(rule: Rule, means: Mapping[str, RunMeans], kinds: Sequence[str]) -> None:
+    measures = next(iter(means.values())).overall.values
     if rule.measure not in measures:
         raise UsageError(
             f"{rule.text}: {rule.measure!r} is not measured in this report",
             f"use one of {', '.join(measures)} (add its k with --k)",
         )
-    if rule.kind is not None and rule.kind not in report["gold"]["by_kind"]:
+    if rule.kind is not None and rule.kind not in kinds:
         raise UsageError(
             f"{rule.text}: the gold set has no question of kind {rule.kind!r}",
-            f"use one of {', '.join(report['gold']['by_kind'])}",
+            f"use one of {', '.join(kinds)}",
         )
-    if rule.run is not None and rule.run not in report["runs"]:
+    if rule.run is not None and rule.run not in means:
         raise UsageError(
             f"{rule.text}: there is no run named {rule.run!r}",
-            f"use one of {', '.join(report['runs'])}",
+            f"use one of {', '.join(means)}",
         )
 
 
 def _min_results(
-    rule: Rule, report: dict[str, Any], baseline: BaselineComparison | None
+    rule: Rule, means: Mapping[str, RunMeans], baseline: BaselineComparison | None
 ) -> list[dict[str, Any]]:
     results = []
-    runs = [rule.run] if rule.run else list(report["runs"])
+    runs = [rule.run] if rule.run else list(means)
     then = baseline.section if baseline else None
     for run in runs:
-        value = _value_of(report, run, rule)
+        value = _value_of(means, run, rule)
         then_value = _baseline_mean(baseline, run, rule) if baseline else None
         passed = value is not None and value >= rule.threshold - TOLERANCE
         where = f" on kind {rule.kind}" if rule.kind else ""
@@ -196,17 +199,23 @@ def _drop_results(
 
 
 def evaluate_gate(
-    gate: GateRules, report: dict[str, Any], baseline: BaselineComparison | None
+    gate: GateRules,
+    means: Mapping[str, RunMeans],
+    kinds: Sequence[str],
+    baseline: BaselineComparison | None,
 ) -> dict[str, Any] | None:
-    """The ``gate`` section of report.json, or None when there is no rule."""
+    """The ``gate`` section of report.json, or None when there is no rule.
+
+    ``means`` are this report's runs' means, ``kinds`` the gold set's question kinds.
+    """
     if not gate.rules:
         return None
     for rule in gate.rules:
-        _validate(rule, report, baseline)
+        _validate(rule, means, kinds)
     results = []
     for rule in gate.rules:
         if rule.type == "min":
-            results.extend(_min_results(rule, report, baseline))
+            results.extend(_min_results(rule, means, baseline))
     drops = [rule for rule in gate.rules if rule.type == "max-drop"]
     if drops and baseline is not None:
         results.extend(_drop_results(drops, baseline, gate.significant_only))

@@ -8,7 +8,6 @@ Pure: frames in, frames, plain values and ReportWarnings out.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -26,6 +25,7 @@ from reportgen.model import (
     ReportWarning,
     Run,
     empty_forbidden,
+    examples,
 )
 
 StaleBasis = Literal["manifest", "no_run_returns"]
@@ -36,10 +36,6 @@ EVERYONE = ("public", "all", "everyone")
 LEAK_SCHEMA = pl.Schema(
     {"qid": pl.String, "chunk_id": pl.String, "rank": pl.Int64, "reason": pl.String}
 )
-
-
-def examples(items: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(items)[:EXAMPLES_SHOWN])
 
 
 @dataclass(frozen=True)
@@ -57,7 +53,7 @@ class LeakCounts:
 
 @dataclass(frozen=True)
 class Hygiene:
-    """What the checks found; report.py turns it into the ``hygiene`` section."""
+    """What the checks found; report/assemble.py lays it out as the ``hygiene`` section."""
 
     stale: pl.DataFrame
     """(qid, chunk_id): gold ids flagged as stale, on ``stale_basis``."""
@@ -397,11 +393,4 @@ def check(
         gold_chunks=gold_chunks,
         as_of=as_of,
         warnings=tuple(found),
-    )
-
-
-def with_hygiene(evaluation: Evaluation, hygiene: Hygiene) -> Evaluation:
-    """The evaluation carrying its findings, their warnings listed first."""
-    return dataclasses.replace(
-        evaluation, hygiene=hygiene, warnings=(*hygiene.warnings, *evaluation.warnings)
     )

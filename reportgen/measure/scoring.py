@@ -1,33 +1,29 @@
 """Score every run against the gold set: the one place measures are computed.
 
-Pure: frames in, frames and plain values out. Loading happens before, formatting
-after.
+Pure: frames in, frames and plain values out. Loading happens before; every analysis
+of the scores (attribution, cutoff, checks, comparisons, gate) after, in
+:mod:`reportgen.analyse.run`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import polars as pl
 
-from reportgen.analyse.attribution import Attribution, attribute, choose_run, join_verdicts
-from reportgen.analyse.cutoff import CutoffAnalysis, analyse
 from reportgen.errors import InputError, ParameterError, UsageError
 from reportgen.measure.measures import (
     Judged,
     judge,
+    means,
     measure_keys,
     per_question,
     read_run,
     ties_at_cutoffs,
 )
-from reportgen.model import EXAMPLES_SHOWN, GoldSet, ReportWarning, Run, VerdictSet
+from reportgen.model import EXAMPLES_SHOWN, GoldSet, ReportWarning, Run, examples
 from reportgen.progress import track
-
-if TYPE_CHECKING:
-    from reportgen.analyse.hygiene import Hygiene
 
 DEFAULT_KS = (1, 3, 5, 10)
 DEFAULT_CONTEXT_K = 5
@@ -105,21 +101,43 @@ class RunScores:
 
 @dataclass(frozen=True)
 class Evaluation:
+    """Every run measured against the gold set: what the analyses read."""
+
     gold: GoldSet
     settings: Settings
     runs: tuple[RunScores, ...]
     warnings: tuple[ReportWarning, ...]
-    attribution: Attribution | None = None
-    """The four cells of the run the verdicts judge; None without verdicts."""
-    verdicts: VerdictSet | None = None
-    cutoffs: tuple[CutoffAnalysis, ...] = ()
-    """The unanswerable cutoff of every run, in run order."""
-    hygiene: Hygiene | None = None
-    """Stale ids, provenance and leaks, once :func:`reportgen.analyse.hygiene.check` has run."""
+    """What measuring found: misspelt gold keys, missing or extra questions, ties."""
 
 
-def _examples(ids: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(ids)[:EXAMPLES_SHOWN])
+@dataclass(frozen=True)
+class Means:
+    """Means over ``n`` questions, measure key -> mean (None when no question counts)."""
+
+    n: int
+    values: dict[str, float | None]
+
+
+@dataclass(frozen=True)
+class RunMeans:
+    """One run's means, overall and per question kind (kinds sorted)."""
+
+    overall: Means
+    by_kind: dict[str, Means]
+
+
+def _means_of(row: dict[str, object], keys: Sequence[str]) -> Means:
+    return Means(row["n"], {key: row[key] for key in keys})  # type: ignore[arg-type,misc]
+
+
+def run_means(scores: pl.DataFrame, keys: Sequence[str], keep_no_relevant: bool) -> RunMeans:
+    """The means report.json writes for a run, and the gate holds to."""
+    overall = means(scores, keys, keep_no_relevant=keep_no_relevant).row(0, named=True)
+    by_kind = means(scores, keys, keep_no_relevant=keep_no_relevant, by="kind")
+    return RunMeans(
+        _means_of(overall, keys),
+        {row["kind"]: _means_of(row, keys) for row in by_kind.iter_rows(named=True)},
+    )
 
 
 def score_run(
@@ -180,7 +198,7 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
                 f"run {name!r} has no results for {len(missing)} gold question(s); "
                 "they count as 0 on every measure",
                 len(missing),
-                _examples(missing),
+                examples(missing),
             )
         )
     if scored.extra_questions:
@@ -190,7 +208,7 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
                 f"run {name!r} answers {len(scored.extra_questions)} question(s) that are "
                 "not in the gold set; they are ignored",
                 len(scored.extra_questions),
-                _examples(scored.extra_questions),
+                examples(scored.extra_questions),
             )
         )
     if scored.run.repeated_chunks:
@@ -222,44 +240,8 @@ def _ties_warning(name: str, ties: dict[int, list[str]]) -> ReportWarning:
         "ties_at_cutoff",
         f"run {name!r}: {where}; measures at {which} depend on the tie-break (chunk id descending)",
         len(tied),
-        _examples(tied),
+        examples(tied),
     )
-
-
-def _verdict_warnings(attribution: Attribution) -> list[ReportWarning]:
-    join = attribution.join
-    found = []
-    if join.gold_without:
-        found.append(
-            ReportWarning(
-                "verdicts_missing",
-                f"{len(join.gold_without)} gold question(s) have no verdict for run "
-                f"{join.run!r}; they are left out of the four cells and the unanswerable table",
-                len(join.gold_without),
-                _examples(join.gold_without),
-            )
-        )
-    if join.unknown_questions:
-        found.append(
-            ReportWarning(
-                "verdicts_unknown_questions",
-                f"{len(join.unknown_questions)} verdict(s) are for questions that are not in "
-                "the gold set; they are ignored",
-                len(join.unknown_questions),
-                _examples(join.unknown_questions),
-            )
-        )
-    if join.unknown_verdicts:
-        found.append(
-            ReportWarning(
-                "verdicts_unknown",
-                f"{len(join.unknown_verdicts)} verdict(s) are unknown (the eval errored or "
-                "left them empty); those questions are left out of the four cells",
-                len(join.unknown_verdicts),
-                _examples(join.unknown_verdicts),
-            )
-        )
-    return found
 
 
 def evaluate(
@@ -267,13 +249,10 @@ def evaluate(
     runs: Sequence[Run],
     settings: Settings | None = None,
     *,
-    verdicts: VerdictSet | None = None,
-    verdicts_run: str | None = None,
     part: bool = False,
 ) -> Evaluation:
     """Measure every run against the gold set; refuse runs that cannot be compared.
 
-    With verdicts, sort the judged run's questions into the four cells at k_ctx.
     ``part``: the gold set is one block of a larger one, where a run may have nothing.
     """
     settings = settings or Settings()
@@ -307,23 +286,9 @@ def evaluate(
                 "no_relevant",
                 f"{len(ids)} question(s) have no chunk graded {settings.threshold} or more; {fate}",
                 len(ids),
-                _examples(ids),
+                examples(ids),
             )
         )
     for result in scored:
         warnings.extend(_run_warnings(result, settings))
-    attribution = None
-    if verdicts is not None:
-        judged = choose_run(verdicts, names, verdicts_run)
-        scores = next(result.scores for result in scored if result.name == judged)
-        attribution = attribute(scores, join_verdicts(gold, verdicts, judged), settings.context_k)
-        warnings.extend(_verdict_warnings(attribution))
-    return Evaluation(
-        gold=gold,
-        settings=settings,
-        runs=scored,
-        warnings=tuple(warnings),
-        attribution=attribution,
-        verdicts=verdicts,
-        cutoffs=tuple(analyse(result.run, result.scores) for result in scored),
-    )
+    return Evaluation(gold=gold, settings=settings, runs=scored, warnings=tuple(warnings))

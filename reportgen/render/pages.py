@@ -19,7 +19,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from reportgen.measure.scoring import Evaluation
+from reportgen.analyse.run import Findings
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views import view_model
 from reportgen.render.views.attribution import attribution_lines
@@ -138,20 +138,20 @@ def page_assets() -> PageAssets:
 
 def render_html(
     report: Report,
-    evaluation: Evaluation,
+    findings: Findings,
     charts: Mapping[str, bytes] | None = None,
     per_question_file: str = "per_question.csv",
 ) -> str:
-    context = view_model(report, evaluation, charts, per_question_file)
+    context = view_model(report, findings, charts, per_question_file)
     context["assets"] = page_assets()
     return environment().get_template("report.html.j2").render(context)
 
 
 def render_markdown(
     report: Report,
-    evaluation: Evaluation,
+    findings: Findings,
     charts: Mapping[str, bytes] | None = None,
     per_question_file: str = "per_question.csv",
 ) -> str:
-    context = view_model(report, evaluation, charts, per_question_file)
+    context = view_model(report, findings, charts, per_question_file)
     return environment().get_template("report.md.j2").render(context)

@@ -1,7 +1,10 @@
 """The results object: one plain dict, written as report.json, read by every renderer.
 
-Rendering reads only this (plus the per-question frames), so the numbers in the
-JSON, the HTML and the Markdown are the same numbers.
+Assembling only lays out what the analyses found (:class:`~reportgen.analyse.run.Findings`):
+every number is computed before, by measuring and by the analysis stage. ``reportgen
+merge`` builds its report with the same section builders. Rendering reads only this
+(plus the per-question frames), so the numbers in the JSON, the HTML and the Markdown
+are the same numbers.
 
 Format history (``format_version``):
   1 - first release: gold, settings, runs (means, by_kind, counts), warnings.
@@ -51,59 +54,80 @@ Format history (``format_version``):
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import polars as pl
 
 from reportgen import __version__
-from reportgen.analyse.attribution import CELLS, Attribution, CellSummary, stale_by_cell
-from reportgen.analyse.baseline import (
-    GoldChangePolicy,
-    compare_with_baseline,
-    current_sides,
-)
-from reportgen.analyse.compare import compare_runs
+from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
-from reportgen.analyse.gate import evaluate_gate
-from reportgen.analyse.hygiene import Hygiene, check, leak_counts, with_hygiene
-from reportgen.analyse.intervals import mean_intervals
-from reportgen.errors import ParameterError, UsageError
-from reportgen.load.baseline import Baseline
-from reportgen.load.config import GateRules
-from reportgen.measure.measures import CUTOFF_MEASURES, IN_MEANS, WHOLE_LIST_MEASURES, means
-from reportgen.measure.scoring import Evaluation, RunScores
-from reportgen.report.types import DIGITS, FORMAT_VERSION
+from reportgen.analyse.hygiene import Hygiene, leak_counts
+from reportgen.analyse.run import Findings
+from reportgen.measure.measures import IN_MEANS
+from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
+from reportgen.report.types import FORMAT_VERSION, rounded
 
 Report = dict[str, Any]
 
 
-def created_at() -> datetime:
-    """Now, or SOURCE_DATE_EPOCH when set, so that builds can be reproduced."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.strip().isdigit():
-        return datetime.fromtimestamp(int(epoch), tz=UTC)
-    return datetime.now(tz=UTC).replace(microsecond=0)
-
-
-def default_version_label(created: datetime) -> str:
-    return created.strftime("%Y%m%d-%H%M%S")
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(float(value), DIGITS)
-
-
-def _means_dict(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]:
-    return {key: _round(row[key]) for key in keys}
-
-
-def _intervals_dict(result: RunScores, keys: list[str], keep: bool) -> dict[str, Any]:
-    intervals = mean_intervals(result.scores, keys, keep_no_relevant=keep)
+def header(version: str, created: datetime) -> Report:
+    """The keys every report.json starts with: its format, the tool, its label and time."""
     return {
-        key: None if bounds is None else [_round(bounds[0]), _round(bounds[1])]
+        "format_version": FORMAT_VERSION,
+        "tool_version": __version__,
+        "version": version,
+        "created": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def settings_sections(
+    ks: list[int] | None, context_k: int | None, threshold: int | None, trec_eval: bool
+) -> Report:
+    """``settings``, and the cutoffs again at the top level, as renderers read them."""
+    return {
+        "settings": {
+            "k": ks,
+            "context_k": context_k,
+            "relevance_threshold": threshold,
+            "trec_eval": trec_eval,
+        },
+        "k": ks,
+        "context_k": context_k,
+    }
+
+
+def _means_dict(means: Means) -> dict[str, float | None]:
+    return {key: rounded(value) for key, value in means.values.items()}
+
+
+def means_sections(means: RunMeans) -> Report:
+    """A run's ``n``, ``means`` and ``by_kind``."""
+    return {
+        "n": means.overall.n,
+        "means": _means_dict(means.overall),
+        "by_kind": {
+            kind: {"n": summary.n, **_means_dict(summary)}
+            for kind, summary in means.by_kind.items()
+        },
+    }
+
+
+def question_counts(statuses: pl.Series, trec_eval: bool) -> dict[str, int]:
+    """The gold set's questions: all, those in the means, unanswerable, nothing relevant."""
+    counted = statuses.is_in([*IN_MEANS, "no_relevant"] if trec_eval else list(IN_MEANS))
+    return {
+        "questions": statuses.len(),
+        "answerable": int(counted.sum()),
+        "unanswerable": int((statuses == "unanswerable").sum()),
+        "no_relevant": int((statuses == "no_relevant").sum()),
+    }
+
+
+def _intervals_dict(intervals: dict[str, tuple[float, float] | None]) -> dict[str, Any]:
+    return {
+        key: None if bounds is None else [rounded(bounds[0]), rounded(bounds[1])]
         for key, bounds in intervals.items()
     }
 
@@ -125,30 +149,15 @@ STALE_QUESTIONS_KEPT = 100
 
 Without a manifest, a 10,000-question TREC run can leave thousands of judged chunks
 unreturned: listing them all made report.json 2.5x larger, for a signal that is weak
-at that scale. The Python API (``Evaluation.hygiene.stale``) holds every id."""
+at that scale. The Python API (``Findings.hygiene.stale``) holds every id."""
 
 
-def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
-    """Each run's means over the questions whose gold ids are all current.
-
-    The same numbers with and without the stale questions tell a stale gold set (the
-    gap) from a real regression (both low).
-    """
-    stale_qids = hygiene.stale.get_column("qid").unique().implode()
-    keys = evaluation.settings.measure_keys
-    keep = evaluation.settings.trec_eval
-    section = {}
-    for result in evaluation.runs:
-        current = result.scores.filter(~pl.col("qid").is_in(stale_qids))
-        row = means(current, keys, keep_no_relevant=keep).row(0, named=True)
-        section[result.name] = {"n": row["n"], **_means_dict(row, keys)}
-    return section
-
-
-def _hygiene_section(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
+def _hygiene_section(findings: Findings) -> dict[str, Any]:
+    hygiene = findings.hygiene
     manifest = hygiene.manifest
     stale = hygiene.stale.group_by("qid", maintain_order=True).agg(pl.col("chunk_id"))
     forbidden = hygiene.forbidden
+    without = findings.means_without_stale
     return {
         "manifest": None
         if manifest is None
@@ -165,9 +174,9 @@ def _hygiene_section(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]
             "questions": dict(stale.head(STALE_QUESTIONS_KEPT).iter_rows()),
             "question_count": stale.height,
             "questions_kept": STALE_QUESTIONS_KEPT,
-            "means_without_stale": _without_stale(evaluation, hygiene)
-            if hygiene.stale.height
-            else None,
+            "means_without_stale": None
+            if without is None
+            else {run: {"n": means.n, **_means_dict(means)} for run, means in without.items()},
         },
         "forbidden": {
             "audience": hygiene.audience,
@@ -179,27 +188,18 @@ def _hygiene_section(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]
     }
 
 
-def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
-    settings = evaluation.settings
-    keys = settings.measure_keys
-    keep = settings.trec_eval
-    overall = means(result.scores, keys, keep_no_relevant=keep).row(0, named=True)
-    by_kind = {
-        row["kind"]: {"n": row["n"], **_means_dict(row, keys)}
-        for row in means(result.scores, keys, keep_no_relevant=keep, by="kind").iter_rows(
-            named=True
-        )
-    }
+def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
     run = result.run
+    means = means_sections(findings.means[result.name])
     return {
         "source": run.source,
         "order": run.order,
         "has_scores": run.has_scores,
         "index_version": run.index_version,
-        "n": overall["n"],
-        "means": _means_dict(overall, keys),
-        "intervals": _intervals_dict(result, keys, keep),
-        "by_kind": by_kind,
+        "n": means["n"],
+        "means": means["means"],
+        "intervals": _intervals_dict(findings.intervals[result.name]),
+        "by_kind": means["by_kind"],
         "counts": {
             "questions_scored": result.count("scored"),
             "questions_missing": result.count("missing"),
@@ -210,10 +210,12 @@ def _run_section(result: RunScores, evaluation: Evaluation) -> dict[str, Any]:
             "results": run.results.height,
         },
         "ties_at_cutoff": {str(k): len(qids) for k, qids in sorted(result.ties.items())},
+        "leaks": _leaks_section(result.name, findings.evaluation, findings.hygiene),
     }
 
 
-def _gold_section(evaluation: Evaluation) -> dict[str, Any]:
+def _gold_section(findings: Findings) -> dict[str, Any]:
+    evaluation = findings.evaluation
     gold = evaluation.gold
     status = evaluation.runs[0].scores.select("qid", "kind", "status")
     counted = pl.col("status").is_in(
@@ -233,10 +235,7 @@ def _gold_section(evaluation: Evaluation) -> dict[str, Any]:
         "version": gold.version,
         "index_version": gold.index_version,
         "fingerprint": gold.fingerprint,
-        "questions": status.height,
-        "answerable": status.filter(counted).height,
-        "unanswerable": status.filter(pl.col("status") == "unanswerable").height,
-        "no_relevant": status.filter(pl.col("status") == "no_relevant").height,
+        **question_counts(status.get_column("status"), evaluation.settings.trec_eval),
         "judgments": gold.judgments.height,
         "by_kind": {
             row["kind"]: {
@@ -250,112 +249,31 @@ def _gold_section(evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def change_keys(context_k: int) -> list[str]:
-    """The measures whose changed questions a comparison lists."""
-    return [f"hit@{context_k}", f"recall@{context_k}", f"mrr@{context_k}"]
-
-
-def compared_keys(
-    evaluation: Evaluation, chosen: Sequence[str] | None, gate: GateRules | None
-) -> list[str]:
-    """The measures tested (and Holm-corrected together): by default those at k_ctx and
-    the whole-list ones, plus any measure a gate rule names. Every extra measure widens
-    the correction, so testing all cutoffs is a choice (``all``), not the default."""
-    every = evaluation.settings.measure_keys
-    if chosen is None:
-        k = evaluation.settings.context_k
-        chosen = [m.key(k) for m in CUTOFF_MEASURES] + [m.key() for m in WHOLE_LIST_MEASURES]
-    elif list(chosen) == ["all"]:
-        chosen = every
-    unknown = [key for key in chosen if key not in every]
-    if unknown:
-        raise UsageError(
-            f"cannot compare {unknown[0]!r}: it is not measured in this report",
-            f"choose among {', '.join(every)}, or 'all'",
-        )
-    wanted = (
-        {*chosen, *(rule.measure for rule in gate.rules if rule.measure in every)}
-        if gate
-        else set(chosen)
-    )
-    return [key for key in every if key in wanted]
-
-
-def build_report(
-    evaluation: Evaluation,
-    *,
-    version: str | None = None,
-    created: datetime | None = None,
-    reference_run: str | None = None,
-    baseline: Baseline | None = None,
-    on_gold_change: GoldChangePolicy = "refuse",
-    gate: GateRules | None = None,
-    compare_measures: Sequence[str] | None = None,
-) -> Report:
+def assemble(findings: Findings) -> Report:
     """Everything a reader or another tool needs, in report.json's shape."""
-    report = _measured(evaluation, version=version, created=created)
-    names = list(report["runs"])
-    if reference_run is not None and reference_run not in names:
-        raise ParameterError(
-            "reference_run",
-            reference_run,
-            "not one of the runs",
-            f"use one of {', '.join(names)}",
-            option="--reference-run",
-        )
-    keys = change_keys(evaluation.settings.context_k)
-    tested = compared_keys(evaluation, compare_measures, gate)
-    report["comparisons"] = compare_runs(current_sides(evaluation), tested, keys, reference_run)
-    versus = (
-        compare_with_baseline(baseline, evaluation, report, on_gold_change, tested, keys)
-        if baseline is not None
-        else None
-    )
-    report["baseline"] = versus.section if versus else None
-    report["gate"] = evaluate_gate(gate, report, versus) if gate else None
-    return report
-
-
-def _measured(
-    evaluation: Evaluation, *, version: str | None = None, created: datetime | None = None
-) -> Report:
-    created = created or created_at()
-    hygiene = evaluation.hygiene
-    if hygiene is None:  # an API caller skipped the checks: run them with defaults
-        hygiene = check(evaluation)
-        evaluation = with_hygiene(evaluation, hygiene)
-    settings = evaluation.settings
-    runs = {result.name: _run_section(result, evaluation) for result in evaluation.runs}
-    for name, run in runs.items():
-        run["leaks"] = _leaks_section(name, evaluation, hygiene)
+    settings = findings.evaluation.settings
+    attribution = findings.attribution
     return {
-        "format_version": FORMAT_VERSION,
-        "tool_version": __version__,
-        "version": version or default_version_label(created),
-        "created": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "settings": {
-            "k": list(settings.ks),
-            "context_k": settings.context_k,
-            "relevance_threshold": settings.threshold,
-            "trec_eval": settings.trec_eval,
+        **header(findings.version, findings.created),
+        **settings_sections(
+            list(settings.ks), settings.context_k, settings.threshold, settings.trec_eval
+        ),
+        "gold": _gold_section(findings),
+        "runs": {
+            result.name: _run_section(result, findings) for result in findings.evaluation.runs
         },
-        "k": list(settings.ks),
-        "context_k": settings.context_k,
-        "gold": _gold_section(evaluation),
-        "runs": runs,
-        "hygiene": _hygiene_section(evaluation, hygiene),
-        "warnings": [warning.as_dict() for warning in evaluation.warnings],
-        "verdicts": _verdicts_section(evaluation),
+        "hygiene": _hygiene_section(findings),
+        "warnings": [warning.as_dict() for warning in findings.warnings],
+        "verdicts": _verdicts_section(findings),
         "attribution": (
             {}
-            if evaluation.attribution is None
-            else {
-                evaluation.attribution.run: _attribution_section(
-                    evaluation.attribution, _known_stale(hygiene)
-                )
-            }
+            if attribution is None
+            else {attribution.run: _attribution_section(attribution, findings.stale_cells)}
         ),
-        "cutoff": {analysis.run: _cutoff_section(analysis) for analysis in evaluation.cutoffs},
+        "cutoff": {analysis.run: _cutoff_section(analysis) for analysis in findings.cutoffs},
+        "comparisons": findings.comparisons,
+        "baseline": None if findings.baseline is None else findings.baseline.section,
+        "gate": findings.gate,
     }
 
 
@@ -363,8 +281,8 @@ def _listed(ids: Sequence[str]) -> dict[str, Any]:
     return {"count": len(ids), "ids": list(ids)}
 
 
-def _verdicts_section(evaluation: Evaluation) -> dict[str, Any] | None:
-    verdicts, attribution = evaluation.verdicts, evaluation.attribution
+def _verdicts_section(findings: Findings) -> dict[str, Any] | None:
+    verdicts, attribution = findings.verdicts, findings.attribution
     if verdicts is None or attribution is None:
         return None
     join = attribution.join
@@ -389,20 +307,15 @@ def _cells(summary: CellSummary) -> dict[str, Any]:
     return {
         "n": summary.n,
         "cells": dict(summary.counts),
-        "shares": {cell: _round(summary.share(cell)) for cell in CELLS},
+        "shares": {cell: rounded(summary.share(cell)) for cell in CELLS},
         "focus": summary.focus,
-        "pass_rate": _round(summary.pass_rate),
+        "pass_rate": rounded(summary.pass_rate),
     }
 
 
-def _known_stale(hygiene: Hygiene) -> pl.DataFrame:
-    """The stale gold ids a manifest vouches for; "returned by no run" is too weak a
-    signal to mark questions in the cells."""
-    return hygiene.stale if hygiene.stale_basis == "manifest" else hygiene.stale.clear()
-
-
-def _attribution_section(attribution: Attribution, stale: pl.DataFrame) -> dict[str, Any]:
-    stale_cells = stale_by_cell(attribution.questions, stale)
+def _attribution_section(
+    attribution: Attribution, stale_cells: dict[str, list[str]]
+) -> dict[str, Any]:
     outcomes = {
         outcome: attribution.unanswerable(outcome)
         for outcome in ("declined", "answered", "unknown")
@@ -425,16 +338,16 @@ def _range(values: pl.Series) -> dict[str, Any]:
     empty = values.len() == 0
     return {
         "n": values.len(),
-        "min": None if empty else _round(values.min()),  # type: ignore[arg-type]
-        "max": None if empty else _round(values.max()),  # type: ignore[arg-type]
+        "min": None if empty else rounded(values.min()),  # type: ignore[arg-type]
+        "max": None if empty else rounded(values.max()),  # type: ignore[arg-type]
     }
 
 
 def _cutoff_section(analysis: CutoffAnalysis) -> dict[str, Any]:
     found = analysis.cutoff is not None
     return {
-        "gap": None if analysis.gap is None else [_round(v) for v in analysis.gap],
-        "cutoff": _round(analysis.cutoff),
+        "gap": None if analysis.gap is None else [rounded(v) for v in analysis.gap],
+        "cutoff": rounded(analysis.cutoff),
         "errors": {
             "answered_unanswerable": len(analysis.answered_unanswerable),
             "declined_answerable": len(analysis.declined_answerable),
@@ -442,7 +355,7 @@ def _cutoff_section(analysis: CutoffAnalysis) -> dict[str, Any]:
         if found
         else None,
         "rule": "answer when the top-1 score is at least the cutoff, else decline",
-        "overlap": None if analysis.overlap is None else [_round(v) for v in analysis.overlap],
+        "overlap": None if analysis.overlap is None else [rounded(v) for v in analysis.overlap],
         "reason": analysis.reason,
         "answerable": _range(analysis.group(ANSWERABLE)),
         "unanswerable": _range(analysis.group(UNANSWERABLE)),

@@ -6,6 +6,12 @@ shards are merged here. Every mean is a sum over questions divided by how many
 count, so the means are recomputed from the per-question values, never averaged
 from the shards' means: the result equals the unsharded report. Shards must not
 share a question, and must have been measured with the same settings.
+
+The sections are laid out by report/assemble.py's builders (header, settings, means,
+question counts) over the same :func:`~reportgen.measure.scoring.run_means` a report
+uses. The seam for a full merged report: turn the merged rows into an ``Evaluation``,
+then :func:`~reportgen.analyse.run.run_analyses` and
+:func:`~reportgen.report.assemble.assemble`, as ``reportgen report`` does.
 """
 
 from __future__ import annotations
@@ -17,14 +23,22 @@ from typing import Any
 
 import polars as pl
 
-from reportgen import __version__
+from reportgen.analyse.gate import evaluate_gate
 from reportgen.errors import InputError, UsageError
+from reportgen.labels import default_version_label
+from reportgen.load.config import GateRules
 from reportgen.load.per_question import measure_columns
 from reportgen.load.shards import Shard
-from reportgen.measure.measures import cutoffs, in_means, means
+from reportgen.measure.measures import cutoffs
+from reportgen.measure.scoring import RunMeans, run_means
 from reportgen.model import fingerprint_of
-from reportgen.report.assemble import Report, default_version_label
-from reportgen.report.types import DIGITS, FORMAT_VERSION
+from reportgen.report.assemble import (
+    Report,
+    header,
+    means_sections,
+    question_counts,
+    settings_sections,
+)
 
 SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval")
 SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "results")
@@ -105,10 +119,6 @@ def _combined(shards: Sequence[Shard]) -> pl.DataFrame:
     return rows.drop("_shard")
 
 
-def _rounded(row: dict[str, Any], keys: list[str]) -> dict[str, float | None]:
-    return {key: None if row[key] is None else round(float(row[key]), DIGITS) for key in keys}
-
-
 def _common(shards: Sequence[Shard], *path: str) -> Any:
     """A value every shard's report.json agrees on, else None."""
     values = set()
@@ -155,6 +165,7 @@ def merge_shards(
     trec_eval: bool | None = None,
     version: str | None = None,
     created: datetime,
+    gate: GateRules | None = None,
 ) -> tuple[Report, pl.DataFrame]:
     """The merged report.json dict, and the merged per-question rows."""
     settings = _settings(shards, trec_eval)
@@ -164,10 +175,9 @@ def merge_shards(
         settings["k"] = cutoffs(keys)
     keep = settings["trec_eval"]
     runs: dict[str, Any] = {}
+    means: dict[str, RunMeans] = {}
     for run in shards[0].rows["run"].unique(maintain_order=True).to_list():
         scores = rows.filter(pl.col("run") == run)
-        overall = means(scores, keys, keep_no_relevant=keep).row(0, named=True)
-        by_kind = means(scores, keys, keep_no_relevant=keep, by="kind")
         status = scores["status"]
         counts: dict[str, int | None] = {
             "questions_scored": int((status == "scored").sum()),
@@ -176,41 +186,22 @@ def merge_shards(
             "no_relevant": int((status == "no_relevant").sum()),
         }
         counts |= {key: _summed(shards, run, key) for key in SUMMED_COUNTS}
-        runs[run] = {
-            "n": overall["n"],
-            "means": _rounded(overall, keys),
-            "by_kind": {
-                row["kind"]: {"n": row["n"], **_rounded(row, keys)}
-                for row in by_kind.iter_rows(named=True)
-            },
-            "counts": counts,
-        }
+        means[run] = run_means(scores, keys, keep)
+        runs[run] = {**means_sections(means[run]), "counts": counts}
     first_run = rows.filter(pl.col("run") == rows["run"][0])
-    counted = first_run.filter(in_means(keep))
     fingerprints = [_common([shard], "gold", "fingerprint") for shard in shards]
     digests = _question_digests(shards)
     report: Report = {
-        "format_version": FORMAT_VERSION,
-        "tool_version": __version__,
-        "version": version or default_version_label(created),
-        "created": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "settings": {
-            "k": settings["k"],
-            "context_k": settings["context_k"],
-            "relevance_threshold": settings["relevance_threshold"],
-            "trec_eval": keep,
-        },
-        "k": settings["k"],
-        "context_k": settings["context_k"],
+        **header(version or default_version_label(created), created),
+        **settings_sections(
+            settings["k"], settings["context_k"], settings["relevance_threshold"], keep
+        ),
         "gold": {
             "source": f"merged from {len(shards)} shards",
             "version": _common(shards, "gold", "version"),
             "index_version": _common(shards, "gold", "index_version"),
             "fingerprint": None if digests is None else fingerprint_of(digests),
-            "questions": first_run.height,
-            "answerable": counted.height,
-            "unanswerable": first_run.filter(pl.col("status") == "unanswerable").height,
-            "no_relevant": first_run.filter(pl.col("status") == "no_relevant").height,
+            **question_counts(first_run.get_column("status"), keep),
             "question_digests": digests,
         },
         "runs": runs,
@@ -219,7 +210,10 @@ def merge_shards(
             for shard in shards
             for warning in (shard.report or {}).get("warnings", [])
         ],
-        "gate": None,
+        # the rules on the merged means; max-drop rules need a baseline, merge reads none
+        "gate": None
+        if gate is None
+        else evaluate_gate(gate, means, sorted(set(rows.get_column("kind").to_list())), None),
         "merged_from": [
             {
                 "source": shard.source,

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from reportgen.analyse.attribution import choose_run
+from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
 from reportgen.api import (
     ReportInputs,
     ReportOutputs,
@@ -21,7 +22,7 @@ from reportgen.api import (
 )
 from reportgen.errors import UsageError
 from reportgen.load import load_gold, load_run, load_verdicts
-from reportgen.measure.scoring import Evaluation, Settings, evaluate
+from reportgen.measure.scoring import Settings, evaluate
 
 K = 5
 
@@ -80,15 +81,13 @@ def write_case(
     return paths
 
 
-def evaluated(files: Files, run: str | None = None) -> Evaluation:
+def evaluated(files: Files, run: str | None = None) -> Findings:
     gold, run_path, verdicts = files
-    return evaluate(
-        load_gold(gold),
-        [load_run(run_path, "rag")],
-        Settings(ks=(1, K), context_k=K),
-        verdicts=load_verdicts(verdicts),
-        verdicts_run=run,
+    evaluation = evaluate(
+        load_gold(gold), [load_run(run_path, "rag")], Settings(ks=(1, K), context_k=K)
     )
+    options = AnalysisOptions(verdicts=load_verdicts(verdicts), verdicts_run=run)
+    return run_analyses(evaluation, options, version="t")
 
 
 def test_spec_worked_example_31_9_4_6(tmp_path: Path) -> None:
@@ -121,11 +120,9 @@ def test_spec_worked_example_31_9_4_6(tmp_path: Path) -> None:
 def test_gold_at_rank_k_counts_retrieved_and_at_k_plus_1_missed(tmp_path: Path) -> None:
     """The same questions move between cells when k_ctx moves past their gold chunk."""
     gold, run, verdicts = write_case(tmp_path)
-    wider = evaluate(
-        load_gold(gold),
-        [load_run(run, "rag")],
-        Settings(ks=(6,), context_k=6),
-        verdicts=load_verdicts(verdicts),
+    wider = run_analyses(
+        evaluate(load_gold(gold), [load_run(run, "rag")], Settings(ks=(6,), context_k=6)),
+        AnalysisOptions(verdicts=load_verdicts(verdicts)),
     ).attribution
     assert wider is not None
     assert list(wider.overall.counts.values()) == [35, 9, 0, 6]  # q41-q44 now retrieved
@@ -149,8 +146,8 @@ def test_verdicts_that_do_not_cover_every_question(tmp_path: Path) -> None:
     verdicts["q49"] = {"correct": None}  # the eval errored
     verdicts["u1"] = {"correct": True}  # no abstained field: correct means declined
     extra = [{"id": "zz", "correct": True}]  # not in the gold set
-    evaluation = evaluated(write_case(tmp_path, verdicts, extra))
-    attribution = evaluation.attribution
+    findings = evaluated(write_case(tmp_path, verdicts, extra))
+    attribution = findings.attribution
     assert attribution is not None
     assert list(attribution.overall.counts.values()) == [31, 9, 4, 4]  # q49, q50 left out
     assert attribution.overall.pass_rate == pytest.approx(35 / 48)
@@ -160,7 +157,7 @@ def test_verdicts_that_do_not_cover_every_question(tmp_path: Path) -> None:
     assert join.unknown_verdicts == ("q49",)
     assert attribution.unanswerable("declined") == ["u1"]
     assert attribution.unanswerable("answered") == []
-    codes = {w.code: w for w in evaluation.warnings}
+    codes = {w.code: w for w in findings.warnings}
     assert codes["verdicts_missing"].count == 2
     assert codes["verdicts_unknown_questions"].examples == ("zz",)
     assert codes["verdicts_unknown"].examples == ("q49",)
@@ -178,8 +175,9 @@ def test_ragas_joined_by_question_text(tmp_path: Path) -> None:
     run.write_text('{"id": "A", "chunks": ["a"]}\n{"id": "B", "chunks": ["x"]}\n')
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "verdicts" / "ragas.csv"
     verdicts = load_verdicts(fixture, metric="faithfulness", threshold=0.7)
-    attribution = evaluate(
-        load_gold(gold), [load_run(run)], Settings(ks=(1,), context_k=1), verdicts=verdicts
+    attribution = run_analyses(
+        evaluate(load_gold(gold), [load_run(run)], Settings(ks=(1,), context_k=1)),
+        AnalysisOptions(verdicts=verdicts),
     ).attribution
     assert attribution is not None
     assert attribution.overall.questions["retrieved_correct"] == ["A"]  # 0.92, gold at 1

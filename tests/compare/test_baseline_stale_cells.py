@@ -41,7 +41,7 @@ def test_stale_counts_per_cell_then_and_now() -> None:
     now = attribution(
         (30, 8, 4, 12), {"missed_wrong": ["q45", "q46"], "retrieved_correct": ["q01"]}
     )
-    cells = _cells(then, now, "rag")
+    cells = _cells(then, now["attribution"], "rag")
     assert cells is not None
     assert cells["stale"] == {
         "then": {
@@ -64,7 +64,7 @@ def test_stale_counts_per_cell_then_and_now() -> None:
 def test_a_baseline_older_than_the_mark_cannot_say() -> None:
     then = attribution((31, 9, 4, 9), None)  # report.json written before attribution.stale
     now = attribution((30, 8, 4, 12), {"missed_wrong": ["q45", "q46"]})
-    cells = _cells(then, now, "rag")
+    cells = _cells(then, now["attribution"], "rag")
     assert cells is not None
     assert cells["stale"]["then"] is None
     assert cells["stale"]["now"]["missed_wrong"] == 2
@@ -108,7 +108,7 @@ def report_with(cells: dict[str, Any]) -> dict[str, Any]:
 def test_the_cells_table_marks_stale_gold_and_says_why() -> None:
     then = attribution((31, 9, 4, 9), {"missed_wrong": ["q45"]})
     now = attribution((30, 8, 4, 12), {"missed_wrong": ["q45", "q46"]})
-    block = comparisons_view(report_with(_cells(then, now, "rag") or {})).baseline[0]
+    block = comparisons_view(report_with(_cells(then, now["attribution"], "rag") or {})).baseline[0]
     assert block.cells is not None
     assert [[cell.text for cell in row] for row in block.cells.rows] == [
         ["working as designed", "31", "30"],
@@ -124,12 +124,14 @@ def test_the_cells_table_marks_stale_gold_and_says_why() -> None:
 
 def test_an_unknown_baseline_side_is_said_and_no_stale_says_nothing() -> None:
     now = attribution((30, 8, 4, 12), {"missed_wrong": ["q45", "q46"]})
-    cells = _cells(attribution((31, 9, 4, 9), None), now, "rag")
+    cells = _cells(attribution((31, 9, 4, 9), None), now["attribution"], "rag")
     block = comparisons_view(report_with(cells or {})).baseline[0]
     assert block.cells is not None and block.cells.rows[3][1].text == "9"
     assert block.cells_note is not None
     assert "which of its questions had stale gold ids is not known" in block.cells_note
-    clean = _cells(attribution((31, 9, 4, 9), {}), attribution((31, 9, 4, 9), {}), "rag")
+    clean = _cells(
+        attribution((31, 9, 4, 9), {}), attribution((31, 9, 4, 9), {})["attribution"], "rag"
+    )
     assert comparisons_view(report_with(clean or {})).baseline[0].cells_note is None
     assert cells_line(clean) == (
         "four cells then -> now: working as designed 31 -> 31, generation failure 9 -> 9, "

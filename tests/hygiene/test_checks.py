@@ -9,11 +9,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from reportgen.analyse.hygiene import check, leak_counts, leak_line, stale_warning, with_hygiene
+from reportgen.analyse.hygiene import check, leak_counts, leak_line, stale_warning
+from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
 from reportgen.errors import UsageError
 from reportgen.load import load_gold, load_manifest, load_run
-from reportgen.measure.scoring import Settings, evaluate
-from reportgen.report.assemble import build_report
+from reportgen.measure.scoring import Evaluation, Settings, evaluate
+from reportgen.model import Manifest
+from reportgen.report.assemble import Report, assemble
 
 SETTINGS = Settings(ks=(1, 3), context_k=3)
 AS_OF = date(2026, 1, 1)
@@ -24,6 +26,11 @@ def _evaluation(scenario: dict[str, Path], run_index: str | None = None):  # typ
     if run_index is not None:
         run = dataclasses.replace(run, index_version=run_index)
     return evaluate(load_gold(scenario["gold"]), [run], SETTINGS)
+
+
+def _report(evaluation: Evaluation, manifest: Manifest | None = None) -> tuple[Report, Findings]:
+    findings = run_analyses(evaluation, AnalysisOptions(manifest=manifest), version="t")
+    return assemble(findings), findings
 
 
 def _pairs(frame: pl.DataFrame) -> list[tuple[str, str]]:
@@ -53,9 +60,7 @@ def test_without_manifest_only_ids_no_run_returns_and_worded_as_possible(
 
 
 def test_means_without_the_stale_questions(scenario: dict[str, Path]) -> None:
-    evaluation = _evaluation(scenario)
-    evaluation = with_hygiene(evaluation, check(evaluation, load_manifest(scenario["manifest"])))
-    report = build_report(evaluation, version="t")
+    report, _ = _report(_evaluation(scenario), load_manifest(scenario["manifest"]))
     # all: q1 hit 1 recall 1; q2 hit 1 recall 1/2; q3 0 -> 2/3 and 0.5. Without q2, q3: 1 and 1.
     assert report["runs"]["r"]["means"]["hit@3"] == pytest.approx(2 / 3)
     assert report["runs"]["r"]["means"]["recall@3"] == pytest.approx(0.5)
@@ -145,7 +150,7 @@ def test_audience_needs_a_manifest_with_audiences(
 
 
 def test_reports_without_checks_still_have_the_section(scenario: dict[str, Path]) -> None:
-    report = build_report(_evaluation(scenario), version="t")
+    report, _ = _report(_evaluation(scenario))
     assert report["hygiene"]["stale"]["basis"] == "no_run_returns"
     assert report["hygiene"]["manifest"] is None
     assert report["warnings"][0]["code"] == "possibly_stale_gold"
@@ -162,13 +167,12 @@ def test_report_lists_at_most_a_hundred_stale_questions_and_counts_them_all(
     run = tmp_path / "run.trec"  # returns half the gold ids: not a sign of shallow runs
     run.write_text("".join(f"q{i:03d} Q0 here{i} 1 1.0 r\n" for i in range(150)))
     evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], SETTINGS)
-    evaluation = with_hygiene(evaluation, check(evaluation))
-    report = build_report(evaluation, version="t")
+    report, findings = _report(evaluation)
     stale = report["hygiene"]["stale"]
     assert stale["chunks"] == 150 and stale["question_count"] == 150
     assert list(stale["questions"]) == [f"q{i:03d}" for i in range(100)]
     assert stale["questions_kept"] == 100
-    markdown = render_markdown(report, evaluation, {}, "per_question.csv")
+    markdown = render_markdown(report, findings, {}, "per_question.csv")
     assert "150 gold ids in 150 questions" in markdown
     assert "Showing the first 100 of 150 questions" in markdown
 
@@ -195,8 +199,7 @@ def test_no_numbers_without_stale_questions_when_every_question_has_one(tmp_path
     run = tmp_path / "run.trec"
     run.write_text("q1 Q0 a 1 2.0 r\nq2 Q0 b 1 2.0 r\n")
     evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], SETTINGS)
-    evaluation = with_hygiene(evaluation, check(evaluation))
-    report = build_report(evaluation, version="t")
+    report, _ = _report(evaluation)
     assert report["hygiene"]["stale"]["means_without_stale"]["r"]["n"] == 0
     assert without_stale_lines(report) == [
         "Every question has at least one of these ids, so no question is left to measure "
@@ -217,8 +220,9 @@ def test_no_warning_when_most_gold_ids_are_unreturned_as_with_pooled_qrels(
     found = check(evaluation)
     assert found.stale.height == 9 and found.gold_chunks == 12
     assert [w.code for w in found.warnings] == []  # 9 of 12 unreturned: shallow runs
-    report = build_report(with_hygiene(evaluation, found), version="t")
+    report, findings = _report(evaluation)
+    assert findings.hygiene.stale.equals(found.stale)
     assert report["hygiene"]["stale"]["gold_chunks"] == 12
-    markdown = render_markdown(report, evaluation, {}, "per_question.csv")
+    markdown = render_markdown(report, findings, {}, "per_question.csv")
     assert "9 of the 12 gold ids (3 questions) are returned by no run" in markdown
     assert "says nothing about stale ids; no warning is raised" in markdown

@@ -52,7 +52,7 @@ def test_version_label_is_escaped_in_title_and_heading(
     with pytest.raises(UsageError, match="cannot name a folder"):
         hostile(payload)
     result = hostile("v1")
-    html = render_html({**result.report, "version": payload}, result.evaluation, {}, "p.csv")
+    html = render_html({**result.report, "version": payload}, result.findings, {}, "p.csv")
     assert "<title>Retrieval report &lt;script&gt;window.__xss=3&lt;/script&gt;</title>" in html
     assert "window.__xss=3</script>" not in html
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reportgen.measure.scoring import Evaluation
+from reportgen.analyse.run import Findings
 from reportgen.render.views.attribution import attribution_view
 from reportgen.render.views.common import plural
 from reportgen.render.views.comparisons import comparisons_view
@@ -79,13 +79,15 @@ def chart_format(charts: Mapping[str, bytes]) -> str:
 
 def view_model(
     report: Report,
-    evaluation: Evaluation,
+    findings: Findings,
     charts: Mapping[str, bytes] | None = None,
     per_question_file: str = "per_question.csv",
 ) -> dict[str, Any]:
     """Everything report.html.j2 and report.md.j2 print, by template variable."""
     screen = first_screen(report)
-    questions, total = question_rows(report, evaluation, PER_QUESTION_ROWS_SHOWN, screen.run)
+    questions, total = question_rows(
+        report, findings.evaluation, PER_QUESTION_ROWS_SHOWN, screen.run
+    )
     return {
         "report": report,
         "title": f"Retrieval report {report['version']}",
@@ -111,6 +113,6 @@ def view_model(
         "cutoff_charts": cutoff_charts(report, charts or {}),
         "comparisons": comparisons_view(report),
         "attribution": attribution_view(report),
-        "cutoffs": cutoff_views(report, evaluation),
+        "cutoffs": cutoff_views(report, findings.cutoffs),
         "hygiene": hygiene_view(report),
     }

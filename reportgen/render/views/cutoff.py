@@ -3,14 +3,13 @@ histogram (for Markdown) and the chart spec drawn with the other charts (for HTM
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
 from reportgen.analyse.cutoff import CutoffAnalysis, histogram
-from reportgen.measure.scoring import Evaluation
 from reportgen.render.charts import cutoff_chart_spec
 from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
 from reportgen.report.assemble import Report
@@ -113,10 +112,10 @@ def _histogram_table(run: str, analysis: CutoffAnalysis, cutoff: float | None) -
     return Table(f"{run}: top-1 scores", ["top-1 score", "answerable", "unanswerable"], rows)
 
 
-def cutoff_views(report: Report, evaluation: Evaluation) -> list[CutoffView]:
+def cutoff_views(report: Report, cutoffs: Sequence[CutoffAnalysis]) -> list[CutoffView]:
     """One view per run with a cutoff analysis; runs without one for the same reason
     share a single sentence (a TREC set with no unanswerable question says it once)."""
-    analyses = {analysis.run: analysis for analysis in evaluation.cutoffs}
+    analyses = {analysis.run: analysis for analysis in cutoffs}
     views: list[CutoffView | str] = []  # a str holds the place of runs skipped for it
     skipped: dict[str, list[str]] = {}
     for run, section in report["cutoff"].items():
@@ -151,9 +150,11 @@ def cutoff_stem(index: int) -> str:
     return f"cutoff_{index}"
 
 
-def cutoff_chart_specs(report: Report, evaluation: Evaluation) -> dict[str, dict[str, Any]]:
+def cutoff_chart_specs(
+    report: Report, cutoffs: Sequence[CutoffAnalysis]
+) -> dict[str, dict[str, Any]]:
     """The cutoff chart spec of every run that has a cutoff analysis, by file stem."""
-    analyses = {analysis.run: analysis for analysis in evaluation.cutoffs}
+    analyses = {analysis.run: analysis for analysis in cutoffs}
     specs = {}
     for index, (run, section) in enumerate(report.get("cutoff", {}).items()):
         if section["reason"] is not None or run not in analyses:

@@ -55,7 +55,7 @@ def _stale_rows_note(stale: dict[str, Any]) -> str:
         return ""
     return (
         f"Showing the first {listed} of {total} questions in gold-set order; "
-        "the Python API lists them all (Evaluation.hygiene.stale)."
+        "the Python API lists them all (ReportResult.findings.hygiene.stale)."
     )
 
 

@@ -1,0 +1,259 @@
+"""Every analysis, run once: the stage between measuring and report.json.
+
+:func:`reportgen.measure.scoring.evaluate` measures (a per-question frame per run);
+:func:`run_analyses` reads those frames and runs, in this order, the four-cell
+attribution, the unanswerable cutoff, the input checks (hygiene), the comparisons of
+runs, the baseline comparison and the quality gate, and returns what they found.
+:func:`reportgen.report.assemble.assemble` lays the findings out as report.json and
+computes nothing of its own:
+
+    evaluation = evaluate(gold, runs, settings)                  # measure
+    findings = run_analyses(evaluation, options, version="v1")   # analyse
+    report = assemble(findings)                                  # report.json
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+import polars as pl
+
+from reportgen.analyse.attribution import (
+    Attribution,
+    attribute,
+    choose_run,
+    join_verdicts,
+    stale_by_cell,
+    verdict_warnings,
+)
+from reportgen.analyse.baseline import (
+    BaselineComparison,
+    GoldChangePolicy,
+    compare_with_baseline,
+    current_sides,
+)
+from reportgen.analyse.compare import compare_runs
+from reportgen.analyse.cutoff import CutoffAnalysis, analyse
+from reportgen.analyse.gate import evaluate_gate
+from reportgen.analyse.hygiene import Hygiene, check
+from reportgen.analyse.intervals import mean_intervals
+from reportgen.errors import ParameterError, UsageError
+from reportgen.labels import created_at, default_version_label
+from reportgen.load.baseline import Baseline
+from reportgen.load.config import GateRules
+from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES
+from reportgen.measure.scoring import Evaluation, Means, RunMeans, run_means
+from reportgen.model import Manifest, ReportWarning, VerdictSet
+from reportgen.report.types import rounded
+
+
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """What the analyses read besides the scores, and the choices they make."""
+
+    verdicts: VerdictSet | None = None
+    """End-to-end verdicts: the four cells of the run they judge."""
+    verdicts_run: str | None = None
+    """That run (default: the one the file names, else the first)."""
+    manifest: Manifest | None = None
+    """The current index's chunks: gold ids it lacks are stale."""
+    audience: str | None = None
+    as_of: date | None = None
+    """The date that decides which manifest chunks are out of date."""
+    reference_run: str | None = None
+    """Compare every run with this one instead of every pair."""
+    compare_measures: Sequence[str] | None = None
+    """The measures tested (default: those at k_ctx and the whole-list ones; ``all``)."""
+    baseline: Baseline | None = None
+    on_gold_change: GoldChangePolicy = "refuse"
+    gate: GateRules | None = None
+
+
+@dataclass(frozen=True)
+class Findings:
+    """Everything the analyses found, with the scores they read: report.json's content."""
+
+    evaluation: Evaluation
+    version: str
+    """This report's label: the baseline comparison names this side with it."""
+    created: datetime
+    warnings: tuple[ReportWarning, ...]
+    """The checks' warnings first, then measuring's, then the verdicts' join's."""
+    means: dict[str, RunMeans]
+    """Run -> its means, overall and per kind (unrounded)."""
+    intervals: dict[str, dict[str, tuple[float, float] | None]]
+    """Run -> measure -> the 95% interval of its mean (None with under two questions)."""
+    hygiene: Hygiene
+    means_without_stale: dict[str, Means] | None
+    """Run -> its means over the questions whose gold ids are all current; None when no
+    gold id is stale."""
+    cutoffs: tuple[CutoffAnalysis, ...]
+    """The unanswerable cutoff of every run, in run order."""
+    comparisons: dict[str, Any]
+    """The ``comparisons`` section (entries built by compare.py, Holm applied)."""
+    verdicts: VerdictSet | None = None
+    attribution: Attribution | None = None
+    """The four cells of the run the verdicts judge; None without verdicts."""
+    stale_cells: dict[str, list[str]] = field(default_factory=dict)
+    """Cell -> its questions whose gold ids the manifest does not hold."""
+    baseline: BaselineComparison | None = None
+    gate: dict[str, Any] | None = None
+    """The ``gate`` section; None without rules."""
+
+
+def change_keys(context_k: int) -> list[str]:
+    """The measures whose changed questions a comparison lists."""
+    return [f"hit@{context_k}", f"recall@{context_k}", f"mrr@{context_k}"]
+
+
+def compared_keys(
+    evaluation: Evaluation, chosen: Sequence[str] | None, gate: GateRules | None
+) -> list[str]:
+    """The measures tested (and Holm-corrected together): by default those at k_ctx and
+    the whole-list ones, plus any measure a gate rule names. Every extra measure widens
+    the correction, so testing all cutoffs is a choice (``all``), not the default."""
+    every = evaluation.settings.measure_keys
+    if chosen is None:
+        k = evaluation.settings.context_k
+        chosen = [m.key(k) for m in CUTOFF_MEASURES] + [m.key() for m in WHOLE_LIST_MEASURES]
+    elif list(chosen) == ["all"]:
+        chosen = every
+    unknown = [key for key in chosen if key not in every]
+    if unknown:
+        raise UsageError(
+            f"cannot compare {unknown[0]!r}: it is not measured in this report",
+            f"choose among {', '.join(every)}, or 'all'",
+        )
+    wanted = (
+        {*chosen, *(rule.measure for rule in gate.rules if rule.measure in every)}
+        if gate
+        else set(chosen)
+    )
+    return [key for key in every if key in wanted]
+
+
+def known_stale(hygiene: Hygiene) -> pl.DataFrame:
+    """The stale gold ids a manifest vouches for; "returned by no run" is too weak a
+    signal to mark questions in the cells."""
+    return hygiene.stale if hygiene.stale_basis == "manifest" else hygiene.stale.clear()
+
+
+def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Means] | None:
+    """Each run's means over the questions whose gold ids are all current.
+
+    The same numbers with and without the stale questions tell a stale gold set (the
+    gap) from a real regression (both low).
+    """
+    if not hygiene.stale.height:
+        return None
+    stale_qids = hygiene.stale.get_column("qid").unique().implode()
+    keys = evaluation.settings.measure_keys
+    keep = evaluation.settings.trec_eval
+    return {
+        result.name: run_means(
+            result.scores.filter(~pl.col("qid").is_in(stale_qids)), keys, keep
+        ).overall
+        for result in evaluation.runs
+    }
+
+
+def _attribution(
+    evaluation: Evaluation, options: AnalysisOptions
+) -> tuple[Attribution | None, list[ReportWarning]]:
+    if options.verdicts is None:
+        return None, []
+    names = [result.name for result in evaluation.runs]
+    judged = choose_run(options.verdicts, names, options.verdicts_run)
+    scores = next(result.scores for result in evaluation.runs if result.name == judged)
+    join = join_verdicts(evaluation.gold, options.verdicts, judged)
+    attribution = attribute(scores, join, evaluation.settings.context_k)
+    return attribution, verdict_warnings(attribution)
+
+
+def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
+    names = [result.name for result in evaluation.runs]
+    if reference is not None and reference not in names:
+        raise ParameterError(
+            "reference_run",
+            reference,
+            "not one of the runs",
+            f"use one of {', '.join(names)}",
+            option="--reference-run",
+        )
+
+
+def run_analyses(
+    evaluation: Evaluation,
+    options: AnalysisOptions | None = None,
+    *,
+    version: str | None = None,
+    created: datetime | None = None,
+) -> Findings:
+    """Every analysis of the measured runs, each once; the first that fails raises.
+
+    ``version`` labels this report (default: ``created``'s date and time, now by
+    default or SOURCE_DATE_EPOCH).
+    """
+    options = options or AnalysisOptions()
+    created = created or created_at()
+    version = version or default_version_label(created)
+    settings = evaluation.settings
+    attribution, join_warnings = _attribution(evaluation, options)
+    cutoffs = tuple(analyse(result.run, result.scores) for result in evaluation.runs)
+    hygiene = check(evaluation, options.manifest, audience=options.audience, as_of=options.as_of)
+    keys, keep = settings.measure_keys, settings.trec_eval
+    means = {result.name: run_means(result.scores, keys, keep) for result in evaluation.runs}
+    stale_cells = (
+        {} if attribution is None else stale_by_cell(attribution.questions, known_stale(hygiene))
+    )
+    _check_reference(evaluation, options.reference_run)
+    listed = change_keys(settings.context_k)
+    tested = compared_keys(evaluation, options.compare_measures, options.gate)
+    comparisons = compare_runs(current_sides(evaluation), tested, listed, options.reference_run)
+    versus = None
+    if options.baseline is not None:
+        cells = (
+            {}
+            if attribution is None
+            else {
+                attribution.run: {
+                    "cells": dict(attribution.overall.counts),
+                    "pass_rate": rounded(attribution.overall.pass_rate),
+                    "stale": stale_cells,
+                }
+            }
+        )
+        versus = compare_with_baseline(
+            options.baseline,
+            evaluation,
+            options.on_gold_change,
+            tested,
+            listed,
+            version=version,
+            digests=evaluation.gold.question_digests,
+            cells=cells,
+        )
+    kinds = sorted(set(evaluation.runs[0].scores.get_column("kind").to_list()))
+    return Findings(
+        evaluation=evaluation,
+        version=version,
+        created=created,
+        warnings=(*hygiene.warnings, *evaluation.warnings, *join_warnings),
+        means=means,
+        intervals={
+            result.name: mean_intervals(result.scores, keys, keep_no_relevant=keep)
+            for result in evaluation.runs
+        },
+        hygiene=hygiene,
+        means_without_stale=_without_stale(evaluation, hygiene),
+        cutoffs=cutoffs,
+        comparisons=comparisons,
+        verdicts=options.verdicts,
+        attribution=attribution,
+        stale_cells=stale_cells,
+        baseline=versus,
+        gate=evaluate_gate(options.gate, means, kinds, versus) if options.gate else None,
+    )
