@@ -5,12 +5,17 @@ ranks are the 1-based positions the model saw; a chunk is relevant when its grad
 at least the threshold; nDCG takes every positive grade as gain whatever the
 threshold. Results are one row per gold question (wide, a column per measure), so
 that attribution, comparison and rendering can join on ``qid``.
+
+Each :class:`Measure` in :data:`MEASURES` carries its expression; :func:`per_question`
+gathers the evidence once (relevant chunks in the top k, DCG, precision sums...) and
+applies every measure's expression to it. A new measure is one entry of MEASURES,
+plus an evidence column when it reads one that is not gathered yet.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 import polars as pl
@@ -27,9 +32,40 @@ convention is asked for), unanswerable (declared so; always left out)."""
 IN_MEANS: tuple[Status, ...] = ("scored", "missing")
 
 
+# What a measure's expression reads, one row per gold question (:func:`per_question`
+# builds them from the gold chunks each run returned): n_relevant, first_relevant_rank,
+# and per cutoff k ``_rel@k`` (relevant chunks in the top k), ``_dcg@k``, ``_idcg@k``
+# and ``_ap@k`` (the sum of precision@r over relevant ranks r <= k); for the whole list
+# ``_ap_sum`` and ``_rel_in_r`` (relevant chunks in the top R, R = n_relevant).
+
+
+def _at(k: int | None) -> int:
+    if k is None:
+        raise ValueError("a cutoff measure needs its k")
+    return k
+
+
+def _over_relevant(numerator: pl.Expr) -> pl.Expr:
+    n_relevant = pl.col("n_relevant")
+    return pl.when(n_relevant > 0).then(numerator / n_relevant).otherwise(0.0)
+
+
+def _reciprocal_rank(within: int | None) -> pl.Expr:
+    first = pl.col("first_relevant_rank")
+    found = first.is_not_null() if within is None else first <= within
+    return pl.when(found).then(1.0 / first).otherwise(0.0)
+
+
+def _ndcg(k: int | None) -> pl.Expr:
+    dcg, ideal = pl.col(f"_dcg@{_at(k)}"), pl.col(f"_idcg@{_at(k)}")
+    return pl.when(ideal > 0).then(dcg / ideal).otherwise(0.0)
+
+
 @dataclass(frozen=True)
 class Measure:
-    """One measure's definition: its canonical key is ``name@k`` or ``name``."""
+    """One measure's definition: its canonical key is ``name@k`` or ``name``, and its
+    Polars expression computes it per question (at k for a cutoff measure, else with
+    ``None``) from the columns :func:`per_question` gathers."""
 
     name: str
     title: str
@@ -39,6 +75,7 @@ class Measure:
     binary: bool = False
     trec_eval: str | None = None
     """trec_eval's name, with ``{k}`` where the cutoff goes."""
+    expression: Callable[[int | None], pl.Expr] = field(kw_only=True, compare=False, repr=False)
 
     def key(self, k: int | None = None) -> str:
         return f"{self.name}@{k}" if self.cutoff else self.name
@@ -54,6 +91,7 @@ MEASURES: tuple[Measure, ...] = (
         cutoff=True,
         binary=True,
         trec_eval="success_{k}",
+        expression=lambda k: (pl.col(f"_rel@{_at(k)}") > 0).cast(pl.Float64),
     ),
     Measure(
         "recall",
@@ -62,6 +100,7 @@ MEASURES: tuple[Measure, ...] = (
         "How much of the evidence reached the model?",
         cutoff=True,
         trec_eval="recall_{k}",
+        expression=lambda k: _over_relevant(pl.col(f"_rel@{_at(k)}")),
     ),
     Measure(
         "precision",
@@ -70,6 +109,7 @@ MEASURES: tuple[Measure, ...] = (
         "How much of the context is noise?",
         cutoff=True,
         trec_eval="P_{k}",
+        expression=lambda k: pl.col(f"_rel@{_at(k)}") / _at(k),
     ),
     Measure(
         "mrr",
@@ -77,6 +117,7 @@ MEASURES: tuple[Measure, ...] = (
         "mean of 1 / rank of the first gold chunk within the top k (0 if none)",
         "How near the top is the first piece of evidence?",
         cutoff=True,
+        expression=lambda k: _reciprocal_rank(_at(k)),
     ),
     Measure(
         "ndcg",
@@ -86,6 +127,7 @@ MEASURES: tuple[Measure, ...] = (
         "relevance threshold.",
         cutoff=True,
         trec_eval="ndcg_cut_{k}",
+        expression=_ndcg,
     ),
     Measure(
         "ap",
@@ -94,6 +136,7 @@ MEASURES: tuple[Measure, ...] = (
         "Ranking quality across all the gold chunks.",
         cutoff=True,
         trec_eval="map_cut_{k}",
+        expression=lambda k: _over_relevant(pl.col(f"_ap@{_at(k)}")),
     ),
     Measure(
         "mrr",
@@ -102,6 +145,7 @@ MEASURES: tuple[Measure, ...] = (
         "Reciprocal rank with no cutoff.",
         cutoff=False,
         trec_eval="recip_rank",
+        expression=lambda k: _reciprocal_rank(None),
     ),
     Measure(
         "ap",
@@ -110,6 +154,7 @@ MEASURES: tuple[Measure, ...] = (
         "Average precision with no cutoff (trec_eval's map).",
         cutoff=False,
         trec_eval="map",
+        expression=lambda k: _over_relevant(pl.col("_ap_sum")),
     ),
     Measure(
         "r-precision",
@@ -118,6 +163,7 @@ MEASURES: tuple[Measure, ...] = (
         "Precision at the depth where a perfect ranking would have found everything.",
         cutoff=False,
         trec_eval="Rprec",
+        expression=lambda k: _over_relevant(pl.col("_rel_in_r")),
     ),
 )
 
@@ -296,31 +342,8 @@ def per_question(
         .with_columns(status=status)
     )
 
-    n_rel = pl.col("n_relevant")
-    first = pl.col("first_relevant_rank")
-
-    def over_relevant(numerator: pl.Expr) -> pl.Expr:
-        return pl.when(n_rel > 0).then(numerator / n_rel).otherwise(0.0)
-
-    def reciprocal(within: int | None) -> pl.Expr:
-        found = first.is_not_null() if within is None else first <= within
-        return pl.when(found).then(1.0 / first).otherwise(0.0)
-
-    columns: dict[str, pl.Expr] = {}
-    for k in ks:
-        columns[f"hit@{k}"] = (pl.col(f"_rel@{k}") > 0).cast(pl.Float64)
-        columns[f"recall@{k}"] = over_relevant(pl.col(f"_rel@{k}"))
-        columns[f"precision@{k}"] = pl.col(f"_rel@{k}") / k
-        columns[f"mrr@{k}"] = reciprocal(k)
-        columns[f"ndcg@{k}"] = (
-            pl.when(pl.col(f"_idcg@{k}") > 0)
-            .then(pl.col(f"_dcg@{k}") / pl.col(f"_idcg@{k}"))
-            .otherwise(0.0)
-        )
-        columns[f"ap@{k}"] = over_relevant(pl.col(f"_ap@{k}"))
-    columns["mrr"] = reciprocal(None)
-    columns["ap"] = over_relevant(pl.col("_ap_sum"))
-    columns["r-precision"] = over_relevant(pl.col("_rel_in_r"))
+    columns = {m.key(k): m.expression(k) for m in CUTOFF_MEASURES for k in ks}
+    columns |= {m.key(): m.expression(None) for m in WHOLE_LIST_MEASURES}
 
     return (
         base.with_columns(**columns)
@@ -371,68 +394,3 @@ def means(
 def to_long(scores: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
     """(qid, measure, value) rows, as ir_measures and trec_eval -q print them."""
     return scores.unpivot(index=["qid"], on=list(keys), variable_name="measure", value_name="value")
-
-
-def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
-    """Questions whose score at position k equals the score at position k + 1.
-
-    Only meaningful when the order came from scores: the measure at k then depends
-    on an arbitrary tie-break (chunk id descending).
-    """
-    if run.order != "score" or not run.has_scores:
-        return {}
-    same_score = pl.col("score") == pl.col("score").shift(-1)
-    if _numbered_in_blocks(run.results):
-        # a position is a rank, and the next row continues the same list exactly when
-        # its rank is one more: numbers only, no question ids compared
-        next_in_list = pl.col("rank").shift(-1) == pl.col("rank") + 1
-        tied = run.results.select(
-            "qid", pl.col("rank").alias("position"), (next_in_list & same_score).alias("tie")
-        )
-    else:
-        same_question = pl.col("qid") == pl.col("qid").shift(-1)
-        tied = _positions(run.results).select(
-            "qid", "position", (same_question & same_score).alias("tie")
-        )
-    tied = tied.filter(pl.col("tie") & pl.col("position").is_in(list(ks))).sort("qid")
-    ties: dict[int, list[str]] = {}
-    for k in ks:
-        qids = tied.filter(pl.col("position") == k).get_column("qid").to_list()
-        if qids:
-            ties[k] = qids
-    return ties
-
-
-def _numbered_in_blocks(results: pl.DataFrame) -> bool:
-    """Whether each question's rows are together and ranked 1, 2, 3... in row order.
-
-    Loaded runs without repeated chunks are: then a row's position is its rank.
-    Rank 1 exactly where the question changes, every other rank one more than the
-    row before, and no question starting twice.
-    """
-    rank = pl.col("rank")
-    first = rank == 1
-    starts_match, consecutive, questions, blocks = results.select(
-        (first == _STARTS).all().alias("starts_match"),
-        (first | (rank == rank.shift(1) + 1)).all().alias("consecutive"),
-        pl.col("qid").filter(first).n_unique().alias("questions"),
-        first.sum().alias("blocks"),
-    ).row(0)
-    return bool(starts_match and consecutive and questions == blocks)
-
-
-def _positions(results: pl.DataFrame) -> pl.DataFrame:
-    """Results with each row's 1-based ``position`` in its question's ranked list.
-
-    Loaded runs already hold each question's rows together in rank order, so
-    positions come from row order without a sort or a window; anything else is
-    sorted first.
-    """
-    qid = pl.col("qid")
-    in_blocks = results.select(
-        ((pl.col("rank") > pl.col("rank").shift(1)) | _STARTS).all()
-        & (_STARTS.sum() == qid.n_unique())
-    ).item()
-    if not in_blocks:
-        results = results.sort("qid", "rank")
-    return results.with_columns(block_positions().alias("position"))

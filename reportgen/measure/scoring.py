@@ -20,8 +20,8 @@ from reportgen.measure.measures import (
     measure_keys,
     per_question,
     read_run,
-    ties_at_cutoffs,
 )
+from reportgen.measure.ties import ties_at_cutoffs
 from reportgen.model import EXAMPLES_SHOWN, GoldSet, ReportWarning, Run, examples
 from reportgen.progress import track
 

@@ -8,7 +8,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reportgen.measure.measures import ties_at_cutoffs
+from reportgen.measure.ties import ties_at_cutoffs
 from reportgen.model import Run
 
 

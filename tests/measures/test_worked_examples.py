@@ -7,7 +7,8 @@ from math import log2
 import polars as pl
 import pytest
 
-from reportgen.measure.measures import means, measure_keys, per_question, ties_at_cutoffs
+from reportgen.measure.measures import means, measure_keys, per_question
+from reportgen.measure.ties import ties_at_cutoffs
 
 TOL = 1e-9
 SPEC_TOL = 5e-5
