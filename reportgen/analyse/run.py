@@ -38,7 +38,7 @@ from reportgen.analyse.baseline import (
 from reportgen.analyse.compare import compare_runs
 from reportgen.analyse.cutoff import CutoffAnalysis, analyse
 from reportgen.analyse.gate import evaluate_gate
-from reportgen.analyse.hygiene import Hygiene, check
+from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.errors import ParameterError, UsageError
 from reportgen.labels import created_at, default_version_label
@@ -87,6 +87,8 @@ class Findings:
     intervals: dict[str, dict[str, tuple[float, float] | None]]
     """Run -> measure -> the 95% interval of its mean (None with under two questions)."""
     hygiene: Hygiene
+    leaks_at: dict[str, dict[int, LeakCounts]]
+    """Run -> k -> the forbidden chunks in its top k."""
     means_without_stale: dict[str, Means] | None
     """Run -> its means over the questions whose gold ids are all current; None when no
     gold id is stale."""
@@ -248,6 +250,10 @@ def run_analyses(
             for result in evaluation.runs
         },
         hygiene=hygiene,
+        leaks_at={
+            name: {k: leak_counts(rows, k, list(hygiene.reasons)) for k in settings.ks}
+            for name, rows in hygiene.leaks.items()
+        },
         means_without_stale=_without_stale(evaluation, hygiene),
         cutoffs=cutoffs,
         comparisons=comparisons,

@@ -63,7 +63,6 @@ import polars as pl
 from reportgen import __version__
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
-from reportgen.analyse.hygiene import Hygiene, leak_counts
 from reportgen.analyse.run import Findings
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
@@ -132,11 +131,10 @@ def _intervals_dict(intervals: dict[str, tuple[float, float] | None]) -> dict[st
     }
 
 
-def _leaks_section(name: str, evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Any]:
-    rows = hygiene.leaks[name]
-    reasons = list(hygiene.reasons)
+def _leaks_section(name: str, findings: Findings) -> dict[str, Any]:
+    rows = findings.hygiene.leaks[name]
     return {
-        "at": {str(k): leak_counts(rows, k, reasons).as_dict() for k in evaluation.settings.ks},
+        "at": {str(k): counts.as_dict() for k, counts in findings.leaks_at[name].items()},
         "chunks": [
             {"qid": q, "chunk_id": c, "rank": r, "reason": why}
             for q, c, r, why in rows.sort("qid", "rank").iter_rows()
@@ -210,7 +208,7 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
             "results": run.results.height,
         },
         "ties_at_cutoff": {str(k): len(qids) for k, qids in sorted(result.ties.items())},
-        "leaks": _leaks_section(result.name, findings.evaluation, findings.hygiene),
+        "leaks": _leaks_section(result.name, findings),
     }
 
 
