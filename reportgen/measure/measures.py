@@ -342,7 +342,8 @@ def per_question(
         .with_columns(status=status)
     )
 
-    columns = {m.key(k): m.expression(k) for m in CUTOFF_MEASURES for k in ks}
+    # cutoff by cutoff, as the plan was before the measures carried their expressions
+    columns = {m.key(k): m.expression(k) for k in ks for m in CUTOFF_MEASURES}
     columns |= {m.key(): m.expression(None) for m in WHOLE_LIST_MEASURES}
 
     return (
