@@ -325,7 +325,7 @@ def shard(
         verdict_threshold=verdict_threshold,
     )
     if not quiet:
-        echo_lines(shard_lines(plan, out_dir))
+        echo_lines(shard_lines(plan.questions, out_dir, plan.command(["--out", "../out-N"])))
 
 
 def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:

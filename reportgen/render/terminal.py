@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportgen.errors import printable
 from reportgen.model import outcome_word
@@ -18,9 +18,6 @@ from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import cells_line, gold_change_lines, selection_sentence
 from reportgen.render.views.methods import headline
 from reportgen.report.assemble import Report
-
-if TYPE_CHECKING:
-    from reportgen.shard import ShardPlan
 
 
 def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
@@ -134,13 +131,14 @@ def merge_lines(report: Report, shards: int, files: Sequence[Path]) -> list[str]
     return [*lines, written_line(files)]
 
 
-def shard_lines(plan: ShardPlan, out_dir: Path) -> list[str]:
-    """What `reportgen shard` cut, and the line that measures one shard."""
-    sizes = ", ".join(str(n) for n in plan.questions)
-    cut = f"Cut {plural(sum(plan.questions), 'question')} into {len(plan.folders)} shards"
+def shard_lines(questions: Sequence[int], out_dir: Path, command: str) -> list[str]:
+    """What `reportgen shard` cut (``questions`` per shard), and ``command``, the line
+    that measures one shard."""
+    sizes = ", ".join(str(n) for n in questions)
+    cut = f"Cut {plural(sum(questions), 'question')} into {len(questions)} shards"
     return [
         printable(f"{cut} ({sizes}) in {out_dir}/."),
-        printable(f"Measure each one inside its folder: {plan.command(['--out', '../out-N'])}"),
+        printable(f"Measure each one inside its folder: {command}"),
     ]
 
 
