@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "reportgen.cli_options",
         ),
     ),
-    ("api", ("reportgen.api", "reportgen.request", "reportgen.shard")),
+    ("api", ("reportgen.api", "reportgen.blockwise", "reportgen.request", "reportgen.shard")),
     ("site", ("reportgen.site", "reportgen.publishing", "reportgen.sitelock", "reportgen.swap")),
     ("render", ("reportgen.render",)),
     ("report", ("reportgen.report",)),
