@@ -156,6 +156,16 @@ class VersionRow:
     pruned: str
     """Empty, or when ``publish --keep`` removed its folder (the history keeps its line)."""
 
+    @property
+    def pruned_note(self) -> str:
+        """What the files column says of a pruned version; empty for one with files."""
+        if not self.pruned:
+            return ""
+        return (
+            f"pruned {self.pruned} (publish --keep): its folder is gone, "
+            "its numbers stay in the trends"
+        )
+
 
 def version_rows(
     entries: Sequence[dict[str, Any]], folders: Mapping[str, Path]

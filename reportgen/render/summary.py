@@ -237,6 +237,7 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "marker": MARKER,
         "report": report,
         "gold": gold,
+        "gold_version": gold["version"] or "unversioned",
         "questions_counted": plural(gold["questions"], "question"),
         "report_url": link_target(report_url) if linkable(report_url) else None,
         "report_place": report_place(report_url),

@@ -72,6 +72,13 @@ def sections(report: Report) -> list[tuple[str, str]]:
     return listed
 
 
+def first_run_note(run_names: list[str], first: str, why: str) -> str:
+    """Which run the question table shows first, and why when there is a choice."""
+    return (
+        f"{first} comes first, as the run {why}" if len(run_names) > 1 else f"{first} comes first"
+    )
+
+
 def chart_format(charts: Mapping[str, bytes]) -> str:
     """What report.md links: the PNGs when they were drawn (--chart-png), else the SVGs."""
     return "png" if any(name.endswith(".png") for name in charts) else "svg"
@@ -95,6 +102,7 @@ def view_model(
         "sections": sections(report),
         "first_screen": screen,
         "question_runs": runs_in_order(list(report["runs"]), screen.run),
+        "first_run_note": first_run_note(list(report["runs"]), screen.run, screen.why),
         "facts": facts(report),
         "warnings": [w["message"] for w in report["warnings"]],
         "headlines": headlines(report),

@@ -88,6 +88,10 @@ class CellView:
     stale: int = 0
     """How many of its questions have stale gold ids."""
 
+    @property
+    def ids_text(self) -> str:
+        return ", ".join(self.ids) or "none"
+
 
 @dataclass(frozen=True)
 class AttributionView:

@@ -31,6 +31,13 @@ class ComparisonBlock:
     def changed_summary(self) -> str:
         return f"{plural(self.changed_total, 'question')} changed"
 
+    @property
+    def changed_cut(self) -> str:
+        """``Showing 20 of 35`` when the table lists only some of the questions that
+        changed; empty when it lists them all."""
+        shown = len(self.changed.rows)
+        return f"Showing {shown} of {self.changed_total}" if self.changed_total > shown else ""
+
 
 @dataclass(frozen=True)
 class ComparisonsView:

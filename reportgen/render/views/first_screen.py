@@ -134,6 +134,16 @@ class FirstScreen:
         """The section's class: ``verdict``, and the answer's colour against a baseline."""
         return f"verdict {verdict_class(self.verdict)}"
 
+    @property
+    def why_short(self) -> str:
+        """Which run the screen is about and on how many questions (the PR summary)."""
+        return f"{self.why.capitalize()}: {self.n}."
+
+    @property
+    def why_line(self) -> str:
+        """:attr:`why_short` with the chunks sent to the model (the pages)."""
+        return f"{self.why.capitalize()}: {self.n}, top {self.k} chunks sent to the model."
+
 
 ALERT_CODES = (
     "stale_gold",

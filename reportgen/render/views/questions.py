@@ -70,6 +70,11 @@ class QuestionRow:
     status: str
     per_run: list[RunEvidence]
 
+    @property
+    def status_tag(self) -> str:
+        """The status shown beside the gold ids: none for a question that was scored."""
+        return "" if self.status == "scored" else self.status
+
 
 def _cells_by_question(report: Report, run_names: list[str]) -> pl.DataFrame:
     """(qid, run index, cell name) for every run that has verdicts (report["attribution"])."""
