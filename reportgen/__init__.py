@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from reportgen.version import __version__
+
 __all__ = ["Results", "__version__", "evaluate"]
 
 if TYPE_CHECKING:

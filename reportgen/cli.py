@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from reportgen import __version__, progress
+from reportgen import progress
 from reportgen.api import (
     ReportChecks,
     ReportInputs,
@@ -42,6 +42,7 @@ from reportgen.cli_options import (
 from reportgen.errors import UsageError, closest, printable
 from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.measure.scoring import Settings
+from reportgen.version import __version__
 
 
 class ReportgenCommand(click.Command):

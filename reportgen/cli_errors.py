@@ -22,7 +22,6 @@ from typing import IO, Any
 import click
 from click.core import ParameterSource
 
-from reportgen import __version__
 from reportgen.errors import (
     EXIT_DONE,
     EXIT_INTERNAL,
@@ -34,6 +33,7 @@ from reportgen.errors import (
     printable,
 )
 from reportgen.load.config import Config
+from reportgen.version import __version__
 
 DEBUG_ENV = "REPORTGEN_DEBUG"
 CONFIG_META = "reportgen.config"

@@ -21,20 +21,17 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from reportgen.analyse.attribution import CELLS, CellSummary
+from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
+from reportgen.analyse.run import attribute_verdicts
 from reportgen.errors import ParameterError
+from reportgen.labels import created_at
 from reportgen.load.memory import gold_from, is_one_run, is_path, runs_from, verdicts_from
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
-from reportgen.measure.scoring import (
-    DEFAULT_CONTEXT_K,
-    DEFAULT_KS,
-    Evaluation,
-    ReportWarning,
-    Settings,
-)
+from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
 from reportgen.measure.scoring import evaluate as score
+from reportgen.model import ReportWarning, VerdictSet
 from reportgen.render.output import FORMATS
-from reportgen.report.assemble import created_at, per_question_rows
+from reportgen.report.assemble import per_question_rows
 from reportgen.report.types import DIGITS
 
 if TYPE_CHECKING:
@@ -63,6 +60,12 @@ class Results:
     evaluation: Evaluation
     files_read: tuple[tuple[str, Path], ...] = ()
     """The input files among the arguments: a report must not overwrite them."""
+    verdicts: VerdictSet | None = None
+    verdicts_run: str | None = None
+    found_cells: Attribution | None = None
+    """The four cells of the run the verdicts judge (analyse.run.attribute_verdicts)."""
+    join_warnings: tuple[ReportWarning, ...] = ()
+    """What the verdicts' join left out."""
 
     @property
     def settings(self) -> Settings:
@@ -78,17 +81,17 @@ class Results:
         return [result.name for result in self.evaluation.runs]
 
     @cached_property
-    def checked(self) -> Evaluation:
-        """The evaluation with the input checks the report runs (stale ids, leaks), done
-        when first asked for: they cost as much as the measuring on large runs."""
-        from reportgen.analyse.hygiene import check, with_hygiene
+    def checked(self) -> tuple[ReportWarning, ...]:
+        """The input checks' warnings the report gives (stale ids, leaks), found when
+        first asked for: they cost as much as the measuring on large runs."""
+        from reportgen.analyse.hygiene import check
 
-        return with_hygiene(self.evaluation, check(self.evaluation, as_of=created_at().date()))
+        return check(self.evaluation, as_of=created_at().date()).warnings
 
     @property
     def warnings(self) -> list[ReportWarning]:
         """What the reader must know before trusting a number (report.json ``warnings``)."""
-        return list(self.checked.warnings)
+        return [*self.checked, *self.evaluation.warnings, *self.join_warnings]
 
     def _means(self, by: str | None) -> pl.DataFrame:
         keys = self.measures
@@ -125,7 +128,7 @@ class Results:
         questions (kind null), then one per kind; empty without verdicts."""
         schema = {"run": pl.String, "kind": pl.String, "n": pl.Int64}
         schema |= dict.fromkeys(CELLS, pl.Int64) | {"pass_rate": pl.Float64}
-        found = self.evaluation.attribution
+        found = self.found_cells
         if found is None:
             return pl.DataFrame(schema=schema)
         summaries: list[tuple[str | None, CellSummary]] = [(None, found.overall)]
@@ -144,7 +147,7 @@ class Results:
         measures of this one pair."""
         from reportgen.analyse.baseline import current_sides
         from reportgen.analyse.compare import compare_runs
-        from reportgen.report.assemble import compared_keys
+        from reportgen.analyse.run import compared_keys
 
         sides = current_sides(self.evaluation)
         for parameter, name in (("a", a), ("b", b)):
@@ -185,9 +188,10 @@ class Results:
         The keywords are the request's, as ``reportgen.api.make_report`` takes them; the
         inputs are those already measured. ``result.failure`` is what the CLI would raise.
         """
+        from reportgen.analyse.run import AnalysisOptions, run_analyses
         from reportgen.api import ReportResult, render_files
         from reportgen.render.output import refuse_overwriting_inputs, write_files
-        from reportgen.report.assemble import build_report
+        from reportgen.report.assemble import assemble
         from reportgen.request import (
             ReportChecks,
             ReportInputs,
@@ -203,19 +207,21 @@ class Results:
         check_request(
             ReportRequest(ReportInputs(self.evaluation.gold.source, []), outputs, settings, checks)
         )
-        evaluation = self.checked
-        report = build_report(
-            evaluation,
-            version=settings.version,
-            created=created_at(),
+        created = created_at()
+        options = AnalysisOptions(
+            verdicts=self.verdicts,
+            verdicts_run=self.verdicts_run,
+            as_of=created.date(),
             reference_run=settings.reference_run,
-            gate=checks.gate,
             compare_measures=settings.compare_measures,
+            gate=checks.gate,
         )
-        files = render_files(report, evaluation, outputs.formats, outputs.per_question_format)
+        findings = run_analyses(self.evaluation, options, version=settings.version, created=created)
+        report = assemble(findings)
+        files = render_files(report, findings, outputs.formats, outputs.per_question_format)
         refuse_overwriting_inputs(Path(out_dir), files, self.files_read, "report")
         written = write_files(Path(out_dir), files)
-        return ReportResult(report, evaluation, written, strict=checks.strict)
+        return ReportResult(report, findings, written, strict=checks.strict)
 
     def headline(self) -> pl.DataFrame:
         """The means at k_ctx and over the whole list: the table a notebook shows."""
@@ -300,8 +306,16 @@ def evaluate(
     gold_set = gold_from(gold)
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
-    evaluation = score(gold_set, loaded, settings, verdicts=verdict_set, verdicts_run=verdicts_run)
-    return Results(evaluation, _files_read(gold, runs, verdicts))
+    evaluation = score(gold_set, loaded, settings)
+    cells, join_warnings = attribute_verdicts(evaluation, verdict_set, verdicts_run)
+    return Results(
+        evaluation,
+        _files_read(gold, runs, verdicts),
+        verdict_set,
+        verdicts_run,
+        cells,
+        tuple(join_warnings),
+    )
 
 
 def _files_read(gold: Any, runs: Any, verdicts: Any) -> tuple[tuple[str, Path], ...]:

@@ -31,7 +31,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "reportgen.cli_options",
         ),
     ),
-    ("api", ("reportgen.api", "reportgen.blockwise", "reportgen.request", "reportgen.shard")),
+    (
+        "api",
+        (
+            "reportgen",  # the package itself: reportgen.evaluate
+            "reportgen.api",
+            "reportgen.blockwise",
+            "reportgen.notebook",
+            "reportgen.request",
+            "reportgen.shard",
+        ),
+    ),
     ("site", ("reportgen.site", "reportgen.publishing", "reportgen.sitelock", "reportgen.swap")),
     ("render", ("reportgen.render",)),
     ("report", ("reportgen.report",)),
@@ -42,7 +52,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "utilities",
         (
-            "reportgen",  # the package itself: __version__
+            "reportgen.version",
             "reportgen.ci",
             "reportgen.errors",
             "reportgen.filesystem",

@@ -162,15 +162,16 @@ def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Means]
     }
 
 
-def _attribution(
-    evaluation: Evaluation, options: AnalysisOptions
+def attribute_verdicts(
+    evaluation: Evaluation, verdicts: VerdictSet | None, verdicts_run: str | None = None
 ) -> tuple[Attribution | None, list[ReportWarning]]:
-    if options.verdicts is None:
+    """The four cells of the run the verdicts judge, and what their join left out."""
+    if verdicts is None:
         return None, []
     names = [result.name for result in evaluation.runs]
-    judged = choose_run(options.verdicts, names, options.verdicts_run)
+    judged = choose_run(verdicts, names, verdicts_run)
     scores = next(result.scores for result in evaluation.runs if result.name == judged)
-    join = join_verdicts(evaluation.gold, options.verdicts, judged)
+    join = join_verdicts(evaluation.gold, verdicts, judged)
     attribution = attribute(scores, join, evaluation.settings.context_k)
     return attribution, verdict_warnings(attribution)
 
@@ -203,7 +204,9 @@ def run_analyses(
     created = created or created_at()
     version = version or default_version_label(created)
     settings = evaluation.settings
-    attribution, join_warnings = _attribution(evaluation, options)
+    attribution, join_warnings = attribute_verdicts(
+        evaluation, options.verdicts, options.verdicts_run
+    )
     cutoffs = tuple(analyse(result.run, result.scores) for result in evaluation.runs)
     hygiene = check(evaluation, options.manifest, audience=options.audience, as_of=options.as_of)
     keys, keep = settings.measure_keys, settings.trec_eval

@@ -60,13 +60,13 @@ from typing import Any
 
 import polars as pl
 
-from reportgen import __version__
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
 from reportgen.analyse.run import Findings
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
 from reportgen.report.types import FORMAT_VERSION, rounded
+from reportgen.version import __version__
 
 Report = dict[str, Any]
 
