@@ -1,4 +1,4 @@
-"""Write reportgen/report/schema.json, report.json's JSON Schema, from report/types.py.
+"""Write reportgen/report/schema.json, report.json's JSON Schema, from report/types/.
 
     python scripts/make_report_schema.py           # rewrite the committed schema
     python scripts/make_report_schema.py --check   # exit 1 when it is out of date
@@ -91,7 +91,7 @@ def schema() -> dict[str, Any]:
         "title": "reportgen report.json",
         "description": (
             f"format_version {report_types.FORMAT_VERSION}; generated from "
-            "reportgen/report/types.py by scripts/make_report_schema.py (do not edit)"
+            "reportgen/report/types/ by scripts/make_report_schema.py (do not edit)"
         ),
         "type": "object",
         "properties": {"format_version": {"const": report_types.FORMAT_VERSION}},

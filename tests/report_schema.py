@@ -58,7 +58,7 @@ def folder_problems(folder: Path) -> list[str]:
 def failure(problems: list[str]) -> str:
     return (
         "report.json does not match reportgen/report/schema.json (a new key? add it to "
-        "reportgen/report/types.py and run python scripts/make_report_schema.py):\n  "
+        "reportgen/report/types/ and run python scripts/make_report_schema.py):\n  "
         + "\n  ".join(problems)
     )
 

@@ -1,0 +1,253 @@
+"""The sections of report.json that say what was measured: settings, gold set, runs,
+warnings, hygiene, verdicts, the four cells and the cutoff (see the package's docstring)."""
+
+from typing import Literal, NotRequired, TypedDict
+
+Means = dict[str, float | None]
+"""Measure key (``hit@5``, ``mrr``) -> mean, null when no question counts."""
+CountedMeans = dict[str, float | None]
+"""The means of one kind of question, with ``n`` (how many count) among the keys."""
+
+
+def counted(means: CountedMeans) -> int:
+    """The ``n`` of :data:`CountedMeans`: always an integer, which the type cannot say."""
+    return int(means["n"] or 0)
+
+
+Cell = Literal["retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong"]
+Focus = Literal["generation", "retrieval", "tie", "none"]
+StaleBasis = Literal["manifest", "no_run_returns"]
+Label = Literal["better", "worse", "within noise"]
+Outcome = Literal["declined", "answered", "unknown"]
+"""What became of an unanswerable question with a verdict."""
+
+
+class SettingsSection(TypedDict):
+    k: list[int]
+    context_k: int
+    relevance_threshold: int
+    trec_eval: bool
+
+
+class KindCounts(TypedDict):
+    questions: int
+    answerable: int
+    unanswerable: int
+
+
+class GoldSection(TypedDict):
+    source: str
+    version: str | None
+    index_version: str | None
+    fingerprint: str
+    questions: int
+    answerable: int
+    unanswerable: int
+    no_relevant: int
+    judgments: int
+    by_kind: dict[str, KindCounts]
+    question_digests: dict[str, str]
+    """Question id -> a short hash of its text, kind and graded chunks."""
+
+
+class RunCounts(TypedDict):
+    questions_scored: int
+    questions_missing: int
+    extra_questions: int
+    repeated_chunks: int
+    unanswerable_left_out: int
+    no_relevant: int
+    results: int
+
+
+class LeakCounts(TypedDict):
+    total: int
+    questions: int
+    by_reason: dict[str, int]
+
+
+class LeakedChunk(TypedDict):
+    qid: str
+    chunk_id: str
+    rank: int
+    reason: str
+
+
+class Leaks(TypedDict):
+    at: dict[str, LeakCounts]
+    """CutoffSection (as text) -> the forbidden chunks in the top k."""
+    chunks: list[LeakedChunk]
+
+
+class RunSection(TypedDict):
+    source: str
+    order: str
+    has_scores: bool
+    index_version: str | None
+    n: int
+    means: Means
+    intervals: dict[str, list[float] | None]
+    """Measure key -> [low, high], the 95% interval of the mean (null below 2 questions)."""
+    by_kind: dict[str, CountedMeans]
+    counts: RunCounts
+    ties_at_cutoff: dict[str, int]
+    leaks: Leaks
+
+
+class WarningEntry(TypedDict):
+    code: str
+    message: str
+    count: int
+    examples: list[str]
+    shard: NotRequired[str]
+    """In a merged report: the shard the warning was carried over from."""
+
+
+class ManifestSummary(TypedDict):
+    source: str
+    index_version: str | None
+    chunks: int
+
+
+class Provenance(TypedDict):
+    gold: str | None
+    manifest: str | None
+    runs: dict[str, str | None]
+    gold_questions: dict[str, int]
+    consistent: bool
+
+
+class Stale(TypedDict):
+    basis: StaleBasis
+    chunks: int
+    gold_chunks: int
+    questions: dict[str, list[str]]
+    """At most ``questions_kept`` questions, in gold-set order: qid -> its stale gold ids."""
+    question_count: int
+    questions_kept: int
+    means_without_stale: dict[str, CountedMeans] | None
+
+
+class Forbidden(TypedDict):
+    audience: str | None
+    as_of: str | None
+    from_gold: int
+    from_manifest: int
+    reasons: dict[str, str]
+
+
+class HygieneSection(TypedDict):
+    manifest: ManifestSummary | None
+    provenance: Provenance
+    stale: Stale
+    forbidden: Forbidden
+
+
+class Listed(TypedDict):
+    count: int
+    ids: list[str]
+
+
+class VerdictsSection(TypedDict):
+    source: str
+    format: str
+    run: str
+    k: int
+    joined_on: Literal["id", "question"]
+    metric: str | None
+    threshold: float | None
+    rows: int
+    questions_with_verdict: int
+    gold_without_verdict: Listed
+    unknown_questions: Listed
+    unknown_verdicts: Listed
+    other_runs: list[str]
+
+
+class CellCounts(TypedDict):
+    retrieved_correct: int
+    retrieved_wrong: int
+    missed_correct: int
+    missed_wrong: int
+
+
+class CellShares(TypedDict):
+    retrieved_correct: float | None
+    retrieved_wrong: float | None
+    missed_correct: float | None
+    missed_wrong: float | None
+
+
+class CellQuestions(TypedDict):
+    retrieved_correct: list[str]
+    retrieved_wrong: list[str]
+    missed_correct: list[str]
+    missed_wrong: list[str]
+
+
+class Cells(TypedDict):
+    """The four cells of a set of questions (a run, or one kind of question)."""
+
+    n: int
+    cells: CellCounts
+    shares: CellShares
+    focus: Focus
+    pass_rate: float | None
+
+
+class UnansweredQuestions(TypedDict):
+    declined: list[str]
+    answered: list[str]
+    unknown: list[str]
+
+
+class Unanswerable(TypedDict):
+    declined: int
+    answered: int
+    unknown: int
+    questions: UnansweredQuestions
+
+
+class AttributionSection(Cells):
+    k: int
+    questions: CellQuestions
+    stale: CellQuestions
+    """Cell -> its questions whose gold ids the index manifest does not hold."""
+    stale_count: int
+    by_kind: dict[str, Cells]
+    unanswerable: Unanswerable
+
+
+class CutoffErrors(TypedDict):
+    answered_unanswerable: int
+    declined_answerable: int
+
+
+class ScoreRange(TypedDict):
+    n: int
+    min: float | None
+    max: float | None
+
+
+class InOverlap(TypedDict):
+    answerable: list[str]
+    unanswerable: list[str]
+
+
+class CutoffQuestions(TypedDict):
+    answered_unanswerable: list[str]
+    declined_answerable: list[str]
+    in_overlap: InOverlap
+
+
+class CutoffSection(TypedDict):
+    gap: list[float] | None
+    cutoff: float | None
+    errors: CutoffErrors | None
+    rule: str
+    overlap: list[float] | None
+    reason: str | None
+    answerable: ScoreRange
+    unanswerable: ScoreRange
+    unscored: int
+    questions: CutoffQuestions
