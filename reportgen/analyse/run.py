@@ -149,8 +149,8 @@ def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Means]
     The same numbers with and without the stale questions tell a stale gold set (the
     gap) from a real regression (both low).
     """
-    if not hygiene.stale.height:
-        return None
+    if not hygiene.stale.height or hygiene.stale_basis != "manifest":
+        return None  # only a manifest confirms ids as stale: the weak signal gives none
     stale_qids = hygiene.stale.get_column("qid").unique().implode()
     keys = evaluation.settings.measure_keys
     keep = evaluation.settings.trec_eval

@@ -21,11 +21,12 @@ SETTINGS = Settings(ks=(1, 3), context_k=3)
 AS_OF = date(2026, 1, 1)
 
 
-def _evaluation(scenario: dict[str, Path], run_index: str | None = None):  # type: ignore[no-untyped-def]
+def _evaluation(scenario: dict[str, Path], run_index: str | None = None, runs: int = 1):  # type: ignore[no-untyped-def]
     run = load_run(scenario["run"], name="r")
     if run_index is not None:
         run = dataclasses.replace(run, index_version=run_index)
-    return evaluate(load_gold(scenario["gold"]), [run], SETTINGS)
+    more = [dataclasses.replace(run, name=f"r{n}") for n in range(2, runs + 1)]
+    return evaluate(load_gold(scenario["gold"]), [run, *more], SETTINGS)
 
 
 def _report(evaluation: Evaluation, manifest: Manifest | None = None) -> tuple[Report, Findings]:
@@ -51,7 +52,7 @@ def test_without_manifest_only_ids_no_run_returns_and_worded_as_possible(
     scenario: dict[str, Path],
 ) -> None:
     # b2 is returned (for q4), so only c1 is suspect.
-    found = check(_evaluation(scenario))
+    found = check(_evaluation(scenario, runs=2))
     assert found.stale_basis == "no_run_returns"
     assert _pairs(found.stale) == [("q3", "c1")]
     (warning,) = [w for w in found.warnings if "stale" in w.code]
@@ -150,10 +151,28 @@ def test_audience_needs_a_manifest_with_audiences(
 
 
 def test_reports_without_checks_still_have_the_section(scenario: dict[str, Path]) -> None:
-    report, _ = _report(_evaluation(scenario))
+    report, _ = _report(_evaluation(scenario, runs=2))
     assert report["hygiene"]["stale"]["basis"] == "no_run_returns"
     assert report["hygiene"]["manifest"] is None
     assert report["warnings"][0]["code"] == "possibly_stale_gold"
+    # the weak signal never gives numbers "without stale questions": only a manifest does
+    assert report["hygiene"]["stale"]["means_without_stale"] is None
+    assert report["runs"]["r"]["leaks"]["at"]["3"]["total"] == 1  # q1's own s1
+
+
+def test_one_run_without_a_manifest_says_unreturned_gold_is_expected(
+    scenario: dict[str, Path],
+) -> None:
+    from reportgen.render.views.hygiene import hygiene_view
+
+    report, _ = _report(_evaluation(scenario))
+    assert [w["code"] for w in report["warnings"] if "stale" in w["code"]] == []
+    assert report["hygiene"]["stale"]["means_without_stale"] is None
+    view = hygiene_view(report)
+    assert view is not None
+    assert view.stale_title == "Gold ids the run does not return"
+    assert "expected when the run is shallow" in view.stale_note
+    assert view.without_stale == []
     assert report["runs"]["r"]["leaks"]["at"]["3"]["total"] == 1  # q1's own s1
 
 
@@ -198,8 +217,10 @@ def test_no_numbers_without_stale_questions_when_every_question_has_one(tmp_path
     gold.write_text("q1 0 a 1\nq1 0 gone1 1\nq2 0 b 1\nq2 0 gone2 1\n")
     run = tmp_path / "run.trec"
     run.write_text("q1 Q0 a 1 2.0 r\nq2 Q0 b 1 2.0 r\n")
+    manifest = tmp_path / "ids.txt"
+    manifest.write_text("a\nb\n")
     evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], SETTINGS)
-    report, _ = _report(evaluation)
+    report, _ = _report(evaluation, load_manifest(manifest))
     assert report["hygiene"]["stale"]["means_without_stale"]["r"]["n"] == 0
     assert without_stale_lines(report) == [
         "Every question has at least one of these ids, so no question is left to measure "

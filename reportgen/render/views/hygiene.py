@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,7 +60,7 @@ def _stale_rows_note(stale: dict[str, Any]) -> str:
     )
 
 
-def _stale_texts(hygiene: dict[str, Any]) -> tuple[str, str]:
+def _stale_texts(hygiene: dict[str, Any], report_runs: Iterable[str]) -> tuple[str, str]:
     stale = hygiene["stale"]
     n, questions = stale["chunks"], stale_question_count(stale)
     if stale["basis"] == "manifest":
@@ -82,6 +83,16 @@ def _stale_texts(hygiene: dict[str, Any]) -> tuple[str, str]:
             "no run at any depth: more than half, so the runs are shallower than the judgments (as "
             "with pooled TREC qrels), which says nothing about stale ids; no warning is "
             "raised. A manifest (--manifest) checks them.",
+        )
+    runs = list(report_runs)
+    if len(runs) == 1:
+        return (
+            "Gold ids the run does not return",
+            f"{plural(n, 'gold id')} in {plural(questions, 'question')} "
+            f"{'is' if n == 1 else 'are'} not returned by {runs[0]} at any depth. With one "
+            "run that is expected when the run is shallow, and it is not a sign of stale "
+            "ids: no warning is raised, and no numbers are given without these questions. "
+            "A manifest (--manifest, the chunk ids of the current index) checks them.",
         )
     return (
         "Possibly stale gold ids",
@@ -141,7 +152,7 @@ def hygiene_view(report: Report) -> HygieneView | None:
     leaks = leak_lines(report)
     if hygiene["manifest"] is None and not stale["chunks"] and not leaks:
         return None
-    title, note = _stale_texts(hygiene)
+    title, note = _stale_texts(hygiene, report["runs"])
     return HygieneView(
         provenance=provenance_line(hygiene["provenance"]),
         stale_title=title,
