@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from reportgen.errors import UsageError
 from reportgen.labels import created_at
-from reportgen.load.published import load_history, load_report_dir
+from reportgen.load.published import FINGERPRINT_FROM, load_history, load_report_dir
 from reportgen.publishing import (
     HISTORY,
     INDEX,
@@ -56,6 +56,7 @@ def history_entry(report: Report, published: str) -> dict[str, Any]:
         "gold": {
             "version": gold.get("version"),
             "fingerprint": gold.get("fingerprint"),
+            "fingerprint_from": FINGERPRINT_FROM,
             "questions": gold.get("questions"),
         },
         "context_k": k,

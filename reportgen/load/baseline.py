@@ -27,7 +27,13 @@ from reportgen.errors import InputError
 from reportgen.filesystem import reading
 from reportgen.load.files import check_file
 from reportgen.load.per_question import read_per_question
-from reportgen.load.published import HISTORY_FIX, history_entries, read_report
+from reportgen.load.published import (
+    HISTORY_FIX,
+    current_fingerprint,
+    history_entries,
+    read_report,
+    report_fingerprint,
+)
 
 REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs", "gold.fingerprint")
 BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"
@@ -121,14 +127,13 @@ def _history_versions(site: Path, history: Path) -> list[SiteVersion]:
         last[entry["version"]] = (number, entry)
     versions = []
     for label, (number, entry) in last.items():
-        gold = entry.get("gold")
-        fingerprint = gold.get("fingerprint") if isinstance(gold, dict) else None
+        folder = _entry_folder(site, history, number, entry)
         versions.append(
             SiteVersion(
                 version=label,
                 created=str(entry["created"]),
-                folder=_entry_folder(site, history, number, entry),
-                fingerprint=fingerprint if isinstance(fingerprint, str) else None,
+                folder=folder,
+                fingerprint=current_fingerprint(entry, folder),
                 pruned=bool(entry.get("pruned")),
                 line=number,
             )
@@ -165,7 +170,7 @@ def _folder_versions(site: Path) -> list[SiteVersion]:
                 version=str(report["version"]),
                 created=str(report["created"]),
                 folder=path.parent,
-                fingerprint=str(report["gold"]["fingerprint"]),
+                fingerprint=report_fingerprint(report),
                 pruned=False,
                 line=None,
             )
@@ -177,7 +182,7 @@ def _fingerprint(entry: SiteVersion) -> str | None:
     if entry.fingerprint is not None:
         return entry.fingerprint
     report = entry.folder / "report.json"
-    return str(_read_report(report)["gold"]["fingerprint"]) if report.is_file() else None
+    return report_fingerprint(_read_report(report)) if report.is_file() else None
 
 
 def _choose(

@@ -7,7 +7,7 @@ version and the headline numbers, and history.jsonl to draw the trends.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from reportgen.errors import InputError
 from reportgen.labels import LABEL_FIX, label_problem
 from reportgen.load.files import decode, read_bytes
 from reportgen.load.json_input import UnreadableJSON, json_document, strict_loads
+from reportgen.model import fingerprint_of
 from reportgen.report.types import READABLE_FORMAT_VERSIONS
 
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
@@ -177,7 +178,73 @@ def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict
 
 
 def load_history(path: Path) -> list[dict[str, Any]]:
-    """Every entry of a site's history.jsonl (empty when the site is new)."""
+    """Every entry of a site's history.jsonl (empty when the site is new), each with
+    its gold fingerprint as this reportgen builds it (see ``current_fingerprint``)."""
     if not path.is_file():
         return []
-    return [entry for _, entry in history_entries(path, ("version", "created"))]
+    return [
+        with_current_fingerprint(entry, path.parent / str(entry["version"]))
+        for _, entry in history_entries(path, ("version", "created"))
+    ]
+
+
+FINGERPRINT_FROM = "question_digests"
+"""What history entries mark their gold fingerprint as built from (``gold.fingerprint_from``)."""
+DIGEST_FINGERPRINTS_SINCE = 2
+"""The report format_version from which gold.fingerprint is built from the question digests."""
+
+
+def report_fingerprint(report: Mapping[str, Any]) -> str | None:
+    """A report's gold fingerprint as this reportgen builds it.
+
+    Reports of format_version 1 hashed the whole gold file; their question digests give
+    today's fingerprint, so upgrading reportgen is not read as a change of gold set.
+    """
+    gold = report.get("gold")
+    if not isinstance(gold, dict):
+        return None
+    written = report.get("format_version")
+    if isinstance(written, int) and written >= DIGEST_FINGERPRINTS_SINCE:
+        fingerprint = gold.get("fingerprint")
+        return fingerprint if isinstance(fingerprint, str) else None
+    digests = gold.get("question_digests")
+    if not isinstance(digests, dict) or not digests:
+        return None
+    if not all(isinstance(value, str) for value in digests.values()):
+        return None
+    return fingerprint_of(digests)
+
+
+def current_fingerprint(entry: Mapping[str, Any], folder: Path) -> str | None:
+    """A history entry's gold fingerprint as this reportgen builds it, or None (unknown).
+
+    Entries published before the fingerprint was built from the question digests do not
+    say ``gold.fingerprint_from``: their version folder's report.json tells (a pruned or
+    unreadable one leaves the fingerprint unknown, which changes no trend segment and
+    matches no gold set).
+    """
+    gold = entry.get("gold")
+    if not isinstance(gold, dict) or not isinstance(gold.get("fingerprint"), str):
+        return None
+    if gold.get("fingerprint_from") == FINGERPRINT_FROM:
+        return str(gold["fingerprint"])
+    report_path = folder / "report.json"
+    if not report_path.is_file():
+        return None
+    try:
+        report = json_document(report_path, HISTORY_FIX)
+    except InputError:
+        return None
+    return report_fingerprint(report) if isinstance(report, dict) else None
+
+
+def with_current_fingerprint(entry: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """The entry with its fingerprint in today's scheme (marked so), or as it was."""
+    gold = entry.get("gold")
+    if not isinstance(gold, dict) or gold.get("fingerprint_from") == FINGERPRINT_FROM:
+        return entry
+    fingerprint = current_fingerprint(entry, folder)
+    return {
+        **entry,
+        "gold": {**gold, "fingerprint": fingerprint, "fingerprint_from": FINGERPRINT_FROM},
+    }
