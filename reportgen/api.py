@@ -34,7 +34,8 @@ from reportgen.render.output import (
     report_json,
     write_files,
 )
-from reportgen.report.assemble import Report, assemble, per_question_rows
+from reportgen.report.assemble import assemble, per_question_rows
+from reportgen.report.types import MergedReport, Report
 from reportgen.request import (
     ReportChecks,
     ReportInputs,
@@ -374,7 +375,7 @@ def shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:
 
 @dataclass(frozen=True)
 class MergeResult:
-    report: Report
+    report: MergedReport
     files: list[Path]
 
     @property

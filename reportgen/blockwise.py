@@ -27,8 +27,9 @@ from reportgen.measure.scoring import Settings, evaluate
 from reportgen.model import GoldSet
 from reportgen.progress import track
 from reportgen.render.output import per_question_bytes, report_json, write_files
-from reportgen.report.assemble import Report, assemble, per_question_rows
+from reportgen.report.assemble import assemble, per_question_rows
 from reportgen.report.merge import merge_shards
+from reportgen.report.types import MergedReport
 
 RunSpec = str | Path | tuple[str | None, str | Path]
 
@@ -71,7 +72,7 @@ def measure_in_blocks(
     gold_format: str | None = None,
     run_format: str | None = None,
     version: str | None = None,
-) -> tuple[Report, pl.DataFrame]:
+) -> tuple[MergedReport, pl.DataFrame]:
     """report.json and the per-question rows of every question, measured block by block."""
     settings = settings or Settings()
     gold_set = load_gold(gold, gold_format)
@@ -89,8 +90,8 @@ def measure_in_blocks(
         for result in evaluation.runs:
             returned = result.scores["n_retrieved"].sum() > 0
             shared[result.name] = shared.get(result.name, False) or returned
-        report = assemble(run_analyses(evaluation))
-        shards.append(Shard(f"block {number}", per_question_rows(evaluation), report))
+        block_report = assemble(run_analyses(evaluation))
+        shards.append(Shard(f"block {number}", per_question_rows(evaluation), block_report))
     report, rows = merge_shards(shards, version=version, created=created_at())
     for run in loaded:
         if not shared[run.name]:

@@ -32,7 +32,6 @@ from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec, render_charts
 from reportgen.render.charts import cells_trend_spec, trend_spec
 from reportgen.render.pages import Figure, environment, fmt, page_assets
-from reportgen.report.assemble import Report
 
 DEFAULT_LOCK_TIMEOUT = 60.0
 HEADLINE_MEASURES = (
@@ -44,8 +43,12 @@ HEADLINE_MEASURES = (
 """The measures of the headline line, at each version's k_ctx: (key, title)."""
 
 
-def history_entry(report: Report, published: str) -> dict[str, Any]:
-    """The line history.jsonl keeps for one publication: enough to draw the trends."""
+def history_entry(report: dict[str, Any], published: str) -> dict[str, Any]:
+    """The line history.jsonl keeps for one publication: enough to draw the trends.
+
+    ``report`` is a report.json as read from a folder (any readable format_version, or
+    a merged one): not a :class:`reportgen.report.types.Report`; load_report_dir checked
+    the types of the keys read here."""
     k = report["context_k"]
     gold = report["gold"]
     return {

@@ -26,7 +26,7 @@ from reportgen.load.config import GateRules, Rule
 from reportgen.measure.scoring import RunMeans
 from reportgen.model import outcome_word
 from reportgen.numbers import fmt
-from reportgen.report.types import rounded
+from reportgen.report.types import GateSection, rounded
 
 TOLERANCE = 1e-9
 
@@ -247,7 +247,7 @@ def skipped_notice(skipped: list[Rule]) -> str | None:
     )
 
 
-def failures(gate: dict[str, Any] | None) -> list[str]:
+def failures(gate: GateSection | None) -> list[str]:
     """The messages of the failed rules (empty when the gate passed or was not set)."""
     if not gate:
         return []

@@ -7,6 +7,7 @@ printed (no report.json: the settings come from the measures and the options).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ class Shard:
     source: str
     rows: pl.DataFrame
     """One row per run and question, a column per measure."""
-    report: dict[str, Any] | None
+    report: Mapping[str, Any] | None
     """The shard's report.json, when it sits beside the per-question file."""
 
 

@@ -6,7 +6,9 @@ that a cell is called the same and the same work is advised wherever it is read.
 
 from __future__ import annotations
 
-CELL_NAMES = {
+from reportgen.report.types import Cell, Focus
+
+CELL_NAMES: dict[Cell, str] = {
     "retrieved_correct": "working as designed",
     "retrieved_wrong": "generation failure",
     "missed_correct": "answered from memory",
@@ -14,7 +16,7 @@ CELL_NAMES = {
 }
 """report.json's attribution cells and the names a reader sees, in the order of SPEC.md's table."""
 
-FOCUS_CELL = {"generation": "retrieved_wrong", "retrieval": "missed_wrong"}
+FOCUS_CELL: dict[Focus, Cell] = {"generation": "retrieved_wrong", "retrieval": "missed_wrong"}
 """The failure cell that report.json's ``focus`` names."""
 
 ADVICE = {

@@ -22,14 +22,14 @@ import polars as pl
 
 from reportgen.errors import InputError, UsageError, printable
 from reportgen.filesystem import writing
-from reportgen.report.assemble import Report
+from reportgen.report.types import MergedReport, Report
 from reportgen.spreadsheet import as_text
 
 FORMATS = ("html", "md", "json")
 PER_QUESTION_FORMATS = ("csv", "parquet")
 
 
-def report_json(report: Report) -> str:
+def report_json(report: Report | MergedReport) -> str:
     """report.json's text: strict JSON (no NaN, no infinity) that encodes as UTF-8.
 
     Loaders refuse non-finite numbers and undecodable text with the file and line

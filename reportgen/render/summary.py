@@ -30,9 +30,10 @@ from reportgen.render.views.comparisons import (
     gate_lines,
     glance_note,
     glance_table,
+    pair_label,
 )
 from reportgen.render.views.first_screen import first_screen, passed_count
-from reportgen.report.assemble import Report
+from reportgen.report.types import Cell, Report
 
 MARKER = "<!-- reportgen -->"
 SUMMARY_BUDGET = 60_000
@@ -48,6 +49,8 @@ FAILURE_ADVICE = {
     "bigger problem",
     "none": "no failure: every answer with a verdict was correct",
 }
+FAILURE_CELLS: tuple[Cell, ...] = ("retrieved_wrong", "missed_wrong", "missed_correct")
+"""The cells whose questions summary.md lists: those a team works on."""
 
 
 @dataclass(frozen=True)
@@ -126,28 +129,27 @@ class CellsRow:
 def cells_rows(report: Report, limit: int) -> list[CellsRow]:
     """Per run with verdicts: the four cells, the pass rate and where the effort goes."""
     rows = []
-    for name, attribution in report.get("attribution", {}).items():
+    for name, attribution in report["attribution"].items():
         cells = attribution["cells"]
-        total = sum(cells.values())
+        total = attribution["n"]
         counts = [
             f"{cells[key]} ({cells[key] / total:.0%})" if total else "0" for key in CELL_NAMES
         ]
-        questions = attribution.get("questions", {})
-        stale = attribution.get("stale", {})
+        questions, stale = attribution["questions"], attribution["stale"]
         rows.append(
             CellsRow(
                 run=name,
                 counts=counts,
-                pass_rate=fmt(attribution.get("pass_rate")),
-                conclusion=FAILURE_ADVICE.get(attribution.get("focus", ""), ""),
+                pass_rate=fmt(attribution["pass_rate"]),
+                conclusion=FAILURE_ADVICE.get(attribution["focus"], ""),
                 stale_note=stale_note(attribution),
                 lists=[
                     (
                         CELL_NAMES[key],
-                        cut(marked_ids(sorted(questions[key]), stale.get(key, [])), limit),
+                        cut(marked_ids(sorted(questions[key]), stale[key]), limit),
                     )
-                    for key in ("retrieved_wrong", "missed_wrong", "missed_correct")
-                    if questions.get(key)
+                    for key in FAILURE_CELLS
+                    if questions[key]
                 ],
             )
         )
@@ -188,7 +190,7 @@ def _pairs_glance(report: Report, limit: int) -> Table | None:
     pairs = report["comparisons"]["pairs"]
     if not pairs or limit == 0:
         return None
-    table = glance_table(pairs[:limit], report["context_k"])
+    table = glance_table([(pair_label(pair), pair) for pair in pairs[:limit]], report["context_k"])
     return Table(table.caption, ["runs", *table.header[1:]], table.rows)
 
 
@@ -202,8 +204,7 @@ def _pairs_note(report: Report, limit: int) -> str:
 
 
 def _baseline_view(report: Report, limit: int) -> dict[str, Any]:
-    baseline = report.get("baseline")
-    if not baseline:
+    if not report["baseline"]:
         return {"baseline": [], "baseline_facts": [], "baseline_glance": None}
     view = comparisons_view(report)
     return {

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from reportgen.errors import printable
 from reportgen.model import outcome_word
@@ -17,7 +16,14 @@ from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import cells_line, gold_change_lines, selection_sentence
 from reportgen.render.views.methods import headline
-from reportgen.report.assemble import Report
+from reportgen.report.types import (
+    BaselineSection,
+    CellsThenNow,
+    Comparison,
+    MergedReport,
+    Report,
+    counted,
+)
 
 
 def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
@@ -36,7 +42,7 @@ def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
         rows += [
             (
                 kind,
-                str(values["n"]),
+                str(counted(values)),
                 fmt(values[f"hit@{k}"]),
                 fmt(values[f"recall@{k}"]),
                 fmt(values[f"mrr@{k}"]),
@@ -63,42 +69,45 @@ def comparison_lines(report: Report) -> list[str]:
     gold marked), then the gate's verdicts."""
     key = f"recall@{report['context_k']}"
     lines = []
-    sections: list[tuple[str, list[dict[str, Any]], list[str]]] = [
-        ("Runs compared", report["comparisons"]["pairs"], [])
+    pairs = report["comparisons"]["pairs"]
+    sections: list[tuple[str, Sequence[Comparison], Sequence[CellsThenNow | None], list[str]]] = [
+        ("Runs compared", pairs, [None] * len(pairs), [])
     ]
-    if baseline := report.get("baseline"):
+    if baseline := report["baseline"]:
         lines += [baseline_source_line(report, baseline), ""]
+        against = baseline["comparisons"]
         sections.append(
             (
                 f"Against baseline {baseline['version']}",
-                baseline["comparisons"],
+                against,
+                [entry["cells"] for entry in against],
                 gold_change_lines(baseline),
             )
         )
-    for title, entries, notes in sections:
+    for title, entries, then_now, notes in sections:
         if not entries:
             continue
         n = entries[0]["n"]
         moves = fmt(entries[0]["one_question"])
         lines.append(f"{title} ({n} paired questions; one question moves a mean by {moves}):")
         lines += [f"  {note}" for note in notes]
-        for entry in entries:
+        for entry, entry_cells in zip(entries, then_now, strict=True):
             lines.append(_comparison_line(entry, key))
-            cells = cells_line(entry.get("cells"))
+            cells = cells_line(entry_cells)
             if cells:
                 lines.append(f"    {cells}")
         lines.append("")
-    gate = report.get("gate")
+    gate = report["gate"]
     if gate:
         lines.append(f"Quality gate: {outcome_word(gate['passed'])}")
         lines += [f"  {rule['message']}" for rule in gate["rules"]]
-        if gate.get("notice"):
+        if gate["notice"]:
             lines.append(f"  notice: {gate['notice']}")
         lines.append("")
     return lines
 
 
-def _comparison_line(entry: dict[str, Any], key: str) -> str:
+def _comparison_line(entry: Comparison, key: str) -> str:
     measure = entry["measures"].get(key)
     if measure is None:
         return f"  {entry['before']} -> {entry['after']}: no shared question"
@@ -110,16 +119,16 @@ def _comparison_line(entry: dict[str, Any], key: str) -> str:
     )
 
 
-def baseline_source_line(report: Report, baseline: dict[str, Any]) -> str:
+def baseline_source_line(report: Report, baseline: BaselineSection) -> str:
     """Which report the baseline is, and why that version when it came from a site."""
     version, created, source = baseline["version"], baseline["created"], baseline["source"]
     line = f"Baseline: {version} ({created}), read from {source}."
-    if selection := baseline.get("selection"):
+    if selection := baseline["selection"]:
         line += " " + selection_sentence(version, selection, report["gold"])
     return line
 
 
-def merge_lines(report: Report, shards: int, files: Sequence[Path]) -> list[str]:
+def merge_lines(report: MergedReport, shards: int, files: Sequence[Path]) -> list[str]:
     """The merged questions, each run's means at the context k, where the files went."""
     lines = [f"Merged {shards} shards: {plural(report['gold']['questions'], 'question')}."]
     k = report["context_k"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -39,6 +39,7 @@ from reportgen.report.assemble import (
     question_counts,
     settings_sections,
 )
+from reportgen.report.types import MergedReport
 
 SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval")
 SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "results")
@@ -166,7 +167,7 @@ def merge_shards(
     version: str | None = None,
     created: datetime,
     gate: GateRules | None = None,
-) -> tuple[Report, pl.DataFrame]:
+) -> tuple[MergedReport, pl.DataFrame]:
     """The merged report.json dict, and the merged per-question rows."""
     settings = _settings(shards, trec_eval)
     rows = _combined(shards)
@@ -223,4 +224,5 @@ def merge_shards(
             for shard, fingerprint in zip(shards, fingerprints, strict=True)
         ],
     }
-    return report, rows.sort("run", "qid", maintain_order=True)
+    # built from the same plain-dict builders as assemble: checked like it (see there)
+    return cast(MergedReport, report), rows.sort("run", "qid", maintain_order=True)

@@ -79,6 +79,8 @@ def report_with(cells: dict[str, Any]) -> dict[str, Any]:
         "one_question": 0.02,
         "measures": {},
         "changed_questions": {},
+        "changed_counts": {},
+        "changed_total": 0,
         "cells": cells,
     }
     method = {
@@ -95,6 +97,7 @@ def report_with(cells: dict[str, Any]) -> dict[str, Any]:
             "version": "v1",
             "created": "2026-01-01T00:00:00Z",
             "source": "base/report.json",
+            "selection": None,
             "gold": {"version": None, "fingerprint": "f"},
             "gold_change": None,
             "runs_not_in_baseline": [],
@@ -102,6 +105,7 @@ def report_with(cells: dict[str, Any]) -> dict[str, Any]:
             "method": method,
             "comparisons": [entry],
         },
+        "gate": None,
     }
 
 

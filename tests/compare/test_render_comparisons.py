@@ -41,14 +41,18 @@ def test_four_cells_then_and_now_when_both_reports_have_them(demo: Path) -> None
 
     report = json.loads((demo / "report.json").read_text())
     entry = copy.deepcopy(report["comparisons"]["pairs"][0]) | {"run": "keyword"}
+    cells = ("retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong")
     entry["cells"] = {
-        "then": {"working": 31, "generation_failure": 9},
-        "now": {"working": 33, "generation_failure": 7},
+        "then": dict(zip(cells, (31, 9, 4, 6), strict=True)),
+        "now": dict(zip(cells, (33, 7, 4, 6), strict=True)),
+        "pass_rate": {"then": 0.7, "now": 0.74},
+        "stale": {"then": None, "now": None},
     }
     report["baseline"] = {
         "version": "v1",
         "created": "2025-01-01T00:00:00Z",
         "source": "base/report.json",
+        "selection": None,
         "gold": {"version": "g1", "fingerprint": "abc"},
         "gold_change": None,
         "runs_not_in_baseline": [],
@@ -60,8 +64,11 @@ def test_four_cells_then_and_now_when_both_reports_have_them(demo: Path) -> None
     cells = view.baseline[0].cells
     assert cells is not None
     assert [[c.text for c in row] for row in cells.rows] == [
-        ["working", "31", "33"],
-        ["generation_failure", "9", "7"],
+        ["working as designed", "31", "33"],
+        ["generation failure", "9", "7"],
+        ["answered from memory", "4", "4"],
+        ["retrieval failure", "6", "6"],
+        ["pass rate", "0.700", "0.740"],
     ]
     assert view.baseline_facts[0].startswith("Baseline v1 (2025-01-01T00:00:00Z)")
 
@@ -116,7 +123,7 @@ def test_glance_shows_headline_measures_and_what_moved_beyond_noise() -> None:
         _entry("b", {"hit@5": "within noise", "recall@5": "within noise", "ap": "better"}),
         _entry("c", {"hit@5": "within noise", "recall@5": "within noise"}),
     ]
-    table = glance_table(entries, 5)
+    table = glance_table([(str(entry["run"]), entry) for entry in entries], 5)  # type: ignore[misc]
     # only the headline measures at k_ctx that some comparison has; AP is not one
     assert table.header == ["run", "hit@5", "recall@5", "beyond noise (any measure)"]
     rows = [[cell.text for cell in row] for row in table.rows]

@@ -23,8 +23,10 @@ def with_cells(report: dict, n: int) -> dict:
     report["attribution"] = {
         "mine": {
             "k": 3,
+            "n": sum(len(ids) for ids in questions.values()),
             "cells": {cell: len(ids) for cell, ids in questions.items()},
             "questions": questions,
+            "stale": {cell: [] for cell in questions},
             "focus": "generation",
             "pass_rate": 0.5,
             "by_kind": {},
@@ -74,7 +76,8 @@ def test_huge_lists_are_cut_with_a_count_and_a_link(spec_example: ReportResult) 
 
 def test_endless_warnings_still_fit(spec_example: ReportResult) -> None:
     report = copy.deepcopy(spec_example.report)
-    report["warnings"] = [{"message": "x" * 500}] * 1000
+    warning = {"code": "missing_questions", "message": "x" * 500, "count": 1, "examples": []}
+    report["warnings"] = [warning] * 1000
     text = render_summary(report, "https://example.org/full")
     assert len(text) <= SUMMARY_BUDGET
     assert "more in the [full report](https://example.org/full)" in text
@@ -83,7 +86,10 @@ def test_endless_warnings_still_fit(spec_example: ReportResult) -> None:
 def test_a_relative_report_url_is_named_not_linked(spec_example: ReportResult) -> None:
     """`index.html` is right beside summary.md but dead in a PR comment: say where it is."""
     report = copy.deepcopy(with_cells(spec_example.report, 60))
-    report["warnings"] = [{"message": f"warning {i}"} for i in range(50)]
+    report["warnings"] = [
+        {"code": "missing_questions", "message": f"warning {i}", "count": 1, "examples": []}
+        for i in range(50)
+    ]
     for url, place in [
         (
             "index.html",

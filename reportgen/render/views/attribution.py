@@ -4,14 +4,19 @@ that says where the next week of work goes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from reportgen.render.cells import CELL_NAMES, FOCUS_CELL, advice_sentence
 from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
-from reportgen.report.assemble import Report
+from reportgen.report.types import (
+    AttributionSection,
+    Cells,
+    Outcome,
+    Report,
+    VerdictsSection,
+)
 
 
-def conclusion(summary: dict[str, Any]) -> str:
+def conclusion(summary: Cells) -> str:
     """The plain sentence that says where the next week of work goes (SPEC.md)."""
     cells = summary["cells"]
     generation, retrieval = cells["retrieved_wrong"], cells["missed_wrong"]
@@ -38,7 +43,7 @@ def conclusion(summary: dict[str, Any]) -> str:
     return "No judged answer is wrong: neither stage shows a failure on these questions."
 
 
-def pass_rate_note(summary: dict[str, Any]) -> str:
+def pass_rate_note(summary: Cells) -> str:
     cells = summary["cells"]
     right = cells["retrieved_correct"] + cells["missed_correct"]
     return (
@@ -63,9 +68,9 @@ def with_stale(count: int | str, stale: int) -> str:
     return f"{count} ({stale} with stale gold)" if stale else str(count)
 
 
-def stale_note(section: dict[str, Any]) -> str | None:
+def stale_note(section: AttributionSection) -> str | None:
     """The sentence under the table when retrieval failures rest on stale gold ids."""
-    stale = len(section.get("stale", {}).get("missed_wrong", []))
+    stale = len(section["stale"]["missed_wrong"])
     if not stale:
         return None
     failures = section["cells"]["missed_wrong"]
@@ -107,24 +112,24 @@ class AttributionView:
     join: list[str]
 
 
-def _cell_views(section: dict[str, Any]) -> dict[str, CellView]:
+def _cell_views(section: AttributionSection) -> dict[str, CellView]:
     focus_cell = FOCUS_CELL.get(section["focus"])
-    stale = section.get("stale", {})
+    stale = section["stale"]
     return {
         key: CellView(
             key=key,
             label=CELL_NAMES[key],
             count=str(section["cells"][key]),
             share=fmt_share(section["shares"][key]),
-            ids=marked_ids(section["questions"][key], stale.get(key, [])),
+            ids=marked_ids(section["questions"][key], stale[key]),
             focus=key == focus_cell,
-            stale=len(stale.get(key, [])),
+            stale=len(stale[key]),
         )
         for key in CELL_NAMES
     }
 
 
-def _kinds_table(section: dict[str, Any]) -> Table:
+def _kinds_table(section: AttributionSection) -> Table:
     header = ["kind", "n", *CELL_NAMES.values(), "pass rate", "larger failure"]
     rows = [
         [
@@ -139,9 +144,9 @@ def _kinds_table(section: dict[str, Any]) -> Table:
     return Table(f"The four cells by kind, top {section['k']}", header, rows)
 
 
-def _unanswerable_table(section: dict[str, Any]) -> Table:
+def _unanswerable_table(section: AttributionSection) -> Table:
     outcomes = section["unanswerable"]
-    labels = {
+    labels: dict[Outcome, str] = {
         "declined": "declined correctly",
         "answered": "answered anyway (wrong)",
         "unknown": "unknown",
@@ -154,7 +159,7 @@ def _unanswerable_table(section: dict[str, Any]) -> Table:
     return Table("Unanswerable questions (not in the cells)", ["outcome", "n", "questions"], rows)
 
 
-def _join_lines(verdicts: dict[str, Any], section: dict[str, Any]) -> list[str]:
+def _join_lines(verdicts: VerdictsSection, section: AttributionSection) -> list[str]:
     joined = (
         "by question id"
         if verdicts["joined_on"] == "id"
@@ -178,12 +183,21 @@ def _join_lines(verdicts: dict[str, Any], section: dict[str, Any]) -> list[str]:
         f"{sum(section['unanswerable'][k] for k in ('declined', 'answered', 'unknown'))} "
         "unanswerable)."
     )
-    for key, noun, nouns, rest in (
-        ("gold_without_verdict", "gold question", "gold questions", "without a verdict"),
-        ("unknown_verdicts", "verdict", "verdicts", "unknown (the eval errored or left it empty)"),
-        ("unknown_questions", "verdict", "verdicts", "for questions not in the gold set (ignored)"),
+    for listed, noun, nouns, rest in (
+        (verdicts["gold_without_verdict"], "gold question", "gold questions", "without a verdict"),
+        (
+            verdicts["unknown_verdicts"],
+            "verdict",
+            "verdicts",
+            "unknown (the eval errored or left it empty)",
+        ),
+        (
+            verdicts["unknown_questions"],
+            "verdict",
+            "verdicts",
+            "for questions not in the gold set (ignored)",
+        ),
     ):
-        listed = verdicts[key]
         ids = f": {', '.join(listed['ids'])}" if listed["ids"] else ""
         lines.append(f"{plural(listed['count'], noun, nouns)} {rest}{ids}.")
     if verdicts["other_runs"]:

@@ -3,14 +3,22 @@ report["gate"]), formatted for _comparisons.html.j2 / .md.j2 and summary.md."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from reportgen.measure.measures import MEASURES
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.attribution import with_stale
 from reportgen.render.views.common import Cell, Table, fmt, plural, verdict_class
-from reportgen.report.assemble import Report
+from reportgen.report.types import (
+    BaselineSection,
+    CellsThenNow,
+    Comparison,
+    GoldSection,
+    Method,
+    Report,
+    Selection,
+)
 
 CHANGED_ROWS_SHOWN = 50
 """Questions that changed, per comparison, before the pages point to report.json."""
@@ -63,7 +71,7 @@ def _measure_title(key: str) -> str:
     return title.replace("@k", f"@{k}") if k else title
 
 
-def _comparison_table(entry: dict[str, Any]) -> Table:
+def _comparison_table(entry: Comparison) -> Table:
     rows = []
     for key, m in entry["measures"].items():
         test = "McNemar" if m["test"] == "mcnemar" else "randomization"
@@ -92,63 +100,62 @@ def _comparison_table(entry: dict[str, Any]) -> Table:
     return Table("Per measure (after - before)", header, rows, css="comparison")
 
 
-def _changed_table(entry: dict[str, Any]) -> tuple[Table, int]:
+@dataclass
+class _Changed:
+    """One changed question: its kind, and per measure the move and its text."""
+
+    kind: str
+    delta: dict[str, float]
+    text: dict[str, str]
+
+
+def _changed_table(entry: Comparison) -> tuple[Table, int]:
     """Questions whose values at k_ctx moved, one row each: largest losses first."""
     changed = entry["changed_questions"]
     keys = list(changed)
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, _Changed] = {}
     for key in keys:
         for row in changed[key]:
-            item = found.setdefault(row["qid"], {"kind": row["kind"], "delta": {}})
-            item[key] = f"{fmt(row['before'])} → {fmt(row['after'])}"
-            item["delta"][key] = row["after"] - row["before"]
-    order = sorted(
-        found, key=lambda qid: (*(found[qid]["delta"].get(key, 0.0) for key in keys), qid)
-    )
+            item = found.setdefault(row["qid"], _Changed(row["kind"], {}, {}))
+            item.text[key] = f"{fmt(row['before'])} → {fmt(row['after'])}"
+            item.delta[key] = row["after"] - row["before"]
+    order = sorted(found, key=lambda qid: (*(found[qid].delta.get(key, 0.0) for key in keys), qid))
     rows = [
-        [Cell(qid), Cell(found[qid]["kind"]), *[Cell(found[qid].get(key, "=")) for key in keys]]
+        [Cell(qid), Cell(found[qid].kind), *[Cell(found[qid].text.get(key, "=")) for key in keys]]
         for qid in order[:CHANGED_ROWS_SHOWN]
     ]
     header = ["question", "kind", *[_measure_title(key) for key in keys]]
     # report.json lists the first 100 changed questions; changed_total counts them all
-    # (reports written before it was added listed every one)
-    total = entry.get("changed_total", len(order))
-    return Table("Questions that changed (= unchanged)", header, rows, css="changed"), total
+    return (
+        Table("Questions that changed (= unchanged)", header, rows, css="changed"),
+        entry["changed_total"],
+    )
 
 
-def _cells_table(cells: dict[str, Any] | None) -> Table | None:
-    if (
-        not cells
-        or not isinstance(cells.get("then"), dict)
-        or not isinstance(cells.get("now"), dict)
-    ):
+def _cells_table(cells: CellsThenNow | None) -> Table | None:
+    if cells is None:
         return None
-    stale = cells.get("stale") or {}
-    names = list(dict.fromkeys([*cells["then"], *cells["now"]]))
+    stale, rates = cells["stale"], cells["pass_rate"]
+    sides = (
+        (cells["then"], stale["then"] or {}),
+        (cells["now"], stale["now"] or {}),
+    )
     rows = [
         [
-            Cell(CELL_NAMES.get(name, name)),
-            *[
-                Cell(
-                    with_stale(cells[side][name], (stale.get(side) or {}).get(name, 0))
-                    if name in cells[side]
-                    else "n/a"
-                )
-                for side in ("then", "now")
-            ],
+            Cell(label),
+            *[Cell(with_stale(counts[name], marked.get(name, 0))) for counts, marked in sides],
         ]
-        for name in names
+        for name, label in CELL_NAMES.items()
     ]
-    rates = cells.get("pass_rate") or {}
-    if rates:
-        rows.append([Cell("pass rate"), Cell(fmt(rates.get("then"))), Cell(fmt(rates.get("now")))])
+    rows.append([Cell("pass rate"), Cell(fmt(rates["then"])), Cell(fmt(rates["now"]))])
     return Table("The four cells, then and now", ["cell", "then", "now"], rows, css="cells")
 
 
-def stale_cells_note(cells: dict[str, Any] | None) -> str | None:
+def stale_cells_note(cells: CellsThenNow | None) -> str | None:
     """Why a count "with stale gold" must not be read as search's doing."""
-    stale = (cells or {}).get("stale") or {}
-    then, now = stale.get("then"), stale.get("now") or {}
+    if cells is None:
+        return None
+    then, now = cells["stale"]["then"], cells["stale"]["now"] or {}
     if not any((then or {}).values()) and not any(now.values()):
         return None
     note = (
@@ -165,7 +172,7 @@ def stale_cells_note(cells: dict[str, Any] | None) -> str | None:
     return note
 
 
-def cells_line(cells: dict[str, Any] | None) -> str | None:
+def cells_line(cells: CellsThenNow | None) -> str | None:
     """The cells then and now on one terminal line, stale gold marked as on the pages."""
     table = _cells_table(cells)
     if table is None:
@@ -178,7 +185,7 @@ GLANCE_MEASURES = ("hit", "recall", "ndcg", "mrr")
 """The measures at k_ctx that the at-a-glance table shows, when a comparison has them."""
 
 
-def _moved(entry: dict[str, Any]) -> str:
+def _moved(entry: Comparison) -> str:
     """Which measures moved beyond noise, by label; "nothing beyond noise" when none."""
     parts = []
     for label in ("worse", "better"):
@@ -188,7 +195,7 @@ def _moved(entry: dict[str, Any]) -> str:
     return "; ".join(parts) or "nothing beyond noise"
 
 
-def glance_table(entries: list[dict[str, Any]], k: int) -> Table:
+def glance_table(labelled: Sequence[tuple[str, Comparison]], k: int) -> Table:
     """One row per comparison (a run against the baseline, or a pair of runs): headline
     measures before → after, and what moved beyond noise.
 
@@ -196,11 +203,10 @@ def glance_table(entries: list[dict[str, Any]], k: int) -> Table:
     p-values) are one click away.
     """
     keys = [f"{name}@{k}" for name in GLANCE_MEASURES]
-    keys = [key for key in keys if any(key in entry["measures"] for entry in entries)]
+    keys = [key for key in keys if any(key in entry["measures"] for _, entry in labelled)]
     rows = []
-    for entry in entries:
-        label = entry["run"] if "run" in entry else f"{entry['before']} → {entry['after']}"
-        cells = [Cell(str(label))]
+    for label, entry in labelled:
+        cells = [Cell(label)]
         for key in keys:
             m = entry["measures"].get(key)
             text = "n/a" if m is None else f"{fmt(m['before'])} → {fmt(m['after'])}"
@@ -213,8 +219,13 @@ def glance_table(entries: list[dict[str, Any]], k: int) -> Table:
     return Table("At a glance (before → after)", header, rows, css="glance")
 
 
+def pair_label(entry: Comparison) -> str:
+    """A pair of runs as the glance table names it: ``keyword → rerank``."""
+    return f"{entry['before']} → {entry['after']}"
+
+
 def glance_note(
-    method: dict[str, Any],
+    method: Method,
     details: str = "each run below has every measure, its interval and p-values",
 ) -> str:
     return (
@@ -223,9 +234,12 @@ def glance_note(
     )
 
 
-def _blocks(entries: list[dict[str, Any]]) -> list[ComparisonBlock]:
+def _blocks(
+    entries: Sequence[Comparison], cells: Sequence[CellsThenNow | None] | None = None
+) -> list[ComparisonBlock]:
+    """A block per comparison; ``cells``, one per entry, against a baseline."""
     blocks = []
-    for entry in entries:
+    for entry, then_now in zip(entries, cells or [None] * len(entries), strict=True):
         changed, total = _changed_table(entry)
         moves = fmt(entry["one_question"])
         blocks.append(
@@ -235,14 +249,14 @@ def _blocks(entries: list[dict[str, Any]]) -> list[ComparisonBlock]:
                 table=_comparison_table(entry),
                 changed=changed,
                 changed_total=total,
-                cells=_cells_table(entry.get("cells")),
-                cells_note=stale_cells_note(entry.get("cells")),
+                cells=_cells_table(then_now),
+                cells_note=stale_cells_note(then_now),
             )
         )
     return blocks
 
 
-def _method_text(method: dict[str, Any]) -> str:
+def _method_text(method: Method) -> str:
     return (
         f"Differences are after - before, paired by question. Intervals: 95% percentile "
         f"bootstrap ({method['interval']['resamples']:,} resamples, seed "
@@ -255,15 +269,15 @@ def _method_text(method: dict[str, Any]) -> str:
     )
 
 
-def gold_change_lines(baseline: dict[str, Any]) -> list[str]:
+def gold_change_lines(baseline: BaselineSection) -> list[str]:
     """What changed in the gold set since the baseline, and on how many questions both
     sides are measured: the same count on every page and in the terminal."""
-    change = baseline.get("gold_change")
+    change = baseline["gold_change"]
     if not change:
         return []
-    left = "; ".join(
-        f"{part['count']} {part['why']}" for part in change["left_out"].values() if part["count"]
-    )
+    out = change["left_out"]
+    parts = (out["only_in_baseline"], out["only_in_this_report"], out["changed"])
+    left = "; ".join(f"{part['count']} {part['why']}" for part in parts if part["count"])
     entries = baseline["comparisons"]
     paired = (
         f" ({entries[0]['n']} of them with relevant passages, paired run by run)" if entries else ""
@@ -288,7 +302,7 @@ def _baseline_facts(report: Report) -> list[str]:
         f"Baseline {baseline['version']} ({baseline['created']}), read from {baseline['source']}; "
         f"gold set {gold['version'] or 'unversioned'}, fingerprint {gold['fingerprint']}.",
     ]
-    if selection := baseline.get("selection"):
+    if selection := baseline["selection"]:
         facts.append(selection_sentence(baseline["version"], selection, report["gold"]))
     facts += gold_change_lines(baseline)
     if baseline["runs_not_in_baseline"]:
@@ -298,7 +312,7 @@ def _baseline_facts(report: Report) -> list[str]:
     return facts
 
 
-def selection_sentence(version: str, selection: dict[str, Any], gold: dict[str, Any]) -> str:
+def selection_sentence(version: str, selection: Selection, gold: GoldSection) -> str:
     """Why this version of the site is the baseline, and which newer ones were passed over."""
     site, count = selection["site"], selection["versions"]
     among = f"the {count} versions on {site}" if count != 1 else f"the one version on {site}"
@@ -319,10 +333,10 @@ def selection_sentence(version: str, selection: dict[str, Any], gold: dict[str, 
 
 def gate_lines(report: Report) -> tuple[bool | None, list[tuple[bool, str]]]:
     """Whether the quality gate passed (None without a gate) and each rule's outcome."""
-    gate = report.get("gate")
+    gate = report["gate"]
     if not gate:
         return None, []
-    return bool(gate["passed"]), [(bool(rule["passed"]), rule["message"]) for rule in gate["rules"]]
+    return gate["passed"], [(rule["passed"], rule["message"]) for rule in gate["rules"]]
 
 
 def comparisons_view(report: Report) -> ComparisonsView:
@@ -330,18 +344,24 @@ def comparisons_view(report: Report) -> ComparisonsView:
     comparisons = report["comparisons"]
     gold = report["gold"]
     gate_passed, gate = gate_lines(report)
-    baseline = report.get("baseline")
+    baseline = report["baseline"]
     return ComparisonsView(
         method=_method_text(comparisons["method"]),
         gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
         f"{gold['fingerprint']}.",
         pairs=_blocks(comparisons["pairs"]),
         baseline_facts=_baseline_facts(report),
-        baseline_glance=glance_table(baseline["comparisons"], report["context_k"])
+        baseline_glance=glance_table(
+            [(entry["run"], entry) for entry in baseline["comparisons"]], report["context_k"]
+        )
         if baseline
         else None,
         baseline_note=glance_note(baseline["method"]) if baseline else "",
-        baseline=_blocks(baseline["comparisons"]) if baseline else [],
+        baseline=_blocks(
+            baseline["comparisons"], [entry["cells"] for entry in baseline["comparisons"]]
+        )
+        if baseline
+        else [],
         gate_passed=gate_passed,
         gate=gate,
     )

@@ -12,7 +12,7 @@ from markupsafe import Markup
 from reportgen.analyse.cutoff import CutoffAnalysis, histogram
 from reportgen.render.charts import cutoff_chart_spec
 from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
-from reportgen.report.assemble import Report
+from reportgen.report.types import CutoffSection, Report, ScoreRange
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,7 @@ class CutoffView:
     histogram: Table | None
 
 
-def _cutoff_summary(section: dict[str, Any]) -> list[str]:
-    errors = section["errors"]
+def _cutoff_summary(section: CutoffSection) -> list[str]:
     questions = section["questions"]
     cutoff = fmt_score(section["cutoff"])
     if section["gap"] is not None:
@@ -34,15 +33,18 @@ def _cutoff_summary(section: dict[str, Any]) -> list[str]:
             f"those of answerable ones start at {fmt_score(high)}. A cutoff of {cutoff} "
             "(the middle of the gap) separates them: answer at or above it, decline below."
         ]
-    low, high = section["overlap"]
+    overlap, errors = section["overlap"], section["errors"]
+    if overlap is None or errors is None:
+        raise ValueError("a cutoff analysis has a gap, or an overlap and the errors it makes")
+    low, high = overlap
     inside = questions["in_overlap"]
-    counts = {group: len(ids) for group, ids in inside.items()}
     named = [*inside["answerable"], *inside["unanswerable"]]
     listed = f": {', '.join(named)}" if len(named) <= IDS_INLINE else ""
     lines = [
         f"No cutoff separates them: answerable top-1 scores go down to {fmt_score(low)} and "
-        f"unanswerable ones up to {fmt_score(high)}; {counts['answerable']} answerable and "
-        f"{plural(counts['unanswerable'], 'unanswerable question')} sit in that overlap{listed}.",
+        f"unanswerable ones up to {fmt_score(high)}; {len(inside['answerable'])} answerable "
+        f"and {plural(len(inside['unanswerable']), 'unanswerable question')} sit in that "
+        f"overlap{listed}.",
         f"The cutoff with the fewest errors is {cutoff}: it answers "
         f"{plural(errors['answered_unanswerable'], 'unanswerable question')}"
         + (
@@ -66,8 +68,8 @@ def _cutoff_summary(section: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _cutoff_facts(section: dict[str, Any]) -> list[tuple[str, str]]:
-    def spread(group: dict[str, Any]) -> str:
+def _cutoff_facts(section: CutoffSection) -> list[tuple[str, str]]:
+    def spread(group: ScoreRange) -> str:
         if not group["n"]:
             return "none"
         spread = f"{fmt_score(group['min'])} to {fmt_score(group['max'])}"
@@ -83,7 +85,8 @@ def _cutoff_facts(section: dict[str, Any]) -> list[tuple[str, str]]:
         facts.append(("overlap", " to ".join(fmt_score(v) for v in section["overlap"])))
     if section["cutoff"] is not None:
         facts.append(("cutoff", f"{fmt_score(section['cutoff'])} (answer at or above)"))
-        errors = section["errors"]
+    errors = section["errors"]  # null exactly when there is no cutoff
+    if errors is not None:
         facts.append(("answered though unanswerable", str(errors["answered_unanswerable"])))
         facts.append(("declined though answerable", str(errors["declined_answerable"])))
     if section["unscored"]:
@@ -156,7 +159,7 @@ def cutoff_chart_specs(
     """The cutoff chart spec of every run that has a cutoff analysis, by file stem."""
     analyses = {analysis.run: analysis for analysis in cutoffs}
     specs = {}
-    for index, (run, section) in enumerate(report.get("cutoff", {}).items()):
+    for index, (run, section) in enumerate(report["cutoff"].items()):
         if section["reason"] is not None or run not in analyses:
             continue
         band = section["gap"] or section["overlap"]
@@ -174,6 +177,6 @@ def cutoff_charts(report: Report, charts: Mapping[str, bytes]) -> dict[str, Mark
     """Inline SVG of each run's cutoff chart, drawn with the others by render_charts."""
     return {
         run: Markup(charts[f"{cutoff_stem(index)}.svg"].decode())
-        for index, run in enumerate(report.get("cutoff", {}))
+        for index, run in enumerate(report["cutoff"])
         if f"{cutoff_stem(index)}.svg" in charts
     }

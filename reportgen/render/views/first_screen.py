@@ -10,7 +10,6 @@ warnings, one line per severity.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from reportgen.model import outcome_word
 from reportgen.render.views.attribution import AttributionView, attribution_view
@@ -23,7 +22,7 @@ from reportgen.render.views.common import (
     plural,
     verdict_class,
 )
-from reportgen.report.assemble import Report
+from reportgen.report.types import BaselineComparison, Report
 
 HEADLINE_MEASURES = (("hit", "hit"), ("recall", "recall"))
 """The measures at k_ctx the first screen gives with their interval and change."""
@@ -183,7 +182,7 @@ A code not listed here (a newer one) goes with the first severity."""
 def focus_run(report: Report) -> tuple[str, str]:
     """The run the verdicts are for, else the best by recall at k_ctx (then hit, then
     MRR, then report order): the run whose numbers the first screen gives, and why."""
-    if report.get("attribution"):
+    if report["attribution"]:
         return next(iter(report["attribution"])), "the run the verdicts are for"
     k = report["context_k"]
     runs = report["runs"]
@@ -198,13 +197,13 @@ def focus_run(report: Report) -> tuple[str, str]:
     return best, f"the best run at top {k} (no verdicts given)"
 
 
-def baseline_entry(report: Report, run: str) -> dict[str, Any] | None:
-    baseline = report.get("baseline")
+def baseline_entry(report: Report, run: str) -> BaselineComparison | None:
+    baseline = report["baseline"]
     if not baseline:
         return None
     for entry in baseline["comparisons"]:
-        if entry.get("run") == run:
-            return entry  # type: ignore[no-any-return]
+        if entry["run"] == run:
+            return entry
     return None
 
 
@@ -216,13 +215,13 @@ def overall_verdict(labels: list[str]) -> str:
     return "worse" if worse else "better" if better else "within noise"
 
 
-def _figures(report: Report, run: str, entry: dict[str, Any] | None) -> list[Figure]:
+def _figures(report: Report, run: str, entry: BaselineComparison | None) -> list[Figure]:
     k = report["context_k"]
     section = report["runs"][run]
     figures = []
     for name, label in HEADLINE_MEASURES:
         key = f"{name}@{k}"
-        measure = (entry or {}).get("measures", {}).get(key)
+        measure = None if entry is None else entry["measures"].get(key)
         change = verdict = ""
         if measure is not None:
             change = f"{change_words(measure['difference'])} from {fmt(measure['before'])}"
@@ -231,7 +230,7 @@ def _figures(report: Report, run: str, entry: dict[str, Any] | None) -> list[Fig
             Figure(
                 label=f"{label}@{k}",
                 value=fmt(section["means"][key]),
-                interval=fmt_interval(section.get("intervals", {}).get(key)),
+                interval=fmt_interval(section["intervals"].get(key)),
                 change=change,
                 verdict=verdict,
             )
@@ -247,9 +246,9 @@ VERDICT_WORDS = {
 }
 
 
-def _run_verdict(report: Report, entry: dict[str, Any]) -> str:
+def _run_verdict(report: Report, entry: BaselineComparison) -> str:
     k = report["context_k"]
-    measures = entry.get("measures", {})
+    measures = entry["measures"]
     keys = [f"{name}@{k}" for name, _ in HEADLINE_MEASURES]
     return overall_verdict([measures[key]["label"] for key in keys if key in measures])
 
@@ -258,12 +257,13 @@ def _others_moved(report: Report, run: str) -> str:
     """``; rerank is worse``: the other runs whose hit or recall at k_ctx moved beyond
     noise, so that a title about one run does not hide another's regression."""
     moved: dict[str, list[str]] = {}
-    for entry in (report.get("baseline") or {}).get("comparisons", []):
-        if entry.get("run") == run:
+    baseline = report["baseline"]
+    for entry in [] if baseline is None else baseline["comparisons"]:
+        if entry["run"] == run:
             continue
         verdict = _run_verdict(report, entry)
         if verdict != "within noise":
-            moved.setdefault(verdict, []).append(str(entry["run"]))
+            moved.setdefault(verdict, []).append(entry["run"])
     parts = []
     for verdict, names in moved.items():
         listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -272,7 +272,7 @@ def _others_moved(report: Report, run: str) -> str:
 
 
 def _title(report: Report, run: str, figures: list[Figure], verdict: str) -> str:
-    baseline = report.get("baseline")
+    baseline = report["baseline"]
     if not baseline:
         return f"{run}: " + " and ".join(f"{f.label} {f.value}" for f in figures)
     version = baseline["version"]
@@ -283,17 +283,17 @@ def _title(report: Report, run: str, figures: list[Figure], verdict: str) -> str
 
 def _gate(report: Report, run: str) -> GateView | None:
     """The gate's outcome; failed rules on the run the screen is about come first."""
-    gate = report.get("gate")
+    gate = report["gate"]
     if not gate:
         return None
     rules = gate["rules"]
     failed = [
         rule["message"]
-        for rule in sorted(rules, key=lambda rule: rule.get("run") != run)
+        for rule in sorted(rules, key=lambda rule: rule["run"] != run)
         if not rule["passed"]
     ]
     passed = [rule["message"] for rule in rules if rule["passed"]]
-    skipped = gate.get("skipped") or []  # came in 2026-12
+    skipped = gate["skipped"]
     if gate["passed"] and not rules:
         skipped_rules = plural(len(skipped), "max-drop rule")
         title = f"Quality gate {outcome_word(True)}: {skipped_rules} skipped, no baseline yet"
@@ -305,16 +305,16 @@ def _gate(report: Report, run: str) -> GateView | None:
     if skipped and rules:
         title += f" ({len(skipped)} max-drop skipped, no baseline yet)"
     return GateView(
-        passed=bool(gate["passed"]),
+        passed=gate["passed"],
         title=title,
         failed=failed,
         passed_rules=passed,
-        notice=gate.get("notice"),
+        notice=gate["notice"],
     )
 
 
 def _warning_groups(report: Report) -> tuple[list[str], list[WarningGroup]]:
-    warnings = [{"code": "", **w} for w in report["warnings"]]  # codes came in 2026-11
+    warnings = report["warnings"]
     alerts = [w["message"] for w in warnings if w["code"] in ALERT_CODES]
     rest = [w for w in warnings if w["code"] not in ALERT_CODES]
     known = {code for _, phrases in SEVERITIES for code in phrases}
@@ -338,20 +338,20 @@ def _others(report: Report, run: str) -> Table | None:
         return None
     k = report["context_k"]
     keys = [f"hit@{k}", f"recall@{k}", f"mrr@{k}"]
-    baseline = report.get("baseline")
+    baseline = report["baseline"]
     header = ["run", "n", f"hit@{k}", f"recall@{k}", f"MRR@{k}"]
     if baseline:
         header.append(f"recall@{k} against {baseline['version']}")
     rows = []
     for name in names:
         section = report["runs"][name]
-        intervals = section.get("intervals", {})
+        intervals = section["intervals"]
         row = [Cell(name), Cell(str(section["n"]))] + [
             Cell(fmt(section["means"][key]), note=fmt_interval(intervals.get(key))) for key in keys
         ]
         if baseline:
             entry = baseline_entry(report, name)
-            measure = (entry or {}).get("measures", {}).get(f"recall@{k}")
+            measure = None if entry is None else entry["measures"].get(f"recall@{k}")
             row.append(
                 Cell(
                     "not in the baseline"
@@ -368,7 +368,7 @@ def first_screen(report: Report) -> FirstScreen:
     entry = baseline_entry(report, run)
     figures = _figures(report, run, entry)
     verdict = overall_verdict([f.verdict for f in figures]) if entry else ""
-    cells = entry.get("cells") if entry else None
+    cells = None if entry is None else entry["cells"]
     alerts, groups = _warning_groups(report)
     return FirstScreen(
         gate=_gate(report, run),
@@ -380,9 +380,7 @@ def first_screen(report: Report) -> FirstScreen:
         verdict=verdict,
         figures=figures,
         cells=attribution_view(report),
-        cells_then={key: str(count) for key, count in (cells or {}).get("then", {}).items()}
-        if isinstance((cells or {}).get("then"), dict)
-        else {},
+        cells_then={} if cells is None else {key: str(n) for key, n in cells["then"].items()},
         alerts=alerts,
         warning_groups=groups,
         others=_others(report, run),

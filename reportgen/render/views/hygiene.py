@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from reportgen.analyse.hygiene import shallow_runs
 from reportgen.render.views.common import fmt, listed_ids, plural
-from reportgen.report.assemble import Report
+from reportgen.report.types import HygieneSection, Provenance, Report, Stale, counted
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ class HygieneView:
         return f"{plural(len(self.stale_rows), 'question')} and their ids"
 
 
-def provenance_line(provenance: dict[str, Any]) -> str:
+def provenance_line(provenance: Provenance) -> str:
     """``gold set kb-1 · manifest kb-1 · run 'dense' kb-2 · ...`` (not stated when unknown)."""
     parts = [f"gold set {provenance['gold'] or 'not stated'}"]
     if provenance["manifest"] is not None:
@@ -45,13 +44,8 @@ def provenance_line(provenance: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def stale_question_count(stale: dict[str, Any]) -> int:
-    """How many questions have stale ids (reports before 2026-11-30 listed them all)."""
-    return int(stale.get("question_count", len(stale["questions"])))
-
-
-def _stale_rows_note(stale: dict[str, Any]) -> str:
-    listed, total = len(stale["questions"]), stale_question_count(stale)
+def _stale_rows_note(stale: Stale) -> str:
+    listed, total = len(stale["questions"]), stale["question_count"]
     if listed == total:
         return ""
     return (
@@ -60,11 +54,10 @@ def _stale_rows_note(stale: dict[str, Any]) -> str:
     )
 
 
-def _stale_texts(hygiene: dict[str, Any], report_runs: Iterable[str]) -> tuple[str, str]:
-    stale = hygiene["stale"]
-    n, questions = stale["chunks"], stale_question_count(stale)
-    if stale["basis"] == "manifest":
-        manifest = hygiene["manifest"]
+def _stale_texts(hygiene: HygieneSection, report_runs: Iterable[str]) -> tuple[str, str]:
+    stale, manifest = hygiene["stale"], hygiene["manifest"]
+    n, questions = stale["chunks"], stale["question_count"]
+    if stale["basis"] == "manifest" and manifest is not None:
         where = manifest["index_version"] or manifest["source"]
         if not n:
             return "Gold ids", f"Every gold id is in the index manifest ({where})."
@@ -75,7 +68,7 @@ def _stale_texts(hygiene: dict[str, Any], report_runs: Iterable[str]) -> tuple[s
             f"({where}). These questions miss them whatever the run does: a stale gold "
             "set, not a regression.",
         )
-    total = stale.get("gold_chunks")
+    total = stale["gold_chunks"]
     if total and shallow_runs(n, total):
         return (
             "Gold ids no run returns",
@@ -110,7 +103,7 @@ def without_stale_lines(report: Report) -> list[str]:
     section = report["hygiene"]["stale"]["means_without_stale"]
     if not section:
         return []
-    if all(section[name]["n"] == 0 for name in report["runs"]):
+    if all(counted(section[name]) == 0 for name in report["runs"]):
         return [
             "Every question has at least one of these ids, so no question is left to "
             "measure without them."
@@ -121,7 +114,7 @@ def without_stale_lines(report: Report) -> list[str]:
         clean = section[name]
         lines.append(
             f"{name}: hit@{k} {fmt(clean[f'hit@{k}'])} and recall@{k} "
-            f"{fmt(clean[f'recall@{k}'])} over the {plural(clean['n'], 'question')} with "
+            f"{fmt(clean[f'recall@{k}'])} over the {plural(counted(clean), 'question')} with "
             f"current gold ids ({fmt(run['means'][f'hit@{k}'])} and "
             f"{fmt(run['means'][f'recall@{k}'])} over all {run['n']})"
         )
@@ -145,9 +138,7 @@ def leak_lines(report: Report) -> list[str]:
 
 def hygiene_view(report: Report) -> HygieneView | None:
     """None when there is nothing to say: no manifest, no suspect ids, no forbidden chunks."""
-    hygiene = report.get("hygiene")
-    if hygiene is None:
-        return None
+    hygiene = report["hygiene"]
     stale = hygiene["stale"]
     leaks = leak_lines(report)
     if hygiene["manifest"] is None and not stale["chunks"] and not leaks:

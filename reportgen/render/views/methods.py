@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from markupsafe import Markup
 
 from reportgen.measure.measures import CUTOFF_MEASURES, MEASURES, WHOLE_LIST_MEASURES
 from reportgen.render.views.common import Cell, Table, fmt, fmt_interval, plural
-from reportgen.report.assemble import Report
+from reportgen.report.types import Report, RunSection
 
 
-def headline(name: str, run: dict[str, Any], context_k: int) -> str:
+def headline(name: str, run: RunSection, context_k: int) -> str:
     """The line a person reads first, e.g. ``rerank, top 5: 52 questions ...``."""
     means = run["means"]
     k = context_k

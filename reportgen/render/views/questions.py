@@ -12,7 +12,7 @@ import polars as pl
 from reportgen.measure.scoring import Evaluation
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import IDS_SHOWN
-from reportgen.report.assemble import Report
+from reportgen.report.types import Report
 
 PER_QUESTION_ROWS_SHOWN = 500
 """Past this, the HTML and Markdown point to the per-question file instead of growing:
@@ -78,15 +78,16 @@ class QuestionRow:
 
 def _cells_by_question(report: Report, run_names: list[str]) -> pl.DataFrame:
     """(qid, run index, cell name) for every run that has verdicts (report["attribution"])."""
-    attribution = report.get("attribution", {})
+    attribution = report["attribution"]
     frames = [
         pl.DataFrame(
-            {"qid": ids, "_run": [index] * len(ids), "_cell": [CELL_NAMES[cell]] * len(ids)},
+            {"qid": ids, "_run": [index] * len(ids), "_cell": [label] * len(ids)},
             schema={"qid": pl.String, "_run": pl.Int64, "_cell": pl.String},
         )
         for index, name in enumerate(run_names)
-        for cell, ids in attribution.get(name, {}).get("questions", {}).items()
-        if cell in CELL_NAMES
+        if name in attribution
+        for cell, label in CELL_NAMES.items()
+        for ids in [attribution[name]["questions"][cell]]
     ]
     empty = pl.DataFrame(schema={"qid": pl.String, "_run": pl.Int64, "_cell": pl.String})
     return pl.concat([empty, *frames])
