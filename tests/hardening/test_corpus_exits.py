@@ -374,7 +374,7 @@ DONE_CASES = [
         "a warning under --strict",
         command("report", "{folder}/inputs/gold.jsonl", "r={folder}/extra.jsonl", "--strict"),
         1,
-        "--strict: 2 warning(s) (missing_questions, ",
+        "--strict: 1 warning(s) (missing_questions)",
         files=(("extra.jsonl", '{"id": "q1", "chunks": ["c1"]}\n{"id": "q9", "chunks": []}\n'),),
     ),
     Done("--help", command("report", "--help"), 0, "Usage: reportgen report"),
