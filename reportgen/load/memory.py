@@ -24,7 +24,8 @@ from reportgen.load.gold import gold_set, load_gold, parsed_records, parsed_rows
 from reportgen.load.ids import json_id
 from reportgen.load.meta import identified
 from reportgen.load.qrels import judged_frames
-from reportgen.load.runs import listed_rows, load_run, rank_rows, scored_rows, table_rows
+from reportgen.load.ranking import rank_rows
+from reportgen.load.runs import listed_rows, load_run, scored_rows, table_rows
 from reportgen.load.verdicts import load_verdicts, verdict_records
 from reportgen.load.vocabulary import CHUNK_COLUMNS, ID_KEYS
 from reportgen.model import GoldSet, Run, VerdictSet

@@ -32,7 +32,7 @@ from reportgen.errors import InputError, printable
 from reportgen.load.ids import checked_id
 from reportgen.load.json_input import as_number
 from reportgen.load.otel import Span, flatten, read_spans, span_format
-from reportgen.load.runs import ROW_SCHEMA, RunRows, rank_rows
+from reportgen.load.ranking import ROW_SCHEMA, RunRows, rank_rows
 from reportgen.model import GoldSet, Run
 
 QUERY_KEYS = ("input.value", "gen_ai.retrieval.query.text")

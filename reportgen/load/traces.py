@@ -25,7 +25,7 @@ from reportgen.load.gold import load_gold
 from reportgen.load.ids import json_id
 from reportgen.load.json_input import as_number, json_type, pick
 from reportgen.load.meta import question_records
-from reportgen.load.runs import ROW_SCHEMA, RunRows, rank_rows
+from reportgen.load.ranking import ROW_SCHEMA, RunRows, rank_rows
 from reportgen.load.vocabulary import CHUNK_KEYS, TRACE_FORMAT, parse_flag
 from reportgen.model import SENT_SCHEMA, VERDICTS_SCHEMA, GoldSet, Run, VerdictSet
 

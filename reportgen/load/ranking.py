@@ -1,0 +1,150 @@
+"""Ranking a reader's long rows: one place for what every run format must satisfy.
+
+Each reader (TREC, JSON Lines, CSV, Parquet, ranx JSON, traces, span exports) yields
+rows (qid, chunk_id, score, rank?, line); ``rank_rows`` validates scores and ids,
+orders each question's list, numbers positions and drops repeated chunks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import polars as pl
+
+from reportgen.errors import InputError
+from reportgen.load.files import first_line
+from reportgen.load.ids import refuse_bad_ids, suspect_id
+from reportgen.load.repeats import first_repeat, keys_hash
+from reportgen.measure.blocks import block_positions, block_starts
+from reportgen.model import RESULTS_SCHEMA
+
+Order = Literal["rank", "score", "list"]
+ROW_SCHEMA = pl.Schema(
+    {"qid": pl.String, "chunk_id": pl.String, "score": pl.Float64, "line": pl.Int64}
+)
+
+
+@dataclass
+class RunRows:
+    """A reader's long rows, file order kept, with what decides the ranking."""
+
+    frame: pl.DataFrame
+    order: Order
+    index_version: str | None = None
+    tidy: bool = True
+    """Strip ids first; TREC fields come out of the split already clean."""
+
+
+def rank_rows(path: Path, rows: RunRows) -> tuple[pl.DataFrame, int]:
+    """Validate, order each question's list, number positions, drop repeats (unnumbered).
+
+    Questions keep the order they first appear in; sorting by that first position is
+    numeric, so it costs far less than sorting 10M question ids as strings.
+    """
+    frame = rows.frame
+    if (
+        rows.tidy
+        and frame.select(pl.any_horizontal(_padded("qid"), _padded("chunk_id")).any()).item()
+    ):
+        frame = frame.with_columns(pl.col("qid", "chunk_id").str.strip_chars())
+    frame = frame.with_columns(_NEW_QUESTION)
+    survey = frame.select(**_survey(rows.order)).row(0, named=True)
+    if survey["suspect"]:
+        _refuse_bad_values(path, frame)
+    if 0 < survey["missing"] < frame.height:
+        raise InputError(
+            path,
+            "no score here while other results have one",
+            "give every result a score, or none of them",
+            first_line(frame, pl.col("score").is_null()),
+        )
+    in_order = survey["blocks"] == survey["questions"] and survey["ordered"]
+    if rows.order == "rank":
+        # ranks rising strictly within each question's block cannot repeat
+        _check_ranks(path, frame, repeats_possible=not in_order)
+    if not in_order:
+        frame = frame.with_row_index("_seq").with_columns(
+            pl.col("_seq").min().over("qid").alias("_q")
+        )
+        by = {"rank": ["rank"], "score": ["score", "chunk_id"], "list": ["_seq"]}[rows.order]
+        frame = frame.sort(["_q", *by], descending=[False] + [rows.order == "score"] * len(by))
+    frame = frame.with_columns(block_positions().alias("rank"))
+    total = frame.height
+    distinct = total
+    if survey["distinct_keys"] < total:  # a repeat, or a hash collision: count exactly
+        distinct = int(frame.group_by("qid").agg(pl.col("chunk_id").n_unique())["chunk_id"].sum())
+    if distinct < total:
+        frame = frame.filter(pl.col("chunk_id").is_first_distinct().over("qid"))
+    results = frame.select(RESULTS_SCHEMA.names()).cast(RESULTS_SCHEMA)
+    return results, total - distinct
+
+
+_NEW_QUESTION = block_starts().alias("_new")
+"""Whether a row starts a block of its question (rows in their current order)."""
+
+
+def _survey(order: Order) -> dict[str, pl.Expr]:
+    """Everything the checks and the ordering need to know, as one pass of aggregates.
+
+    ``suspect`` never misses a bad value but may be a false alarm; only then do the
+    slower checks run, which find the first bad line. A row that repeats the question
+    id above it passes or fails as that row did, so question ids are checked once per
+    block. ``ordered`` and blocks equal to questions say the rows already are in
+    ranking order, each question in one block: most runs are written that way, and
+    checking costs a fraction of the sort it saves.
+    """
+    new, qid, chunk, score = pl.col("_new"), pl.col("qid"), pl.col("chunk_id"), pl.col("score")
+    first_qid = qid.filter(new)
+    # chunk ids are compared only where scores tie: filtering costs less than comparing all
+    tie = ~new & (score == score.shift(1))
+    ordered = {
+        "rank": (new | (pl.col("rank") > pl.col("rank").shift(1))).all(),
+        "score": (new | (score <= score.shift(1))).all()
+        & (chunk.filter(tie) <= chunk.shift(1).filter(tie)).all(),
+        "list": pl.lit(True),
+    }[order]
+    return {
+        "suspect": (first_qid.is_null() | (first_qid == "") | suspect_id(first_qid)).any()
+        | (chunk.is_null() | (chunk == "") | suspect_id(chunk)).any()
+        | (~score.is_finite()).any(),
+        "missing": score.null_count(),
+        "blocks": new.sum(),
+        "questions": first_qid.n_unique(),
+        "ordered": ordered,
+        "distinct_keys": keys_hash(["qid", "chunk_id"]).n_unique(),
+    }
+
+
+def _refuse_bad_values(path: Path, frame: pl.DataFrame) -> None:
+    """Raise for the first empty id, bad id or NaN score, named by its line."""
+    for col, what in (("qid", "question id"), ("chunk_id", "chunk id")):
+        if (line := first_line(frame, pl.col(col).is_null() | (pl.col(col) == ""))) is not None:
+            raise InputError(path, f"empty {what}", f"give every result its {what}", line)
+    refuse_bad_ids(path, frame, {"qid": "question id", "chunk_id": "chunk id"})
+    score = pl.col("score")
+    if (line := first_line(frame, score.is_nan() | score.is_infinite())) is not None:
+        raise InputError(
+            path, "a score that is NaN or infinite", "write scores as finite numbers", line
+        )
+
+
+def _padded(col: str) -> pl.Expr:
+    """Whether an id has surrounding white space: checking costs less than stripping."""
+    return pl.col(col).str.contains(r"^\s|\s$").any()
+
+
+def _check_ranks(path: Path, frame: pl.DataFrame, repeats_possible: bool = True) -> None:
+    if (line := first_line(frame, pl.col("rank") < 1)) is not None:
+        raise InputError(path, "a rank below 1", "number ranks from 1", line)
+    if not repeats_possible:
+        return
+    if (clash := first_repeat(frame, ["qid", "rank"])) is not None:
+        row, first, second = clash
+        raise InputError(
+            path,
+            f"question {row['qid']} has rank {row['rank']} here and on line {first}",
+            "give each result of a question its own rank",
+            second,
+        )
