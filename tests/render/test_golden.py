@@ -1,4 +1,5 @@
-"""The rendered HTML, Markdown and summary of SPEC.md's example, against gold files.
+"""report.json and the rendered HTML, Markdown and summary of SPEC.md's example, against
+gold files.
 
 Dates, the tool version and temporary paths are scrubbed first. When the output
 changes on purpose, re-run with REPORTGEN_UPDATE_GOLDEN=1 and review the diff; on a
@@ -7,6 +8,7 @@ mismatch the actual output is saved beside the gold file as ``*.actual`` for rev
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -21,7 +23,9 @@ GOLDEN = Path(__file__).parent / "golden"
 SCRUBS = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"), "DATETIME"),
     (re.compile(re.escape(f"reportgen {__version__}")), "reportgen VERSION"),
+    (re.compile(r'"tool_version": "[^"]*"'), '"tool_version": "VERSION"'),
     (re.compile(r"[^\s\"<>]*/in/gold\.jsonl"), "GOLD_PATH"),
+    (re.compile(r"[^\s\"<>]*/in/(run\d+\.jsonl)"), r"RUNS_PATH/\1"),
     (re.compile(r"sha256-[A-Za-z0-9+/=]+"), "sha256-HASH"),
     (re.compile(r"<svg .*?</svg>", re.DOTALL), "<svg>CHART</svg>"),
 ]
@@ -34,7 +38,7 @@ def scrub(text: str) -> str:
     return text
 
 
-@pytest.mark.parametrize("name", ["index.html", "report.md", "summary.md"])
+@pytest.mark.parametrize("name", ["report.json", "index.html", "report.md", "summary.md"])
 def test_matches_gold_file(spec_example: ReportResult, name: str) -> None:
     out = spec_example.files[-1].parent  # report.json, written last
     actual = scrub((out / name).read_text())
@@ -63,3 +67,10 @@ def test_gold_files_hold_the_hand_worked_numbers() -> None:
     # summary.md, cut to size, keeps the first screen: mine's hit and recall at k_ctx
     summary = (GOLDEN / "spec_example.summary.md").read_text()
     assert "| hit@3 | **0.750** |" in summary and "| recall@3 | **0.625** |" in summary
+
+
+def test_golden_report_json_holds_the_hand_worked_numbers() -> None:
+    """SPEC.md's means for A to E at k = 3, in the golden report.json as written."""
+    means = json.loads((GOLDEN / "spec_example.report.json").read_text())["runs"]["mine"]["means"]
+    assert means["hit@3"] == 0.75 and means["recall@3"] == 0.625
+    assert means["precision@3"] == 0.25 and means["mrr@3"] == pytest.approx(0.5833, abs=1e-4)
