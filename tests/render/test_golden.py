@@ -29,7 +29,7 @@ SCRUBS = [
     (re.compile(r"sha256-[A-Za-z0-9+/=]+"), "sha256-HASH"),
     (re.compile(r"<svg .*?</svg>", re.DOTALL), "<svg>CHART</svg>"),
 ]
-"""Charts are checked on their own (tests/charts); the script hash changes with report.js."""
+"""Charts are checked on their own (tests/render/charts); the script hash changes with report.js."""
 
 
 def scrub(text: str) -> str:

@@ -24,7 +24,7 @@ from reportgen.cli import cli
 from reportgen.errors import InputError, UsageError
 from reportgen.measure.scoring import Settings
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 TOL = 1e-9
 
 

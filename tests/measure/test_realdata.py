@@ -15,7 +15,7 @@ import pytest
 
 from reportgen.load import load_gold, load_run
 from reportgen.measure.scoring import Settings, evaluate
-from tests.measures.test_differential import PYTREC_TO_REPORTGEN
+from tests.measure.test_differential import PYTREC_TO_REPORTGEN
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

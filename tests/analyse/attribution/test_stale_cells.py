@@ -19,7 +19,7 @@ from reportgen.api import (
     make_report,
 )
 from reportgen.measure.scoring import Settings
-from tests.attribution.test_four_cells import MISSED_WRONG, RETRIEVED_CORRECT, K, write_case
+from tests.analyse.attribution.test_four_cells import MISSED_WRONG, RETRIEVED_CORRECT, K, write_case
 
 NOTE = "stale gold ids: fix the gold set before blaming search."
 

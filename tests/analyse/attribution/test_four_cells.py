@@ -173,7 +173,7 @@ def test_ragas_joined_by_question_text(tmp_path: Path) -> None:
     )
     run = tmp_path / "run.jsonl"
     run.write_text('{"id": "A", "chunks": ["a"]}\n{"id": "B", "chunks": ["x"]}\n')
-    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "verdicts" / "ragas.csv"
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "verdicts" / "ragas.csv"
     verdicts = load_verdicts(fixture, metric="faithfulness", threshold=0.7)
     attribution = run_analyses(
         evaluate(load_gold(gold), [load_run(run)], Settings(ks=(1,), context_k=1)),

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from reportgen.cli import cli
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 QUESTIONS = [f"q{i}" for i in range(6)]
 
 

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from reportgen.analyse.baseline import _cells
 from reportgen.cli import cli
 from reportgen.render.pages import cells_line, comparisons_view
-from tests.attribution.test_four_cells import K, write_case
-from tests.attribution.test_stale_cells import write_manifest
+from tests.analyse.attribution.test_four_cells import K, write_case
+from tests.analyse.attribution.test_stale_cells import write_manifest
 
 NO_STALE = {
     "retrieved_correct": [],

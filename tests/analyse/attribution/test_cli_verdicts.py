@@ -8,9 +8,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from reportgen.cli import cli
-from tests.attribution.test_four_cells import write_case
+from tests.analyse.attribution.test_four_cells import write_case
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "verdicts"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "verdicts"
 
 
 def test_report_with_verdicts_prints_the_cells(tmp_path: Path) -> None:
