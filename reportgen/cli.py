@@ -15,21 +15,14 @@ import click
 
 from reportgen import progress
 from reportgen.api import (
-    ReportChecks,
-    ReportInputs,
-    ReportOutputs,
     ReportRequest,
     ReportResult,
-    ReportSettings,
     demo_request,
     make_report,
     publish_report,
 )
 from reportgen.ci import (
-    DEFAULT_REPORT_URL,
     append_step_summary,
-    default_report_url,
-    default_version,
 )
 from reportgen.cli_errors import guarded_invoke, one_line_parse, reader_may_leave, run_standalone
 from reportgen.cli_options import (
@@ -39,9 +32,9 @@ from reportgen.cli_options import (
     report_options,
     shard_options,
 )
+from reportgen.cli_request import report_outputs, report_request, report_settings
 from reportgen.errors import UsageError, closest, printable
-from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
-from reportgen.measure.scoring import Settings
+from reportgen.load.config import rules_from_options
 from reportgen.version import __version__
 
 
@@ -136,64 +129,9 @@ def report(gold: Path, runs: tuple[str, ...], **options: Any) -> None:
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --manifest index/manifest.jsonl \\
         --run-index-version rerank=kb-2026-11-02 --audience public --strict
     """
-    checks = ReportChecks(
-        gate=_gate_rules(
-            options["config_path"],
-            options["minimums"],
-            options["max_drops"],
-            options["significant_only"],
-        ),
-        strict=options["strict"],
-        audience=options["audience"],
-        as_of=None if options["as_of"] is None else options["as_of"].date(),
-    )
+    request = report_request(gold, runs, options)  # the config file's errors come first
     check_summary_wanted(options["github_summary"], options["formats"])
-    inputs = ReportInputs(
-        gold,
-        list(runs),
-        gold_format=options["gold_format"],
-        run_format=options["run_format"],
-        gold_version=options["gold_version"],
-        index_version=options["index_version"],
-        run_index_versions=options["run_index_versions"],
-        verdicts=options["verdicts"],
-        verdicts_run=options["verdicts_run"],
-        verdict_format=options["verdict_format"],
-        verdict_metric=options["verdict_metric"],
-        verdict_threshold=options["verdict_threshold"],
-        manifest=options["manifest"],
-        manifest_format=options["manifest_format"],
-        baseline=options["baseline"],
-        baseline_version=options["baseline_version"],
-    )
-    request = ReportRequest(inputs, report_outputs(options), report_settings(options), checks)
     run_request(request, options)
-
-
-def report_settings(options: dict[str, Any]) -> ReportSettings:
-    """How to measure, compare and label (`demo` has no comparison options)."""
-    scoring = Settings(
-        options["ks"], options["context_k"], options["relevance_threshold"], options["trec_eval"]
-    )
-    compare_measures = options.get("compare_measures")
-    return ReportSettings(
-        scoring,
-        version=options["version"] or default_version(),
-        reference_run=options.get("reference_run"),
-        compare_measures=compare_measures.split(",") if compare_measures else None,
-        on_gold_change="intersect" if options.get("on_gold_change") == "intersect" else "refuse",
-    )
-
-
-def report_outputs(options: dict[str, Any]) -> ReportOutputs:
-    """What `report` and `demo` write, where."""
-    return ReportOutputs(
-        options["out_dir"],
-        formats=options["formats"],
-        per_question_format=options["per_question_format"],
-        report_url=options["report_url"] or default_report_url() or DEFAULT_REPORT_URL,
-        chart_png=options["chart_png"],
-    )
 
 
 def run_request(request: ReportRequest, options: dict[str, Any]) -> None:
@@ -210,22 +148,6 @@ def run_request(request: ReportRequest, options: dict[str, Any]) -> None:
             write_step_summary(result, quiet)
     if result.failure is not None:
         raise result.failure
-
-
-def _gate_rules(
-    config_path: Path | None,
-    minimums: tuple[str, ...],
-    max_drops: tuple[str, ...],
-    significant_only: bool,
-) -> GateRules:
-    """The config file's rules, overridden by the command line's.
-
-    ``significant_only`` already holds the file's setting (as the option's default),
-    so --no-significant-only can switch it off.
-    """
-    from_file = load_gate_rules(config_path) if config_path else GateRules()
-    merged = from_file.merged(rules_from_options(minimums, max_drops, significant_only))
-    return GateRules(merged.rules, significant_only, merged.sources)
 
 
 @cli.command()

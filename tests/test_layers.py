@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "reportgen.cli_config",
             "reportgen.cli_errors",
             "reportgen.cli_options",
+            "reportgen.cli_request",
         ),
     ),
     (

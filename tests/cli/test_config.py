@@ -13,8 +13,9 @@ import click
 import pytest
 from click.core import ParameterSource
 
-from reportgen.cli import _gate_rules, cli
+from reportgen.cli import cli
 from reportgen.cli_config import config_keys
+from reportgen.cli_request import gate_rules
 from reportgen.load.config import REPORT_KEYS, Rule
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,7 +52,7 @@ def test_the_documented_example_sets_what_it_says(tmp_path: Path) -> None:
     assert params["baseline"] == Path("site")
     assert params["strict"] and params["significant_only"]
     assert params["config_path"] == Path("reportgen.toml")
-    gate = _gate_rules(
+    gate = gate_rules(
         tmp_path / "reportgen.toml", (), ("recall@5=0.05",), params["significant_only"]
     )
     assert set(gate.rules) == {
@@ -168,7 +169,7 @@ def test_significant_only_from_the_file_can_be_switched_off(tmp_path: Path) -> N
     config = tmp_path / "reportgen.toml"
     config.write_text('significant-only = true\nmax-drop = { "recall@5" = 0.02 }\n')
     params = context(tmp_path, "--no-significant-only").params
-    gate = _gate_rules(config, (), (), params["significant_only"])
+    gate = gate_rules(config, (), (), params["significant_only"])
     assert gate.significant_only is False and gate.rules == (Rule("max-drop", "recall@5", 0.02),)
 
 
