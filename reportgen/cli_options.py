@@ -18,6 +18,7 @@ from reportgen.cli_errors import OptionValueError
 from reportgen.errors import closest
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, MAX_CUTOFF, MAX_GRADE
+from reportgen.model import RETRIEVED_RULES
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
 
 Decorator = Callable[[Any], Any]
@@ -97,6 +98,14 @@ measure_options = options(
         default=DEFAULT_CONTEXT_K,
         show_default=True,
         help="Chunks sent to the model: the k of the headline (added to --k).",
+    ),
+    click.option(
+        "--retrieved-when",
+        type=click.Choice(RETRIEVED_RULES),
+        default="any",
+        show_default=True,
+        help="In the four cells, a question counts as retrieved when any of its gold chunks "
+        "reached the model, or only when all of them did (multi-hop questions).",
     ),
     click.option(
         "--relevance-threshold",

@@ -56,7 +56,11 @@ def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -
 def report_settings(options: dict[str, Any]) -> ReportSettings:
     """How to measure, compare and label (`demo` has no comparison options)."""
     scoring = Settings(
-        options["ks"], options["context_k"], options["relevance_threshold"], options["trec_eval"]
+        options["ks"],
+        options["context_k"],
+        options["relevance_threshold"],
+        options["trec_eval"],
+        retrieved_when=options["retrieved_when"],
     )
     compare_measures = options.get("compare_measures")
     return ReportSettings(

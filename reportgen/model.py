@@ -16,6 +16,11 @@ import polars as pl
 
 UNLABELLED_KIND = "unlabelled"
 
+RetrievedRule = Literal["any", "all"]
+RETRIEVED_RULES: tuple[RetrievedRule, ...] = ("any", "all")
+"""When a question counts as retrieved in the four cells: any of its relevant chunks,
+or all of them, among the chunks sent to the model (SPEC.md)."""
+
 QUESTIONS_SCHEMA = pl.Schema(
     {
         "qid": pl.String,

@@ -313,7 +313,7 @@ def evaluate(
         _files_read(gold, runs, verdicts),
         verdict_set,
         verdicts_run,
-        cells,
+        cells[0] if cells else None,
         tuple(join_warnings),
     )
 

@@ -21,9 +21,11 @@ from typing import Literal
 
 import polars as pl
 
+from reportgen.analyse.coverage import ContextSource, by_coverage
+from reportgen.analyse.coverage import retrieved as retrieved_by
 from reportgen.errors import ParameterError, UsageError
 from reportgen.measure.measures import IN_MEANS
-from reportgen.model import GoldSet, ReportWarning, VerdictSet, examples
+from reportgen.model import GoldSet, ReportWarning, RetrievedRule, VerdictSet, examples
 
 CELLS = ("retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong")
 """Row by row, as SPEC.md draws the table."""
@@ -146,10 +148,20 @@ class Attribution:
     k: int
     join: VerdictJoin
     questions: pl.DataFrame
-    """Every gold question: qid, kind, status, retrieved, correct, abstained, cell
-    (null outside the cells), declined (for unanswerable ones; null when unknown)."""
+    """Every gold question: qid, kind, status, relevant, sent, coverage, traced,
+    retrieved, correct, abstained, cell (null outside the cells), declined (for
+    unanswerable ones; null when unknown)."""
     overall: CellSummary
     by_kind: dict[str, CellSummary] = field(default_factory=dict)
+    rule: RetrievedRule = "any"
+    context_source: ContextSource = "top_k"
+    traced: int = 0
+    """Questions in the cells whose sent chunks came from the trace, not the top k."""
+
+    @property
+    def by_coverage(self) -> dict[str, dict[str, int | float | None]]:
+        """The pass rate when all, some or none of the relevant chunks were sent."""
+        return by_coverage(self.questions)
 
     def unanswerable(self, outcome: Literal["declined", "answered", "unknown"]) -> list[str]:
         """Ids of the unanswerable questions with a verdict, by what the system did."""
@@ -180,13 +192,20 @@ def summarise(questions: pl.DataFrame) -> CellSummary:
     )
 
 
-def attribute(scores: pl.DataFrame, join: VerdictJoin, k: int) -> Attribution:
+def attribute(
+    scores: pl.DataFrame,
+    join: VerdictJoin,
+    k: int,
+    covered: pl.DataFrame,
+    rule: RetrievedRule = "any",
+) -> Attribution:
     """Sort every answerable question with a known verdict into its cell at ``k``.
 
-    ``scores`` is the run's per-question frame (qid, kind, status, hit@k); a question the
-    run did not answer was not retrieved.
+    ``scores`` is the run's per-question frame (qid, kind, status); ``covered`` says per
+    question how many relevant chunks it has and how many were sent
+    (:func:`reportgen.analyse.coverage.coverage`); a question the run did not answer had
+    none sent. ``rule`` decides what counts as retrieved: any of them, or all of them, sent.
     """
-    hit = f"hit@{k}"
     retrieved = pl.col("retrieved")
     correct = pl.col("correct")
     cell = (
@@ -201,7 +220,9 @@ def attribute(scores: pl.DataFrame, join: VerdictJoin, k: int) -> Attribution:
         .otherwise(pl.lit("missed_wrong"))
     )
     questions = (
-        scores.select("qid", "kind", "status", retrieved=pl.col(hit) > 0)
+        scores.select("qid", "kind", "status")
+        .join(covered.select("qid", "relevant", "sent", "coverage", "traced"), on="qid", how="left")
+        .with_columns(retrieved=retrieved_by(rule).fill_null(False))
         .join(join.rows.with_columns(has_verdict=pl.lit(True)), on="qid", how="left")
         .with_columns(
             pl.col("has_verdict").fill_null(False),
@@ -215,6 +236,7 @@ def attribute(scores: pl.DataFrame, join: VerdictJoin, k: int) -> Attribution:
         .sort("qid")
     )
     kinds = questions.filter(pl.col("cell").is_not_null()).get_column("kind").unique().sort()
+    traced = questions.filter(pl.col("cell").is_not_null() & pl.col("traced")).height
     by_kind = {kind: summarise(questions.filter(pl.col("kind") == kind)) for kind in kinds}
     return Attribution(
         run=join.run,
@@ -223,6 +245,9 @@ def attribute(scores: pl.DataFrame, join: VerdictJoin, k: int) -> Attribution:
         questions=questions,
         overall=summarise(questions),
         by_kind=by_kind,
+        rule=rule,
+        context_source="trace" if traced else "top_k",
+        traced=traced,
     )
 
 

@@ -36,6 +36,7 @@ from reportgen.analyse.baseline import (
     current_sides,
 )
 from reportgen.analyse.compare import compare_runs
+from reportgen.analyse.coverage import coverage
 from reportgen.analyse.cutoff import CutoffAnalysis, analyse
 from reportgen.analyse.gate import evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
@@ -97,13 +98,18 @@ class Findings:
     comparisons: dict[str, Any]
     """The ``comparisons`` section (entries built by compare.py, Holm applied)."""
     verdicts: VerdictSet | None = None
-    attribution: Attribution | None = None
-    """The four cells of the run the verdicts judge; None without verdicts."""
-    stale_cells: dict[str, list[str]] = field(default_factory=dict)
-    """Cell -> its questions whose gold ids the manifest does not hold."""
+    attributions: tuple[Attribution, ...] = ()
+    """The four cells of every run with verdicts, the run the verdicts judge first."""
+    stale_cells: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    """Run -> cell -> its questions whose gold ids the manifest does not hold."""
     baseline: BaselineComparison | None = None
     gate: dict[str, Any] | None = None
     """The ``gate`` section; None without rules."""
+
+    @property
+    def attribution(self) -> Attribution | None:
+        """The four cells of the run the verdicts judge; None without verdicts."""
+        return self.attributions[0] if self.attributions else None
 
 
 def change_keys(context_k: int) -> list[str]:
@@ -164,16 +170,31 @@ def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Means]
 
 def attribute_verdicts(
     evaluation: Evaluation, verdicts: VerdictSet | None, verdicts_run: str | None = None
-) -> tuple[Attribution | None, list[ReportWarning]]:
-    """The four cells of the run the verdicts judge, and what their join left out."""
+) -> tuple[tuple[Attribution, ...], list[ReportWarning]]:
+    """The four cells of every run with verdicts (the one they judge first), and what
+    their joins left out.
+
+    The run judged is the one asked for, else the one the file names, else the first;
+    every other run the verdicts name (several trace files, or a verdicts file with a
+    run column) gets its cells too, under the same rule.
+    """
     if verdicts is None:
-        return None, []
+        return (), []
+    settings = evaluation.settings
     names = [result.name for result in evaluation.runs]
     judged = choose_run(verdicts, names, verdicts_run)
-    scores = next(result.scores for result in evaluation.runs if result.name == judged)
-    join = join_verdicts(evaluation.gold, verdicts, judged)
-    attribution = attribute(scores, join, evaluation.settings.context_k)
-    return attribution, verdict_warnings(attribution)
+    also = [name for name in verdicts.runs if name in names and name != judged]
+    found: list[Attribution] = []
+    warnings: list[ReportWarning] = []
+    for name in (judged, *also):
+        result = next(result for result in evaluation.runs if result.name == name)
+        covered = coverage(evaluation.gold, result.run, settings.context_k, settings.threshold)
+        join = join_verdicts(evaluation.gold, verdicts, name)
+        found.append(
+            attribute(result.scores, join, settings.context_k, covered, settings.retrieved_when)
+        )
+        warnings.extend(verdict_warnings(found[-1]))
+    return tuple(found), warnings
 
 
 def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
@@ -204,16 +225,18 @@ def run_analyses(
     created = created or created_at()
     version = version or default_version_label(created)
     settings = evaluation.settings
-    attribution, join_warnings = attribute_verdicts(
+    attributions, join_warnings = attribute_verdicts(
         evaluation, options.verdicts, options.verdicts_run
     )
     cutoffs = tuple(analyse(result.run, result.scores) for result in evaluation.runs)
     hygiene = check(evaluation, options.manifest, audience=options.audience, as_of=options.as_of)
     keys, keep = settings.measure_keys, settings.trec_eval
     means = {result.name: run_means(result.scores, keys, keep) for result in evaluation.runs}
-    stale_cells = (
-        {} if attribution is None else stale_by_cell(attribution.questions, known_stale(hygiene))
-    )
+    stale_cells = {
+        attribution.run: stale_by_cell(attribution.questions, known_stale(hygiene))
+        for attribution in attributions
+    }
+    attribution = attributions[0] if attributions else None
     _check_reference(evaluation, options.reference_run)
     listed = change_keys(settings.context_k)
     tested = compared_keys(evaluation, options.compare_measures, options.gate)
@@ -227,7 +250,7 @@ def run_analyses(
                 attribution.run: {
                     "cells": dict(attribution.overall.counts),
                     "pass_rate": rounded(attribution.overall.pass_rate),
-                    "stale": stale_cells,
+                    "stale": stale_cells[attribution.run],
                 }
             }
         )
@@ -261,7 +284,7 @@ def run_analyses(
         cutoffs=cutoffs,
         comparisons=comparisons,
         verdicts=options.verdicts,
-        attribution=attribution,
+        attributions=attributions,
         stale_cells=stale_cells,
         baseline=versus,
         gate=evaluate_gate(options.gate, means, kinds, versus) if options.gate else None,

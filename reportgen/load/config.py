@@ -30,7 +30,7 @@ REPORT_KEYS = (
     *("verdict-format", "verdict-metric", "verdict-threshold", "index-version"),
     *("reference-run", "compare-measures", "baseline", "baseline-version", "on-gold-change"),
     *("min", "max-drop", "significant-only", "manifest", "manifest-format"),
-    *("run-index-version", "audience", "as-of", "strict"),
+    *("run-index-version", "audience", "as-of", "strict", "retrieved-when"),
 )
 """The keys a config file may set: the options of ``reportgen report`` without the
 dashes (tests/cli/test_config.py keeps the two lists equal)."""

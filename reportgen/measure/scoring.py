@@ -22,7 +22,15 @@ from reportgen.measure.measures import (
     read_run,
 )
 from reportgen.measure.ties import ties_at_cutoffs
-from reportgen.model import EXAMPLES_SHOWN, GoldSet, ReportWarning, Run, examples
+from reportgen.model import (
+    EXAMPLES_SHOWN,
+    RETRIEVED_RULES,
+    GoldSet,
+    ReportWarning,
+    RetrievedRule,
+    Run,
+    examples,
+)
 from reportgen.progress import track
 
 DEFAULT_KS = (1, 3, 5, 10)
@@ -46,8 +54,18 @@ class Settings:
     threshold: int = 1
     trec_eval: bool = False
     """trec_eval's conventions: questions with nothing relevant stay in the means at 0."""
+    retrieved_when: RetrievedRule = "any"
+    """When a question counts as retrieved in the four cells: any or all of its gold sent."""
 
     def __post_init__(self) -> None:
+        if self.retrieved_when not in RETRIEVED_RULES:
+            raise ParameterError(
+                "retrieved_when",
+                self.retrieved_when,
+                "not one of the rules",
+                "pass any (a gold chunk was sent) or all (every gold chunk was sent)",
+                option="--retrieved-when",
+            )
         if not self.ks or any(not 1 <= k <= MAX_CUTOFF for k in self.ks):
             raise ParameterError(
                 "ks",

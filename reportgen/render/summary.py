@@ -22,7 +22,13 @@ from reportgen.ci import DEFAULT_REPORT_URL
 from reportgen.render.cells import ADVICE, CELL_NAMES
 from reportgen.render.links import link_target
 from reportgen.render.pages import environment, markdown_escape
-from reportgen.render.views.attribution import marked_ids, stale_note
+from reportgen.render.views.attribution import (
+    coverage_words,
+    marked_ids,
+    rule_note,
+    sent_words,
+    stale_note,
+)
 from reportgen.render.views.common import Table, fmt, plural
 from reportgen.render.views.comparisons import (
     ComparisonBlock,
@@ -124,6 +130,8 @@ class CellsRow:
     conclusion: str
     stale_note: str | None
     lists: list[tuple[str, Listed]]
+    rule_note: str
+    coverage: str
 
 
 def cells_rows(report: Report, limit: int) -> list[CellsRow]:
@@ -143,6 +151,8 @@ def cells_rows(report: Report, limit: int) -> list[CellsRow]:
                 pass_rate=fmt(attribution["pass_rate"]),
                 conclusion=FAILURE_ADVICE.get(attribution["focus"], ""),
                 stale_note=stale_note(attribution),
+                rule_note=rule_note(attribution),
+                coverage=coverage_words(attribution),
                 lists=[
                     (
                         CELL_NAMES[key],
@@ -154,6 +164,14 @@ def cells_rows(report: Report, limit: int) -> list[CellsRow]:
             )
         )
     return rows
+
+
+def cells_sent(report: Report) -> str:
+    """What the cells' heading says reached the model: ``top 5``, or the traces' chunks."""
+    sections = list(report["attribution"].values())
+    if any(section["context_source"] == "trace" for section in sections):
+        return sent_words(next(s for s in sections if s["context_source"] == "trace"))
+    return f"top {report['context_k']}"
 
 
 @dataclass(frozen=True)
@@ -244,6 +262,7 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "report_place": report_place(report_url),
         "cell_names": list(CELL_NAMES.values()),
         "cells": cells_rows(report, limit),
+        "cells_sent": cells_sent(report),
         "recall_header": header,
         "recall_rows": rows,
         "recall_charts": charts,

@@ -50,6 +50,9 @@ Format history (``format_version``):
       the baseline's report.json predates ``attribution.<run>.stale``).
   2 - ``hygiene.stale.questions`` is capped at ``questions_kept``: a list that was
       complete became partial (docs/report-json.md says which changes bump it).
+      Added since: ``settings.retrieved_when`` and ``attribution.<run>.rule``,
+      ``context_source``, ``traced_questions``, ``by_coverage`` (the pass rate when all,
+      some or none of the gold was sent); ``attribution`` has every run the verdicts judge.
 """
 
 from __future__ import annotations
@@ -83,7 +86,11 @@ def header(version: str, created: datetime) -> Report:
 
 
 def settings_sections(
-    ks: list[int] | None, context_k: int | None, threshold: int | None, trec_eval: bool
+    ks: list[int] | None,
+    context_k: int | None,
+    threshold: int | None,
+    trec_eval: bool,
+    retrieved_when: str | None,
 ) -> Report:
     """``settings``, and the cutoffs again at the top level, as renderers read them."""
     return {
@@ -92,6 +99,7 @@ def settings_sections(
             "context_k": context_k,
             "relevance_threshold": threshold,
             "trec_eval": trec_eval,
+            "retrieved_when": retrieved_when,
         },
         "k": ks,
         "context_k": context_k,
@@ -251,13 +259,16 @@ def _gold_section(findings: Findings) -> dict[str, Any]:
 def assemble(findings: Findings) -> types.Report:
     """Everything a reader or another tool needs, in report.json's shape."""
     settings = findings.evaluation.settings
-    attribution = findings.attribution
     # The section builders still build plain dicts: one cast, checked at run time by
     # the tests, which validate every report.json they write against schema.json.
     report: Report = {
         **header(findings.version, findings.created),
         **settings_sections(
-            list(settings.ks), settings.context_k, settings.threshold, settings.trec_eval
+            list(settings.ks),
+            settings.context_k,
+            settings.threshold,
+            settings.trec_eval,
+            settings.retrieved_when,
         ),
         "gold": _gold_section(findings),
         "runs": {
@@ -266,11 +277,12 @@ def assemble(findings: Findings) -> types.Report:
         "hygiene": _hygiene_section(findings),
         "warnings": [warning.as_dict() for warning in findings.warnings],
         "verdicts": _verdicts_section(findings),
-        "attribution": (
-            {}
-            if attribution is None
-            else {attribution.run: _attribution_section(attribution, findings.stale_cells)}
-        ),
+        "attribution": {
+            attribution.run: _attribution_section(
+                attribution, findings.stale_cells[attribution.run]
+            )
+            for attribution in findings.attributions
+        },
         "cutoff": {analysis.run: _cutoff_section(analysis) for analysis in findings.cutoffs},
         "comparisons": findings.comparisons,
         "baseline": None if findings.baseline is None else findings.baseline.section,
@@ -324,7 +336,14 @@ def _attribution_section(
     }
     return {
         "k": attribution.k,
+        "rule": attribution.rule,
+        "context_source": attribution.context_source,
+        "traced_questions": attribution.traced,
         **_cells(attribution.overall),
+        "by_coverage": {
+            name: {**split, "pass_rate": rounded(split["pass_rate"])}
+            for name, split in attribution.by_coverage.items()
+        },
         "questions": {cell: list(ids) for cell, ids in attribution.overall.questions.items()},
         "stale": stale_cells,
         "stale_count": sum(len(ids) for ids in stale_cells.values()),

@@ -41,7 +41,7 @@ from reportgen.report.assemble import (
 )
 from reportgen.report.types import MergedReport
 
-SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval")
+SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval", "retrieved_when")
 SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "results")
 """Counts per-question rows cannot rebuild: added up from the shards' report.json."""
 
@@ -195,7 +195,11 @@ def merge_shards(
     report: Report = {
         **header(version or default_version_label(created), created),
         **settings_sections(
-            settings["k"], settings["context_k"], settings["relevance_threshold"], keep
+            settings["k"],
+            settings["context_k"],
+            settings["relevance_threshold"],
+            keep,
+            settings["retrieved_when"],
         ),
         "gold": {
             "source": f"merged from {len(shards)} shards",

@@ -26,6 +26,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     "ks": ("settings.scoring.ks", ["--k", "2,7"], (2, 7)),
     "context_k": ("settings.scoring.context_k", ["--context-k", "7"], 7),
     "relevance_threshold": ("settings.scoring.threshold", ["--relevance-threshold", "2"], 2),
+    "retrieved_when": ("settings.scoring.retrieved_when", ["--retrieved-when", "all"], "all"),
     "trec_eval": ("settings.scoring.trec_eval", ["--trec-eval"], True),
     "version": ("settings.version", ["--version", "v9"], "v9"),
     "formats": ("outputs.formats", ["--format", "json"], ("json",)),

@@ -23,6 +23,15 @@ def with_cells(report: dict, n: int) -> dict:
     report["attribution"] = {
         "mine": {
             "k": 3,
+            "rule": "any",
+            "context_source": "top_k",
+            "traced_questions": 0,
+            # every retrieved question had all its gold sent, every missed one none
+            "by_coverage": {
+                "all": {"questions": 2 * n + 1, "correct": n, "pass_rate": n / (2 * n + 1)},
+                "some": {"questions": 0, "correct": 0, "pass_rate": None},
+                "none": {"questions": n + 3, "correct": 3, "pass_rate": 3 / (n + 3)},
+            },
             "n": sum(len(ids) for ids in questions.values()),
             "cells": {cell: len(ids) for cell, ids in questions.items()},
             "questions": questions,
@@ -65,6 +74,9 @@ def test_four_cells_and_where_the_effort_goes(spec_example: ReportResult) -> Non
     assert '<td align="right">5 (31%)</td>' in rendered
     assert "generation failures outnumber retrieval failures" in text
     assert "gen00000, gen00001" in text
+    # the coverage split beside the cells: all 4 of 9 right, none 3 of 7
+    assert "all 0.444 (4 of 9), some n/a (0 of 0), none 0.429 (3 of 7)" in text
+    assert "(--retrieved-when any)" in text
 
 
 def test_huge_lists_are_cut_with_a_count_and_a_link(spec_example: ReportResult) -> None:

@@ -10,10 +10,17 @@ from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
 from reportgen.report.types import (
     AttributionSection,
     Cells,
+    CoverageSplit,
     Outcome,
     Report,
     VerdictsSection,
 )
+
+COVERAGE_NAMES = {
+    "all": "all of its gold sent",
+    "some": "some of its gold sent",
+    "none": "none of its gold sent",
+}
 
 
 def conclusion(summary: Cells) -> str:
@@ -81,6 +88,101 @@ def stale_note(section: AttributionSection) -> str | None:
     )
 
 
+def retrieved_header(section: AttributionSection) -> str:
+    """The four cells' first row header, in the words of the rule used."""
+    every = section["rule"] == "all"
+    if section["context_source"] == "trace":
+        return "all gold in the context sent" if every else "gold in the context sent"
+    k = section["k"]
+    return f"all gold retrieved (recall@{k} = 1)" if every else f"gold retrieved (hit@{k} = 1)"
+
+
+def sent_words(section: AttributionSection) -> str:
+    """Which chunks reached the model: ``top 5`` or the trace's context."""
+    if section["context_source"] == "trace":
+        return "the chunks the trace says were sent"
+    return f"top {section['k']}"
+
+
+def rule_note(section: AttributionSection) -> str:
+    """What "retrieved" means here, and where the chunks sent came from."""
+    sent = sent_words(section)
+    if section["context_source"] != "trace":
+        sent = f"the {sent} chunks"
+    if section["rule"] == "all":
+        note = f"Retrieved: every relevant gold chunk among {sent} (--retrieved-when all)."
+    else:
+        note = (
+            f"Retrieved: at least one relevant gold chunk among {sent} (--retrieved-when "
+            "any). A question that needs several counts as retrieved when one arrived: see "
+            "the pass rate by how much gold was sent, or use --retrieved-when all."
+        )
+    untraced = section["n"] - section["traced_questions"]
+    if section["context_source"] == "trace" and untraced > 0:
+        note += (
+            f" {plural(untraced, 'question')} of the cells had no context in the trace: "
+            f"their top {section['k']} counts as sent."
+        )
+    return note
+
+
+def splits(section: AttributionSection) -> list[tuple[str, CoverageSplit]]:
+    """The coverage split's rows in order: all, some, none."""
+    split = section["by_coverage"]
+    return [("all", split["all"]), ("some", split["some"]), ("none", split["none"])]
+
+
+def coverage_words(section: AttributionSection) -> str:
+    """The pass rate split by coverage in one sentence (terminal, summary.md)."""
+    parts = [
+        f"{name} {fmt(row['pass_rate'])} ({row['correct']} of {row['questions']})"
+        for name, row in splits(section)
+    ]
+    return "Pass rate when all, some or none of the gold was sent: " + ", ".join(parts) + "."
+
+
+def coverage_table(section: AttributionSection) -> Table:
+    """The pass rate by how much of each question's gold reached the model."""
+    rows = [
+        [
+            Cell(COVERAGE_NAMES[name]),
+            Cell(str(row["questions"])),
+            Cell(str(row["correct"])),
+            Cell(fmt(row["pass_rate"])),
+        ]
+        for name, row in splits(section)
+    ]
+    return Table(
+        "Pass rate by how much of the gold reached the model (questions with one gold "
+        "chunk are all or none)",
+        ["gold sent", "questions", "correct", "pass rate"],
+        rows,
+    )
+
+
+def other_runs_table(report: Report) -> Table | None:
+    """The four cells and the coverage split of every run with verdicts after the first."""
+    others = list(report["attribution"].items())[1:]
+    if not others:
+        return None
+    header = [
+        "run",
+        *CELL_NAMES.values(),
+        "pass rate",
+        *[f"pass rate, {name} gold sent" for name in COVERAGE_NAMES],
+    ]
+    rows = [
+        [
+            Cell(run),
+            *[Cell(str(section["cells"][key])) for key in CELL_NAMES],
+            Cell(fmt(section["pass_rate"])),
+            *[Cell(fmt(row["pass_rate"])) for _, row in splits(section)],
+        ]
+        for run, section in others
+    ]
+    return Table("The other runs with verdicts, same rule", header, rows)
+
+
 @dataclass(frozen=True)
 class CellView:
     key: str
@@ -102,6 +204,8 @@ class CellView:
 class AttributionView:
     run: str
     k: int
+    sent: str
+    """Which chunks reached the model, for captions: ``top 5`` or the trace's."""
     rows: list[tuple[str, list[CellView]]]
     """The 2x2: (row header, [correct cell, wrong cell])."""
     pass_rate: str
@@ -110,6 +214,9 @@ class AttributionView:
     kinds: Table
     unanswerable: Table
     join: list[str]
+    rule_note: str
+    coverage: Table
+    other_runs: Table | None
 
 
 def _cell_views(section: AttributionSection) -> dict[str, CellView]:
@@ -159,7 +266,9 @@ def _unanswerable_table(section: AttributionSection) -> Table:
     return Table("Unanswerable questions (not in the cells)", ["outcome", "n", "questions"], rows)
 
 
-def _join_lines(verdicts: VerdictsSection, section: AttributionSection) -> list[str]:
+def _join_lines(
+    verdicts: VerdictsSection, section: AttributionSection, report_runs: list[str]
+) -> list[str]:
     joined = (
         "by question id"
         if verdicts["joined_on"] == "id"
@@ -167,7 +276,12 @@ def _join_lines(verdicts: VerdictsSection, section: AttributionSection) -> list[
     )
     lines = [
         f"Verdicts: {verdicts['source']} ({verdicts['format']}), for run {verdicts['run']} "
-        f"with its top {verdicts['k']} chunks sent to the model; joined {joined}.",
+        + (
+            "with the chunks its trace says were sent to the model"
+            if section["context_source"] == "trace"
+            else f"with its top {verdicts['k']} chunks sent to the model"
+        )
+        + f"; joined {joined}.",
     ]
     if verdicts["metric"] is not None:
         rule = f"{verdicts['metric']}"
@@ -200,8 +314,9 @@ def _join_lines(verdicts: VerdictsSection, section: AttributionSection) -> list[
     ):
         ids = f": {', '.join(listed['ids'])}" if listed["ids"] else ""
         lines.append(f"{plural(listed['count'], noun, nouns)} {rest}{ids}.")
-    if verdicts["other_runs"]:
-        lines.append(f"The file also judges run(s) {', '.join(verdicts['other_runs'])}: not shown.")
+    unshown = [run for run in verdicts["other_runs"] if run not in report_runs]
+    if unshown:
+        lines.append(f"The file also judges run(s) {', '.join(unshown)}: not shown.")
     return lines
 
 
@@ -214,11 +329,9 @@ def attribution_view(report: Report) -> AttributionView | None:
     return AttributionView(
         run=run,
         k=k,
+        sent=sent_words(section),
         rows=[
-            (
-                f"gold retrieved (hit@{k} = 1)",
-                [cells["retrieved_correct"], cells["retrieved_wrong"]],
-            ),
+            (retrieved_header(section), [cells["retrieved_correct"], cells["retrieved_wrong"]]),
             ("gold not retrieved", [cells["missed_correct"], cells["missed_wrong"]]),
         ],
         pass_rate=pass_rate_note(section),
@@ -226,7 +339,10 @@ def attribution_view(report: Report) -> AttributionView | None:
         stale_note=stale_note(section),
         kinds=_kinds_table(section),
         unanswerable=_unanswerable_table(section),
-        join=_join_lines(report["verdicts"], section),
+        join=_join_lines(report["verdicts"], section, list(report["attribution"])),
+        rule_note=rule_note(section),
+        coverage=coverage_table(section),
+        other_runs=other_runs_table(report),
     )
 
 
@@ -238,5 +354,11 @@ def attribution_lines(report: Report) -> list[str]:
     counts = ", ".join(
         f"{cell.label} {with_stale(cell.count, cell.stale)}" for _, row in view.rows for cell in row
     )
-    lines = [f"{view.run}, four cells at top {view.k}: {counts}.", view.conclusion]
+    where = f"at {view.sent}" if view.sent.startswith("top") else f"with {view.sent}"
+    lines = [
+        f"{view.run}, four cells {where}: {counts}.",
+        view.rule_note,
+        coverage_words(report["attribution"][view.run]),
+        view.conclusion,
+    ]
     return [*lines, view.stale_note, ""] if view.stale_note else [*lines, ""]

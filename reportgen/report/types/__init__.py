@@ -38,12 +38,15 @@ from reportgen.report.types.compared import (
 )
 from reportgen.report.types.sections import (
     AttributionSection,
+    ByCoverage,
     Cell,
     CellCounts,
     CellQuestions,
     Cells,
     CellShares,
+    ContextSource,
     CountedMeans,
+    CoverageSplit,
     CutoffErrors,
     CutoffQuestions,
     CutoffSection,
@@ -62,6 +65,7 @@ from reportgen.report.types.sections import (
     Means,
     Outcome,
     Provenance,
+    RetrievedRule,
     RunCounts,
     RunSection,
     ScoreRange,
@@ -120,6 +124,8 @@ class MergedSettings(TypedDict):
     """Null when no shard had a report.json (``trec_eval -q`` output)."""
     relevance_threshold: int | None
     trec_eval: bool
+    retrieved_when: RetrievedRule | None
+    """Null when no shard's report.json says (no report.json, or one written before)."""
 
 
 class MergedGold(TypedDict):
@@ -187,6 +193,7 @@ __all__ = [
     "BaselineComparison",
     "BaselineGold",
     "BaselineSection",
+    "ByCoverage",
     "Cell",
     "CellCounts",
     "CellQuestions",
@@ -196,7 +203,9 @@ __all__ = [
     "ChangedQuestion",
     "Comparison",
     "ComparisonsSection",
+    "ContextSource",
     "CountedMeans",
+    "CoverageSplit",
     "CutoffErrors",
     "CutoffQuestions",
     "CutoffSection",
@@ -230,6 +239,7 @@ __all__ = [
     "Provenance",
     "RandomizationMethod",
     "Report",
+    "RetrievedRule",
     "RuleResult",
     "RunCounts",
     "RunSection",

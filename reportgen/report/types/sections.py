@@ -20,6 +20,10 @@ StaleBasis = Literal["manifest", "no_run_returns"]
 Label = Literal["better", "worse", "within noise"]
 Outcome = Literal["declined", "answered", "unknown"]
 """What became of an unanswerable question with a verdict."""
+RetrievedRule = Literal["any", "all"]
+"""When a question counts as retrieved in the four cells: any or all of its gold sent."""
+ContextSource = Literal["top_k", "trace"]
+"""What reached the model: the top k_ctx, or the chunks a trace says were sent."""
 
 
 class SettingsSection(TypedDict):
@@ -27,6 +31,7 @@ class SettingsSection(TypedDict):
     context_k: int
     relevance_threshold: int
     trec_eval: bool
+    retrieved_when: RetrievedRule
 
 
 class KindCounts(TypedDict):
@@ -208,8 +213,28 @@ class Unanswerable(TypedDict):
     questions: UnansweredQuestions
 
 
+class CoverageSplit(TypedDict):
+    questions: int
+    correct: int
+    pass_rate: float | None
+
+
+class ByCoverage(TypedDict):
+    """The judged answerable questions by how much of their gold reached the model."""
+
+    all: CoverageSplit
+    some: CoverageSplit
+    none: CoverageSplit
+
+
 class AttributionSection(Cells):
     k: int
+    rule: RetrievedRule
+    context_source: ContextSource
+    """``trace`` when a trace said, for at least one question in the cells, what was sent."""
+    traced_questions: int
+    """Questions in the cells whose chunks sent come from the trace, not the top k."""
+    by_coverage: ByCoverage
     questions: CellQuestions
     stale: CellQuestions
     """Cell -> its questions whose gold ids the index manifest does not hold."""
