@@ -303,12 +303,32 @@ def scenario_sweep(work: Path, repeat: int) -> list[Row]:
     return [row]
 
 
+def scenario_spans(work: Path, repeat: int) -> list[Row]:
+    """10,000 questions of evidence spans against a 1M-chunk map, one run of 100 each."""
+    folder = work / "spans"
+    command = [sys.executable, str(HERE / "generate_spans.py"), str(folder), "10000", "1000000"]
+    made = json.loads(
+        subprocess.run([*command, "100"], check=True, capture_output=True, text=True).stdout
+    )
+    out = work / "out-spans"
+    report = [
+        sys.executable, "-m", "reportgen", "report", made["gold"], f"run={made['run']}",
+        "--chunks", made["chunks"], "--format", "json", "--out", str(out), "--quiet",
+    ]  # fmt: skip
+    (row,) = compare({"reportgen": lambda: report}, repeat, "spans: 10k questions x 1M-chunk map")
+    row.target = "a few seconds"
+    means = json.loads((out / "report.json").read_text())["runs"]["run"]["means"]
+    row.note = f"span_recall@5 {means['span_recall@5']:.3f}, 1M run rows (Parquet)"
+    return [row]
+
+
 SCENARIOS: dict[str, Callable[[Path, int], list[Row]]] = {
     "1m": scenario_1m,
     "10m": scenario_10m,
     "demo": scenario_demo,
     "6runs": scenario_six_runs,
     "dl19": scenario_dl19,
+    "spans": scenario_spans,
     "small": scenario_small,
     "warm": scenario_warm,
     "sweep": scenario_sweep,

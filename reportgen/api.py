@@ -11,20 +11,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from reportgen.analyse.gate import failures
 from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
+from reportgen.demo import demo_request as demo_request
+from reportgen.demo import example_dir as example_dir
 from reportgen.errors import GateFailed, ParameterError, UsageError
 from reportgen.filesystem import refuse_undecodable, writing
 from reportgen.labels import check_version_label, created_at
 from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
+from reportgen.load.chunkings import chunk_manifest, load_chunkings
+from reportgen.load.chunks import parse_chunks_spec
 from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
+from reportgen.load.evidence import Documents
 from reportgen.measure.scoring import Evaluation, Settings, evaluate
-from reportgen.model import GoldSet, Manifest, Run, VerdictSet
+from reportgen.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
 from reportgen.progress import track
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.output import (
@@ -108,11 +112,6 @@ class ReportResult:
         return strict_failure(self.report) if self.strict else None
 
 
-def example_dir() -> Path:
-    """The bundled, synthetic help-centre example that `reportgen demo` uses."""
-    return Path(str(resources.files("reportgen"))) / "examples" / "helpcentre"
-
-
 def _spec_label(spec: RunSpec) -> str:
     """The run's name, or its file name, for the progress bar."""
     name, path = (
@@ -162,10 +161,13 @@ def report_inputs(
         files.append(("the baseline", baseline.path))
         files.append(("the baseline's per-question file", per_question_path(baseline.path)))
     files += [("the config file", Path(source)) for source in (gate.sources if gate else ())]
+    for spec in inputs.chunks:
+        _, path = parse_chunks_spec(spec) if isinstance(spec, str) else spec
+        files.append(("the chunk map", Path(path)))
     return files
 
 
-Sourced = TypeVar("Sourced", GoldSet, Run, VerdictSet, Manifest)
+Sourced = TypeVar("Sourced", GoldSet, Run, VerdictSet, Manifest, ChunkMap)
 
 
 def relabel(loaded: Sourced, root: Path) -> Sourced:
@@ -293,8 +295,16 @@ def make_report(request: ReportRequest) -> ReportResult:
         loaded = set_index_versions(
             load_runs(inputs.runs, inputs.run_format), inputs.run_index_versions
         )
+        documents = None if inputs.docs is None else Documents(Path(inputs.docs))
+        chunkings = load_chunkings(
+            gold_set,
+            inputs.chunks,
+            [run.name for run in loaded],
+            documents,
+            inputs.chunks_format,
+        )
         index = (
-            None
+            chunk_manifest(chunkings)
             if inputs.manifest is None
             else load_manifest(inputs.manifest, inputs.manifest_format)
         )
@@ -308,7 +318,10 @@ def make_report(request: ReportRequest) -> ReportResult:
             loaded = [relabel(run, root) for run in loaded]
             verdict_set = None if verdict_set is None else relabel(verdict_set, root)
             index = None if index is None else relabel(index, root)
-        evaluation = evaluate(gold_set, loaded, settings.scoring)
+            if chunkings is not None:
+                maps = {name: relabel(m, root) for name, m in chunkings.maps.items()}
+                chunkings = dataclasses.replace(chunkings, maps=maps)
+        evaluation = evaluate(gold_set, loaded, settings.scoring, chunkings=chunkings)
         options = AnalysisOptions(
             verdicts=verdict_set,
             verdicts_run=inputs.verdicts_run,
@@ -320,6 +333,7 @@ def make_report(request: ReportRequest) -> ReportResult:
             baseline=previous,
             on_gold_change=settings.on_gold_change,
             gate=checks.gate,
+            explain=outputs.explain,
         )
         findings = run_analyses(evaluation, options, version=settings.version, created=created)
         report = assemble(findings)
@@ -338,29 +352,6 @@ def make_report(request: ReportRequest) -> ReportResult:
         if worker is not None:
             worker.close()
     return ReportResult(report, findings, written, strict=checks.strict)
-
-
-def demo_request(outputs: ReportOutputs, settings: ReportSettings | None = None) -> ReportRequest:
-    """The bundled example as a request: what `reportgen demo` writes.
-
-    >>> make_report(demo_request(ReportOutputs("demo-report")))  # doctest: +SKIP
-    """
-    example = example_dir()
-    runs = [
-        ("keyword", example / "runs" / "keyword.trec"),
-        ("dense", example / "runs" / "dense.jsonl"),
-        ("hybrid", example / "runs" / "hybrid.csv"),
-        ("rerank", example / "runs" / "rerank.jsonl"),
-    ]
-    inputs = ReportInputs(
-        example / "gold.jsonl",
-        runs,
-        verdicts=example / "verdicts.jsonl",
-        verdicts_run="rerank",
-        manifest=example / "manifest.txt",
-        sources_relative_to=example.parent,
-    )
-    return ReportRequest(inputs, outputs, settings or ReportSettings())
 
 
 def shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:

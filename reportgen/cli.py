@@ -128,6 +128,8 @@ def report(gold: Path, runs: tuple[str, ...], **options: Any) -> None:
         --verdict-metric faithfulness --verdict-threshold 0.7
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --manifest index/manifest.jsonl \\
         --run-index-version rerank=kb-2026-11-02 --audience public --strict
+      reportgen report gold.jsonl small=runs/small.jsonl large=runs/large.jsonl \\
+        --chunks small=maps/small.parquet --chunks large=maps/large.parquet --docs docs/
     """
     request = report_request(gold, runs, options)  # the config file's errors come first
     check_summary_wanted(options["github_summary"], options["formats"])

@@ -15,6 +15,7 @@ import click
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES
 from reportgen.cli_config import read_config_defaults
 from reportgen.cli_errors import OptionValueError
+from reportgen.cli_span_options import SPAN_OPTIONS
 from reportgen.errors import closest
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, MAX_CUTOFF, MAX_GRADE
@@ -294,6 +295,7 @@ report_options = options(
         default=None,
         help="Force the manifest's format instead of detecting it.",
     ),
+    *SPAN_OPTIONS,
     click.option(
         "--run-index-version",
         "run_index_versions",

@@ -17,6 +17,7 @@ from reportgen.api import (
 from reportgen.ci import DEFAULT_REPORT_URL, default_report_url, default_version
 from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.measure.scoring import Settings
+from reportgen.measure.spans import DEFAULT_MIN_COVERAGE
 
 
 def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -> ReportRequest:
@@ -47,6 +48,9 @@ def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -
         verdict_threshold=options["verdict_threshold"],
         manifest=options["manifest"],
         manifest_format=options["manifest_format"],
+        chunks=list(options["chunks"]),
+        chunks_format=options["chunks_format"],
+        docs=options["docs"],
         baseline=options["baseline"],
         baseline_version=options["baseline_version"],
     )
@@ -61,6 +65,7 @@ def report_settings(options: dict[str, Any]) -> ReportSettings:
         options["relevance_threshold"],
         options["trec_eval"],
         retrieved_when=options["retrieved_when"],
+        min_coverage=options.get("min_coverage", DEFAULT_MIN_COVERAGE),
     )
     compare_measures = options.get("compare_measures")
     return ReportSettings(
@@ -80,6 +85,7 @@ def report_outputs(options: dict[str, Any]) -> ReportOutputs:
         per_question_format=options["per_question_format"],
         report_url=options["report_url"] or default_report_url() or DEFAULT_REPORT_URL,
         chart_png=options["chart_png"],
+        explain=options.get("explain", "failures"),
     )
 
 

@@ -61,8 +61,45 @@ MANIFEST_SCHEMA = pl.Schema(
 ``line`` is where the chunk was declared, for messages."""
 
 
+EVIDENCE_SCHEMA = pl.Schema(
+    {
+        "qid": pl.String,
+        "doc": pl.String,
+        "start": pl.Int64,
+        "end": pl.Int64,
+        "quote": pl.String,
+        "doc_version": pl.String,
+        "line": pl.Int64,
+    }
+)
+"""One row per evidence item of a gold question, as written: a character range
+(``start``, ``end``) or a ``quote`` to locate in the document (the other pair null).
+``doc_version`` is the version of the document the item was read from, when given."""
+
+SPANS_SCHEMA = pl.Schema({"qid": pl.String, "doc": pl.String, "start": pl.Int64, "end": pl.Int64})
+"""Located, merged evidence: disjoint ``[start, end)`` character ranges per question and
+document, sorted."""
+
+CHUNKS_SCHEMA = pl.Schema(
+    {
+        "chunk_id": pl.String,
+        "doc": pl.String,
+        "start": pl.Int64,
+        "end": pl.Int64,
+        "text": pl.String,
+    }
+    | {name: dtype for name, dtype in MANIFEST_SCHEMA.items() if name != "chunk_id"}
+)
+"""One row per chunk of a chunking: where it lies in its document (``[start, end)``
+characters), its text when given, and the manifest's metadata."""
+
+
 def empty_forbidden() -> pl.DataFrame:
     return pl.DataFrame(schema=FORBIDDEN_SCHEMA)
+
+
+def empty_evidence() -> pl.DataFrame:
+    return pl.DataFrame(schema=EVIDENCE_SCHEMA)
 
 
 EXAMPLES_SHOWN = 5
@@ -125,14 +162,17 @@ class GoldSet:
     """Chunks that must never be shown for a question (FORBIDDEN_SCHEMA); not scored."""
     misspelt_keys: tuple[MisspeltKey, ...] = ()
     """Keys of the file that reportgen does not read but that look like one it does."""
+    evidence: pl.DataFrame = field(default_factory=empty_evidence)
+    """Evidence as character ranges or quotes of documents (EVIDENCE_SCHEMA): what
+    outlives a re-chunking. Chunk-level judgments are derived from it per chunk map."""
 
     @cached_property
     def question_digests(self) -> dict[str, str]:
         """A short content hash per question: its text, kind, flag and graded chunks.
 
         Two gold-set versions share a question when its id and digest are the same in
-        both. Forbidden chunks count only for a question that has some, so the digests
-        of sets without any stay what they were. (sha256 has no Polars expression: one
+        both. Forbidden chunks and evidence count only for a question that has some, so
+        the digests of sets without any stay what they were. (sha256 has no Polars expression: one
         call per question, on short strings.)
         """
         chunks = _joined_per_question(
@@ -163,6 +203,13 @@ class GoldSet:
                 .then(pl.col("text"))
                 .otherwise(pl.col("text") + "\x1d" + pl.col("forbidden")),
             )
+            .join(_evidence_per_question(self.evidence), on="qid", how="left")
+            .select(
+                "qid",
+                pl.when(pl.col("evidence").is_null())
+                .then(pl.col("text"))
+                .otherwise(pl.col("text") + "\x1d" + pl.col("evidence")),
+            )
         )
         return {
             qid: hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
@@ -174,7 +221,8 @@ class GoldSet:
         """Hash of the content (ids, text, kinds, flags, grades), not of the file's layout.
 
         Reordering or reformatting the file keeps it; changing any question, gold
-        chunk or grade changes it. Built from the question digests alone, so the
+        chunk, grade or evidence item changes it; no chunking enters it, so the same
+        evidence scored on a new chunk map keeps it. Built from the question digests alone, so the
         shards of a set, measured apart, give back the whole set's fingerprint.
         """
         return fingerprint_of(self.question_digests)
@@ -186,6 +234,21 @@ def _joined_per_question(frame: pl.DataFrame, item: pl.Expr) -> pl.DataFrame:
         frame.sort("qid", "chunk_id")
         .group_by("qid", maintain_order=True)
         .agg(joined=item.str.join("\x1e"))
+    )
+
+
+def _evidence_per_question(evidence: pl.DataFrame) -> pl.DataFrame:
+    """(qid, evidence): one question's evidence items as written, as one sorted string."""
+    parts = [
+        pl.col(name).cast(pl.String).fill_null("\x00")
+        for name in EVIDENCE_SCHEMA
+        if name not in ("qid", "line")
+    ]
+    return (
+        evidence.select("qid", pl.concat_str(*parts, separator="\x1f").alias("item"))
+        .sort("qid", "item")
+        .group_by("qid", maintain_order=True)
+        .agg(evidence=pl.col("item").str.join("\x1e"))
     )
 
 
@@ -275,3 +338,35 @@ def outcome_word(passed: bool) -> str:
     messages, the pages, the PR summary, the terminal): a failure in capitals, so that
     it stands out in a log as on a page."""
     return "passed" if passed else "FAILED"
+
+
+@dataclass(frozen=True)
+class StaleEvidence:
+    """An evidence item of a changed document that no longer fits it: stale gold."""
+
+    qid: str
+    doc: str
+    what: str
+    """The quote or the range, as a reader recognises it."""
+
+
+@dataclass(frozen=True)
+class ChunkMap:
+    """One chunking of the documents: where every chunk lies, and the index it made."""
+
+    chunks: pl.DataFrame
+    """CHUNKS_SCHEMA, one row per chunk id."""
+    source: str
+    index_version: str | None = None
+
+    @property
+    def has_text(self) -> bool:
+        return self.chunks.height > 0 and self.chunks["text"].null_count() < self.chunks.height
+
+    def manifest(self) -> Manifest:
+        """The chunk map as an index manifest: the same ids, metadata and version."""
+        return Manifest(
+            chunks=self.chunks.select(MANIFEST_SCHEMA.names()),
+            source=self.source,
+            index_version=self.index_version,
+        )

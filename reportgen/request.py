@@ -15,10 +15,13 @@ from datetime import date
 from pathlib import Path
 
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
+from reportgen.analyse.drilldown import EXPLAIN_MODES, ExplainMode
 from reportgen.errors import ParameterError, printable
 from reportgen.filesystem import refuse_undecodable
 from reportgen.labels import check_version_label
 from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
+from reportgen.load.chunkings import ChunksSpec
+from reportgen.load.chunks import CHUNK_MAP_FORMATS
 from reportgen.load.config import GateRules
 from reportgen.measure.scoring import Settings
 from reportgen.render.links import check_report_url
@@ -57,6 +60,13 @@ class ReportInputs:
     """With a site as baseline: the version to compare with."""
     sources_relative_to: str | Path | None = None
     """Name the input files relative to this folder, so any machine writes the same report."""
+    chunks: Sequence[ChunksSpec] = ()
+    """Chunk maps, ``PATH`` (every run) or ``NAME=PATH`` (one run): evidence spans are
+    judged through them and the span measures added; one map shared by every run also
+    serves as the manifest."""
+    chunks_format: str | None = None
+    docs: str | Path | None = None
+    """The folder of the documents the evidence names: locates quotes, shows text."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,8 @@ class ReportOutputs:
     """Where readers of summary.md find the full report (an http(s) URL or a relative path)."""
     chart_png: bool = False
     """Also a PNG of each chart, for places that show no SVG."""
+    explain: ExplainMode = "failures"
+    """Which questions get a drill-down panel with the text sent: failures, all, none."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +195,8 @@ def check_request(request: ReportRequest) -> None:
         ("verdict_format", inputs.verdict_format, VERDICT_FORMATS),
         ("manifest_format", inputs.manifest_format, MANIFEST_FORMATS),
         ("on_gold_change", settings.on_gold_change, GOLD_CHANGE_POLICIES),
+        ("chunks_format", inputs.chunks_format, CHUNK_MAP_FORMATS),
+        ("explain", outputs.explain, EXPLAIN_MODES),
     ):
         check_choice(parameter, value, choices)
     if inputs.verdicts is None and inputs.verdicts_run is not None:

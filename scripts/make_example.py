@@ -27,6 +27,8 @@ from pathlib import Path
 from statistics import NormalDist
 from string import Template
 
+from example_spans import write_spans
+
 SEED = 20261129
 GOLD_VERSION = "2026.11-gold.3"
 INDEX_VERSION = "kb-2026-11-02"
@@ -534,7 +536,9 @@ def generate(out: Path) -> None:
     verdicts = [v for v in verdicts if v["id"] not in no_verdict]
 
     (out / "runs").mkdir(parents=True, exist_ok=True)
-    write_gold(out / "gold.jsonl", questions)
+    reranked = {qid: (ranked, scores["rerank"][qid]) for qid, ranked in lists["rerank"].items()}
+    evidence = write_spans(out, DOCS, questions, reranked, set(index), write_lines)
+    write_gold(out / "gold.jsonl", questions, evidence)
     write_runs(out / "runs", lists, scores)
     write_lines(out / "verdicts.jsonl", [json.dumps(v) for v in verdicts])
     write_lines(out / "manifest.txt", [f"# index_version: {INDEX_VERSION}", *index])
@@ -556,8 +560,8 @@ def write_lines(path: Path, lines: list[str]) -> None:
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8", newline="\n")
 
 
-def write_gold(path: Path, questions: list[Question]) -> None:
-    """A _meta line, then one question per line, in id order."""
+def write_gold(path: Path, questions: list[Question], evidence: dict[str, list[dict]]) -> None:
+    """A _meta line, then one question per line, in id order; evidence where there is."""
     lines = [json.dumps({"_meta": {"version": GOLD_VERSION, "index_version": INDEX_VERSION}})]
     for q in questions:
         gold: list[str] | dict[str, int] = dict(q.gold) if q.graded else list(q.gold)
@@ -569,6 +573,8 @@ def write_gold(path: Path, questions: list[Question]) -> None:
             "unanswerable": q.unanswerable,
             "index_version": INDEX_VERSION,
         }
+        if q.qid in evidence:
+            record["evidence"] = evidence[q.qid]
         lines.append(json.dumps(record, ensure_ascii=False))
     write_lines(path, lines)
 

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "reportgen.cli_errors",
             "reportgen.cli_options",
             "reportgen.cli_request",
+            "reportgen.cli_span_options",
         ),
     ),
     (
@@ -38,6 +39,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "reportgen",  # the package itself: reportgen.evaluate
             "reportgen.api",
             "reportgen.blockwise",
+            "reportgen.demo",
             "reportgen.notebook",
             "reportgen.request",
             "reportgen.shard",

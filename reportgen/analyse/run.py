@@ -35,9 +35,11 @@ from reportgen.analyse.baseline import (
     compare_with_baseline,
     current_sides,
 )
+from reportgen.analyse.chunkings import ChunkingFacts, chunking_facts, span_compare_keys
 from reportgen.analyse.compare import compare_runs
 from reportgen.analyse.coverage import coverage
 from reportgen.analyse.cutoff import CutoffAnalysis, analyse
+from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
 from reportgen.analyse.gate import evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
@@ -71,6 +73,8 @@ class AnalysisOptions:
     baseline: Baseline | None = None
     on_gold_change: GoldChangePolicy = "refuse"
     gate: GateRules | None = None
+    explain: ExplainMode = "failures"
+    """Which questions the drill-down shows the text of: the failure cells, all, none."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,10 @@ class Findings:
     baseline: BaselineComparison | None = None
     gate: dict[str, Any] | None = None
     """The ``gate`` section; None without rules."""
+    chunkings: ChunkingFacts | None = None
+    """The evidence and each run's chunk map; None without chunk maps."""
+    drilldown: Drilldown | None = None
+    """The run and questions whose retrieved text the pages show; None when none."""
 
     @property
     def attribution(self) -> Attribution | None:
@@ -127,6 +135,7 @@ def compared_keys(
     if chosen is None:
         k = evaluation.settings.context_k
         chosen = [m.key(k) for m in CUTOFF_MEASURES] + [m.key() for m in WHOLE_LIST_MEASURES]
+        chosen += span_compare_keys(evaluation)
     elif list(chosen) == ["all"]:
         chosen = every
     unknown = [key for key in chosen if key not in every]
@@ -288,4 +297,6 @@ def run_analyses(
         stale_cells=stale_cells,
         baseline=versus,
         gate=evaluate_gate(options.gate, means, kinds, versus) if options.gate else None,
+        chunkings=chunking_facts(evaluation),
+        drilldown=choose(evaluation, attribution, options.explain),
     )

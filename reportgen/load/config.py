@@ -31,6 +31,7 @@ REPORT_KEYS = (
     *("reference-run", "compare-measures", "baseline", "baseline-version", "on-gold-change"),
     *("min", "max-drop", "significant-only", "manifest", "manifest-format"),
     *("run-index-version", "audience", "as-of", "strict", "retrieved-when"),
+    *("chunks", "chunks-format", "docs", "min-coverage", "explain"),
 )
 """The keys a config file may set: the options of ``reportgen report`` without the
 dashes (tests/cli/test_config.py keeps the two lists equal)."""

@@ -17,6 +17,7 @@ import polars as pl
 from reportgen.errors import InputError, printable
 from reportgen.errors import closest as closest_choice
 from reportgen.load.csv_input import column, csv_rows, optional_column
+from reportgen.load.evidence import evidence_frame, evidence_items
 from reportgen.load.ids import checked_id, json_id, text_id
 from reportgen.load.json_input import fits_int64, json_type, pick
 from reportgen.load.meta import question_records
@@ -40,6 +41,7 @@ RECORD_KEYS = (
     "index_version",
     "unanswerable",
     "forbidden",
+    "evidence",
 )
 """Every key reportgen reads in a gold JSON Lines record (``_meta`` lines apart)."""
 NO_GOLD_FIX = 'add its gold chunk ids or set "unanswerable": true'
@@ -63,6 +65,7 @@ class _Parsed:
     version: str | None = None
     index_version: str | None = None
     misspelt: dict[str, MisspeltKey] = field(default_factory=dict)
+    evidence: list[tuple[Any, ...]] = field(default_factory=list)
 
     def question(
         self, qid: str, text: str | None, kind: str | None, flag: bool, index_version: str | None
@@ -126,6 +129,7 @@ def gold_set(
         version=version if version is not None else parsed.version,
         index_version=index_version,
         misspelt_keys=tuple(sorted(parsed.misspelt.values(), key=lambda m: (m.line, m.key))),
+        evidence=evidence_frame(parsed.evidence),
     )
 
 
@@ -148,18 +152,21 @@ def parsed_records(path: Path, records: Iterable[tuple[int, str, dict[str, Any]]
         if not isinstance(unanswerable, bool):
             raise InputError(path, "unanswerable is not true or false", "write true or false", line)
         chunks = _gold_chunks(pick(record, GOLD_KEYS, path, line), path, line)
-        if unanswerable and chunks:
+        evidence = evidence_items(record.get("evidence"), qid, path, line)
+        if unanswerable and (chunks or evidence):
             raise InputError(
                 path,
-                f"question {qid} is unanswerable but has gold chunks",
-                'remove its gold chunks or set "unanswerable": false',
+                f"question {qid} is unanswerable but has gold chunks or evidence",
+                'remove its gold chunks and evidence or set "unanswerable": false',
                 line,
             )
-        if not unanswerable and not chunks:
+        parsed.evidence.extend(evidence)
+        if not unanswerable and not chunks and not evidence:
             raise InputError(
                 path,
-                f"question {qid} has no gold chunks",
-                NO_GOLD_FIX + _misspelt_hint(parsed, record),
+                f"question {qid} has no gold chunks and no evidence",
+                'add its gold chunk ids or "evidence", or set "unanswerable": true'
+                + _misspelt_hint(parsed, record),
                 line,
             )
         texts = [_text(record, key, path, line) for key in ("question", "kind", "index_version")]

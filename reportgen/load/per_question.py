@@ -18,6 +18,7 @@ from reportgen.filesystem import reading
 from reportgen.load.fields import fields
 from reportgen.load.files import check_file, first_line, head_line, polars_source, read_lines
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
+from reportgen.measure.spans import span_keys
 from reportgen.model import PER_QUESTION_KEYS, UNLABELLED_KIND
 from reportgen.spreadsheet import from_text
 
@@ -198,4 +199,5 @@ def _reportgen_key(name: pl.Expr) -> pl.Expr:
 
 def _in_reportgen_order(keys: list[str]) -> list[str]:
     """The keys in the order reportgen writes them: measure by measure, k by k."""
-    return [key for key in measure_keys(cutoffs(keys)) if key in keys]
+    ks = cutoffs(keys)
+    return [key for key in measure_keys(ks) + span_keys(ks) if key in keys]

@@ -7,12 +7,20 @@ of the scores (attribution, cutoff, checks, comparisons, gate) after, in
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
 
 from reportgen.errors import InputError, ParameterError, UsageError
+from reportgen.measure.chunked import (
+    ChunkedRun,
+    Chunkings,
+    chunk_run,
+    chunk_warnings,
+    refuse_unmapped_evidence,
+)
 from reportgen.measure.measures import (
     Judged,
     judge,
@@ -21,6 +29,7 @@ from reportgen.measure.measures import (
     per_question,
     read_run,
 )
+from reportgen.measure.spans import DEFAULT_MIN_COVERAGE, span_keys
 from reportgen.measure.ties import ties_at_cutoffs
 from reportgen.model import (
     EXAMPLES_SHOWN,
@@ -56,6 +65,11 @@ class Settings:
     """trec_eval's conventions: questions with nothing relevant stay in the means at 0."""
     retrieved_when: RetrievedRule = "any"
     """When a question counts as retrieved in the four cells: any or all of its gold sent."""
+    min_coverage: float = DEFAULT_MIN_COVERAGE
+    """A chunk is relevant when it holds this share of an evidence range, or this share
+    of it is evidence (SPEC.md, "Evidence spans and chunk maps")."""
+    span_measures: bool = False
+    """Whether the span measures are keys too: set by :func:`evaluate` for chunk maps."""
 
     def __post_init__(self) -> None:
         if self.retrieved_when not in RETRIEVED_RULES:
@@ -90,11 +104,20 @@ class Settings:
                 "grades below 1 mean not relevant; pass 1 (the default) or 2 (TREC DL)",
                 option="--relevance-threshold",
             )
+        if not 0 < self.min_coverage <= 1:
+            raise ParameterError(
+                "min_coverage",
+                self.min_coverage,
+                "must be above 0 and at most 1",
+                "pass a share of characters, e.g. 0.5 (the default)",
+                option="--min-coverage",
+            )
         object.__setattr__(self, "ks", tuple(sorted({*self.ks, self.context_k})))
 
     @property
     def measure_keys(self) -> list[str]:
-        return measure_keys(self.ks)
+        spans = span_keys(self.ks) if self.span_measures else []
+        return measure_keys(self.ks) + spans
 
 
 @dataclass(frozen=True)
@@ -108,6 +131,8 @@ class RunScores:
     """(qid, chunk_id, rank) of the rows whose chunk is a positive gold chunk of any
     question (:func:`reportgen.measure.measures.read_run`): what the stale-gold check reads."""
     ties: dict[int, list[str]] = field(default_factory=dict)
+    chunked: ChunkedRun | None = None
+    """What the run's chunk map added: derived judgments, span measures; None without one."""
 
     @property
     def name(self) -> str:
@@ -126,6 +151,8 @@ class Evaluation:
     runs: tuple[RunScores, ...]
     warnings: tuple[ReportWarning, ...]
     """What measuring found: misspelt gold keys, missing or extra questions, ties."""
+    chunkings: Chunkings | None = None
+    """The located evidence and the runs' chunk maps, when the report has them."""
 
 
 @dataclass(frozen=True)
@@ -159,12 +186,25 @@ def run_means(scores: pl.DataFrame, keys: Sequence[str], keep_no_relevant: bool)
 
 
 def score_run(
-    gold: GoldSet, run: Run, settings: Settings, judged: Judged | None = None
+    gold: GoldSet,
+    run: Run,
+    settings: Settings,
+    judged: Judged | None = None,
+    chunkings: Chunkings | None = None,
 ) -> RunScores:
     """Measures for one run, and the ids it returned that the gold set lacks.
 
     ``judged`` (from :func:`judge`) is what every run shares; pass it when scoring several.
+    With a chunk map for the run in ``chunkings``, the run is measured on the judgments
+    derived from the evidence on that chunking, and gets the span measures.
     """
+    chunked = (
+        None
+        if chunkings is None
+        else chunk_run(gold, run, chunkings, settings.ks, settings.min_coverage)
+    )
+    if chunked is not None:
+        gold, judged = chunked.gold, None
     if judged is None:
         judged = judge(gold, settings.ks, settings.threshold)
     returned = read_run(run, judged)
@@ -178,12 +218,22 @@ def score_run(
     scores = per_question(
         gold, run, settings.ks, settings.threshold, judged=judged, returned=returned
     )
+    if settings.span_measures:
+        spans = (
+            chunked.span_scores
+            if chunked is not None
+            else pl.DataFrame(
+                schema={"qid": pl.String} | dict.fromkeys(span_keys(settings.ks), pl.Float64)
+            )
+        )
+        scores = scores.join(spans, on="qid", how="left")
     return RunScores(
         run=run,
         scores=scores,
         extra_questions=tuple(extra),
         ties=ties_at_cutoffs(run, settings.ks),
         gold_rows=returned.gold_rows,
+        chunked=chunked,
     )
 
 
@@ -268,12 +318,16 @@ def evaluate(
     settings: Settings | None = None,
     *,
     part: bool = False,
+    chunkings: Chunkings | None = None,
 ) -> Evaluation:
     """Measure every run against the gold set; refuse runs that cannot be compared.
 
     ``part``: the gold set is one block of a larger one, where a run may have nothing.
+    With chunk maps (``chunkings``), runs are judged through them and get the span measures.
     """
     settings = settings or Settings()
+    if chunkings is not None and chunkings.maps:
+        settings = dataclasses.replace(settings, span_measures=True)
     if not runs:
         raise UsageError("no run to evaluate", "pass at least one run file after the gold set")
     names = [run.name for run in runs]
@@ -285,7 +339,8 @@ def evaluate(
         )
     measuring = track(runs, "Measuring", lambda run: run.name)
     gold_side = judge(gold, settings.ks, settings.threshold)
-    scored = tuple(score_run(gold, run, settings, gold_side) for run in measuring)
+    refuse_unmapped_evidence(gold, [run.name for run in runs], chunkings)
+    scored = tuple(score_run(gold, run, settings, gold_side, chunkings) for run in measuring)
     for result in scored:
         if not part and result.scores.get_column("n_retrieved").sum() == 0:
             raise InputError(
@@ -309,4 +364,8 @@ def evaluate(
         )
     for result in scored:
         warnings.extend(_run_warnings(result, settings))
-    return Evaluation(gold=gold, settings=settings, runs=scored, warnings=tuple(warnings))
+    chunked = [result.chunked for result in scored if result.chunked is not None]
+    warnings.extend(chunk_warnings(chunked, chunkings))
+    return Evaluation(
+        gold=gold, settings=settings, runs=scored, warnings=tuple(warnings), chunkings=chunkings
+    )

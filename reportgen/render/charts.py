@@ -161,12 +161,76 @@ def at_k_curve_spec(report: Report, measure: str, title: str) -> Spec:
     return spec
 
 
+def chunkings_spec(report: Report) -> Spec | None:
+    """Each run with a chunk map at (mean characters sent, mean span recall) at k_ctx."""
+    section = report.get("chunkings")
+    if not section or not section["runs"]:
+        return None
+    k = report["context_k"]
+    names = list(section["runs"])
+    values = [
+        {
+            "run": name,
+            "chars": report["runs"][name]["means"][f"context_chars@{k}"],
+            "recall": report["runs"][name]["means"][f"span_recall@{k}"],
+        }
+        for name in names
+    ]
+    values = [v for v in values if v["chars"] is not None and v["recall"] is not None]
+    spec = _base(
+        f"span recall@{k} against characters sent",
+        f"For each run with a chunk map: the mean characters of its top {k} chunks (x) and "
+        f"the mean share of the evidence they cover (y).",
+        values,
+    )
+    series = _series(names, "run", "run")
+    spec["layer"] = [
+        {
+            "mark": {"type": "point", "filled": True, "size": 120},
+            "encoding": {
+                "x": {
+                    "field": "chars",
+                    "type": "quantitative",
+                    "title": f"characters sent@{k} (mean)",
+                    "scale": {"zero": True},
+                },
+                "y": {
+                    "field": "recall",
+                    "type": "quantitative",
+                    "title": f"span recall@{k}",
+                    "scale": {"domain": [0, 1]},
+                },
+                "color": series["color"],
+                "shape": series["shape"],
+                "tooltip": [
+                    {"field": "run", "type": "nominal"},
+                    {"field": "chars", "type": "quantitative", "format": ",.0f"},
+                    {"field": "recall", "type": "quantitative", "format": ".3f"},
+                ],
+            },
+        },
+        {
+            "mark": {"type": "text", "align": "left", "dx": 9, "dy": -6, "fontSize": 12},
+            "encoding": {
+                "x": {"field": "chars", "type": "quantitative"},
+                "y": {"field": "recall", "type": "quantitative"},
+                "text": {"field": "run"},
+            },
+        },
+    ]
+    return spec
+
+
 def report_chart_specs(report: Report) -> dict[str, Spec]:
     """Every chart of one report, by file stem (``charts/<stem>.svg``)."""
-    return {
+    specs = {
         "recall_at_k": at_k_curve_spec(report, "recall", "recall@k"),
         "hit_at_k": at_k_curve_spec(report, "hit", "hit@k"),
     }
+    chunkings = chunkings_spec(report)
+    if chunkings is not None:
+        specs["chunkings"] = chunkings
+    return specs
 
 
 def trend_spec(

@@ -38,6 +38,8 @@ from reportgen.render.views.comparisons import (
     glance_table,
     pair_label,
 )
+from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
+from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
 from reportgen.report.types import Cell, Report
 
@@ -266,6 +268,10 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "recall_header": header,
         "recall_rows": rows,
         "recall_charts": charts,
+        "drilldown": drilldown_sentence(report),
+        "drilldown_url": (
+            link_target(f"{report_url}#{DRILLDOWN_ANCHOR}") if linkable(report_url) else None
+        ),
     }
 
 

@@ -53,10 +53,15 @@ Format history (``format_version``):
       Added since: ``settings.retrieved_when`` and ``attribution.<run>.rule``,
       ``context_source``, ``traced_questions``, ``by_coverage`` (the pass rate when all,
       some or none of the gold was sent); ``attribution`` has every run the verdicts judge.
+      Also: ``chunkings`` (null without chunk maps; see analyse/chunkings.py) and, with
+      chunk maps, ``span_recall@k``, ``span_precision@k``, ``span_iou@k`` and
+      ``context_chars@k`` among each run's means and intervals; ``drilldown`` (the
+      run and questions whose retrieved text the pages show; null when none).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
@@ -64,7 +69,9 @@ from typing import Any, cast
 import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
+from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
+from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.run import Findings
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
@@ -287,8 +294,41 @@ def assemble(findings: Findings) -> types.Report:
         "comparisons": findings.comparisons,
         "baseline": None if findings.baseline is None else findings.baseline.section,
         "gate": findings.gate,
+        "chunkings": _chunkings_section(findings.chunkings),
+        "drilldown": _drilldown_section(findings.drilldown),
     }
     return cast(types.Report, report)
+
+
+def _chunkings_section(facts: ChunkingFacts | None) -> dict[str, Any] | None:
+    if facts is None:
+        return None
+    return {
+        "min_coverage": facts.min_coverage,
+        "evidence": {
+            "items": facts.evidence_items,
+            "questions": facts.evidence_questions,
+            "located_ranges": facts.located_ranges,
+            "stale_items": facts.stale_items,
+        },
+        "runs": {name: dataclasses.asdict(run) for name, run in facts.runs.items()},
+    }
+
+
+DRILLDOWN_QUESTIONS_LISTED = 200
+"""Question ids the ``drilldown`` section lists: as many as the HTML report shows panels."""
+
+
+def _drilldown_section(drilldown: Drilldown | None) -> dict[str, Any] | None:
+    if drilldown is None:
+        return None
+    return {
+        "mode": drilldown.mode,
+        "run": drilldown.run,
+        "context_k": drilldown.context_k,
+        "count": len(drilldown.questions),
+        "questions": list(drilldown.questions[:DRILLDOWN_QUESTIONS_LISTED]),
+    }
 
 
 def _listed(ids: Sequence[str]) -> dict[str, Any]:

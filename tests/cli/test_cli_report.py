@@ -166,10 +166,10 @@ def test_demo_runs_as_a_real_subprocess(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert "rerank, top 5:" in done.stdout
-    # the example has six kinds: each run gets its table by kind
-    assert done.stdout.count("  kind            n  hit@5  recall@5  MRR@5") == 4
+    # the example has six kinds: each of the five runs gets its table by kind
+    assert done.stdout.count("  kind            n  hit@5  recall@5  MRR@5") == 5
     report = json.loads((out / "report.json").read_text())
-    assert set(report["runs"]) == {"keyword", "dense", "hybrid", "rerank"}
+    assert set(report["runs"]) == {"keyword", "dense", "hybrid", "rerank", "rerank-sections"}
     # Named relative to the bundled example, not by this machine's install path.
     assert report["gold"]["source"] == "helpcentre/gold.jsonl"
     assert report["runs"]["rerank"]["source"] == "helpcentre/runs/rerank.jsonl"

@@ -83,7 +83,7 @@ def sample(param: click.Option, folder: Path) -> Any:
     if isinstance(kind, click.IntRange | click.types.IntParamType):
         return 2
     if isinstance(kind, click.types.FloatParamType):
-        return 0.5
+        return 0.75 if param.default == 0.5 else 0.5
     if isinstance(kind, click.DateTime):
         return "2026-11-30"
     if isinstance(kind, click.Path):

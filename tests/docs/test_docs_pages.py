@@ -143,3 +143,23 @@ def test_report_json_page_carries_the_format_history() -> None:
     assert history
     for version, _ in history:
         assert f"- **{version}**:" in page
+
+
+def test_evidence_span_example_runs(tmp_path: Path) -> None:
+    write_files("inputs.md", tmp_path)
+    spans = tmp_path / "spans"
+    out = tmp_path / "report"
+    result = CliRunner().invoke(
+        cli,
+        [
+            *("report", str(spans / "gold-spans.jsonl"), f"small={spans / 'run-small.jsonl'}"),
+            *("--chunks", str(spans / "chunks-small.csv"), "--docs", str(spans / "docs")),
+            *("--out", str(out), "--format", "json", "--k", "1,2", "--context-k", "2"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    means = json.loads((out / "report.json").read_text())["runs"]["small"]["means"]
+    # q1: [0, 34) lies in s1 (35 characters), ranked first; q2's quote [35, 67) in s2, second
+    assert means["mrr"] == 0.75
+    assert means["span_recall@1"] == 0.5
+    assert means["span_precision@1"] == round((34 / 35 + 0) / 2, 10)

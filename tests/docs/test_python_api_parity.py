@@ -82,6 +82,11 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     "audience": ("checks.audience", ["--audience", "public"], "public"),
     "as_of": ("checks.as_of", ["--as-of", "2026-11-30"], date(2026, 11, 30)),
     "strict": ("checks.strict", ["--strict"], True),
+    "chunks": ("inputs.chunks", ["--chunks", "a=map.csv"], ["a=map.csv"]),
+    "chunks_format": ("inputs.chunks_format", ["--chunks-format", "csv"], "csv"),
+    "docs": ("inputs.docs", ["--docs", "docs"], Path("docs")),
+    "min_coverage": ("settings.scoring.min_coverage", ["--min-coverage", "0.7"], 0.7),
+    "explain": ("outputs.explain", ["--explain", "all"], "all"),
 }
 
 CLI_ONLY = {
@@ -91,6 +96,7 @@ CLI_ONLY = {
 
 PYTHON_ONLY = {
     "inputs.sources_relative_to": "the demo's paths, the same on every machine",
+    "settings.scoring.span_measures": "set by evaluate() when runs have chunk maps",
 }
 
 REPORT = cli.commands["report"]

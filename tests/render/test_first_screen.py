@@ -63,7 +63,8 @@ def test_the_demo_leads_with_the_run_the_verdicts_are_for(demo: ReportResult) ->
         "2 warnings about ignored input",
     ]
     assert screen.others is not None
-    assert [row[0].text for row in screen.others.rows] == ["keyword", "dense", "hybrid"]
+    others = ["keyword", "dense", "hybrid", "rerank-sections"]
+    assert [row[0].text for row in screen.others.rows] == others
 
 
 def test_without_verdicts_the_best_run_at_k_ctx_leads(demo: ReportResult) -> None:

@@ -28,6 +28,7 @@ def test_no_template_decides_a_class_a_gate_word_or_a_placeholder(template: Path
         "_table.html.j2",
         "_first_screen.html.j2",  # the 2x2 of the four cells
         "_hygiene.html.j2",  # stale gold ids: two text columns
+        "_drilldown.html.j2",  # chunk text with the evidence marked inside its cells
         "report.html.j2",  # the questions, with ranked lists in cells
         "site_index.html.j2",  # the versions, with links
     }

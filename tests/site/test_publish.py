@@ -41,7 +41,8 @@ def test_publishes_every_file_of_a_version(reports: dict[str, Path], tmp_path: P
     published = publish(reports["v2"], tmp_path / "site")
     assert published.folder == tmp_path / "site" / "v2"
     assert sorted(tree(published.folder)) == [
-        *[f"charts/cutoff_{i}.svg" for i in range(4)],
+        "charts/chunkings.svg",
+        *[f"charts/cutoff_{i}.svg" for i in range(5)],
         "charts/hit_at_k.svg",
         "charts/recall_at_k.svg",
         "index.html",

@@ -11,9 +11,13 @@ from typing import Any
 
 from reportgen.analyse.run import Findings
 from reportgen.render.views.attribution import attribution_view
+from reportgen.render.views.chunkings import ANCHOR as CHUNKINGS_ANCHOR
+from reportgen.render.views.chunkings import chunkings_view
 from reportgen.render.views.common import plural
 from reportgen.render.views.comparisons import comparisons_view
 from reportgen.render.views.cutoff import cutoff_charts, cutoff_views
+from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
+from reportgen.render.views.drilldown import drilldown_view
 from reportgen.render.views.first_screen import first_screen
 from reportgen.render.views.hygiene import hygiene_view
 from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
@@ -62,8 +66,12 @@ def sections(report: Report) -> list[tuple[str, str]]:
         ("kinds", "By kind"),
         ("cutoff", "Cutoff"),
     ]
+    if report.get("chunkings"):
+        listed.append((CHUNKINGS_ANCHOR, "Chunkings"))
     if report["comparisons"]["pairs"]:
         listed.append(("comparisons", "Comparisons"))
+    if report.get("drilldown"):
+        listed.append((DRILLDOWN_ANCHOR, "What was sent"))
     listed += [
         ("questions", "Questions"),
         ("inputs", "Inputs and hygiene"),
@@ -123,4 +131,6 @@ def view_model(
         "attribution": attribution_view(report),
         "cutoffs": cutoff_views(report, findings.cutoffs),
         "hygiene": hygiene_view(report),
+        "drilldown": drilldown_view(findings),
+        "chunkings": chunkings_view(report, charts or {}),
     }

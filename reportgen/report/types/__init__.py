@@ -44,12 +44,16 @@ from reportgen.report.types.sections import (
     CellQuestions,
     Cells,
     CellShares,
+    ChunkingsSection,
+    ChunkMapSummary,
     ContextSource,
     CountedMeans,
     CoverageSplit,
     CutoffErrors,
     CutoffQuestions,
     CutoffSection,
+    DrilldownSection,
+    EvidenceSummary,
     Focus,
     Forbidden,
     GoldSection,
@@ -116,6 +120,8 @@ class Report(TypedDict):
     comparisons: ComparisonsSection
     baseline: BaselineSection | None
     gate: GateSection | None
+    chunkings: ChunkingsSection | None
+    drilldown: DrilldownSection | None
 
 
 class MergedSettings(TypedDict):
@@ -201,6 +207,8 @@ __all__ = [
     "Cells",
     "CellsThenNow",
     "ChangedQuestion",
+    "ChunkMapSummary",
+    "ChunkingsSection",
     "Comparison",
     "ComparisonsSection",
     "ContextSource",
@@ -209,6 +217,8 @@ __all__ = [
     "CutoffErrors",
     "CutoffQuestions",
     "CutoffSection",
+    "DrilldownSection",
+    "EvidenceSummary",
     "Focus",
     "Forbidden",
     "GateSection",

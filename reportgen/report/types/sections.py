@@ -276,3 +276,38 @@ class CutoffSection(TypedDict):
     unanswerable: ScoreRange
     unscored: int
     questions: CutoffQuestions
+
+
+class EvidenceSummary(TypedDict):
+    items: int
+    questions: int
+    located_ranges: int
+    stale_items: int
+
+
+class ChunkMapSummary(TypedDict):
+    """What one run's chunk map gave: its file, size, and the judgments derived on it."""
+
+    chunk_map: str
+    index_version: str | None
+    chunks: int
+    documents: int
+    has_text: bool
+    derived_judgments: int
+    not_in_map: int
+
+
+class ChunkingsSection(TypedDict):
+    min_coverage: float
+    evidence: EvidenceSummary
+    runs: dict[str, ChunkMapSummary]
+
+
+class DrilldownSection(TypedDict):
+    """The run and questions whose chunks sent the pages show as text."""
+
+    mode: str
+    run: str
+    context_k: int
+    count: int
+    questions: list[str]

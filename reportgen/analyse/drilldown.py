@@ -1,0 +1,246 @@
+"""The failure drill-down: for each failed question, what the model was sent instead.
+
+A reader who sees "retrieval failure" asks next what was retrieved. With chunk text at
+hand (a ``text`` column in the chunk map, or the documents under ``--docs``), each
+explained question gets its evidence and the chunks sent to the model, in order, with
+which of them were relevant and where the evidence lies inside them. Plain values
+out; the views cut and format them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+
+from reportgen.analyse.attribution import Attribution
+from reportgen.measure.scoring import Evaluation, RunScores
+from reportgen.report.types import Cell
+
+ExplainMode = Literal["failures", "all", "none"]
+EXPLAIN_MODES: tuple[ExplainMode, ...] = ("failures", "all", "none")
+FAILURE_CELLS = ("retrieved_wrong", "missed_wrong")
+"""Generation failures, then retrieval failures: the questions a reader opens first."""
+TextOf = Callable[[str], str | None] | None
+"""A document's text by its path, when --docs gives the documents."""
+CONTEXT_AROUND = 120
+"""Characters of the document shown on each side of an evidence passage."""
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One merged evidence range, with the document text around it when known."""
+
+    doc: str
+    start: int
+    end: int
+    before: str | None
+    text: str | None
+    after: str | None
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One chunk sent to the model."""
+
+    rank: int
+    chunk_id: str
+    score: float | None
+    text: str | None
+    relevant: bool
+    marks: tuple[tuple[int, int], ...]
+    """Evidence inside ``text``: ``[start, end)`` offsets into it, sorted."""
+
+
+@dataclass(frozen=True)
+class Explained:
+    qid: str
+    question: str | None
+    cell: Cell | None
+    """The question's cell when the verdicts judge this run."""
+    evidence: tuple[Passage, ...]
+    gold_chunks: tuple[str, ...]
+    """Relevant chunk ids (given or derived) of the question on this run's chunking."""
+    sent: tuple[Sent, ...]
+    first_relevant_rank: int | None
+    first_relevant_chunk: str | None
+    retrieved: int
+
+
+@dataclass(frozen=True)
+class Drilldown:
+    run: str
+    mode: ExplainMode
+    context_k: int
+    questions: tuple[str, ...]
+    """Every question the mode explains, in the order shown."""
+
+
+def choose(
+    evaluation: Evaluation, attribution: Attribution | None, mode: ExplainMode
+) -> Drilldown | None:
+    """Which run and questions to explain; None when there is nothing to show.
+
+    The run is the one the verdicts judge (its failure cells, from ``attribution``),
+    else with ``all`` the first run. Only a run whose chunks have text (a chunk map
+    with text, or --docs) can be explained.
+    """
+    if mode == "none" or not evaluation.runs:
+        return None
+    name = attribution.run if attribution is not None else evaluation.runs[0].name
+    result = next(r for r in evaluation.runs if r.name == name)
+    if not _has_text(evaluation, result):
+        return None
+    if mode == "all":
+        qids = tuple(result.scores.get_column("qid").to_list())
+    elif attribution is None:
+        return None
+    else:
+        cells = attribution.questions.filter(pl.col("cell").is_in(FAILURE_CELLS))
+        order = pl.col("cell").replace_strict(
+            {cell: i for i, cell in enumerate(FAILURE_CELLS)}, return_dtype=pl.Int64
+        )
+        qids = tuple(cells.sort(order, "qid").get_column("qid").to_list())
+    return Drilldown(name, mode, evaluation.settings.context_k, qids) if qids else None
+
+
+def _has_text(evaluation: Evaluation, result: RunScores) -> bool:
+    chunkings = evaluation.chunkings
+    if result.chunked is None or chunkings is None:
+        return False
+    return result.chunked.chunk_map.has_text or chunkings.document_text is not None
+
+
+def explain(
+    evaluation: Evaluation,
+    attribution: Attribution | None,
+    drilldown: Drilldown,
+    limit: int,
+) -> list[Explained]:
+    """The first ``limit`` questions of ``drilldown``, each with its evidence and chunks
+    (and its cell, when ``attribution`` judged the same run)."""
+    result = next(r for r in evaluation.runs if r.name == drilldown.run)
+    chunked = result.chunked
+    chunkings = evaluation.chunkings
+    if chunked is None or chunkings is None:
+        return []
+    qids = list(drilldown.questions[:limit])
+    wanted = pl.col("qid").is_in(qids)
+    threshold = evaluation.settings.threshold
+    relevant = chunked.gold.judgments.filter(wanted & (pl.col("grade") >= threshold))
+    chunks = chunked.chunk_map.chunks.select("chunk_id", "doc", "start", "end", "text")
+    sent = (
+        result.run.results.filter(wanted & (pl.col("rank") <= drilldown.context_k))
+        .join(chunks, on="chunk_id", how="left")
+        .join(
+            relevant.select("qid", "chunk_id", pl.lit(True).alias("relevant")),
+            on=["qid", "chunk_id"],
+            how="left",
+        )
+        .sort("qid", "rank")
+    )
+    pieces = chunked.pieces.filter(wanted)
+    text_of = chunkings.document_text
+    scores = result.scores.filter(wanted)
+    first = (
+        result.run.results.join(relevant.select("qid", "chunk_id"), on=["qid", "chunk_id"])
+        .sort("qid", "rank")
+        .group_by("qid", maintain_order=True)
+        .agg(pl.col("chunk_id").first())
+    )
+    first_chunk = dict(first.iter_rows())
+    facts = {row["qid"]: row for row in scores.iter_rows(named=True)}
+    questions = dict(evaluation.gold.questions.filter(wanted).select("qid", "question").iter_rows())
+    cells: dict[str, Cell] = {}
+    if attribution is not None and attribution.run == drilldown.run:
+        cells = dict(attribution.questions.filter(wanted).select("qid", "cell").iter_rows())
+    spans = chunkings.spans.filter(wanted)
+    explained = []
+    for qid in qids:
+        mine = pieces.filter(pl.col("qid") == qid)
+        rows = sent.filter(pl.col("qid") == qid)
+        explained.append(
+            Explained(
+                qid=qid,
+                question=questions.get(qid),
+                cell=cells.get(qid),
+                evidence=_passages(spans.filter(pl.col("qid") == qid), mine, chunks, text_of),
+                gold_chunks=tuple(
+                    relevant.filter(pl.col("qid") == qid).get_column("chunk_id").sort()
+                ),
+                sent=tuple(_sent(row, mine, text_of) for row in rows.iter_rows(named=True)),
+                first_relevant_rank=facts[qid]["first_relevant_rank"],
+                first_relevant_chunk=first_chunk.get(qid),
+                retrieved=facts[qid]["n_retrieved"],
+            )
+        )
+    return explained
+
+
+def _chunk_text(row: dict[str, Any], text_of: TextOf) -> tuple[str | None, bool]:
+    """The chunk's text, and whether it is exactly its document's ``[start, end)``.
+
+    A chunk the map lacks has neither (null start): its id is all there is to show.
+    """
+    start, end, text = row["start"], row["end"], row["text"]
+    if start is None:
+        return None, False
+    if text is not None:
+        return text, len(text) == end - start
+    document = None if text_of is None else text_of(row["doc"])
+    return (None, False) if document is None else (document[start:end], True)
+
+
+def _sent(row: dict[str, Any], pieces: pl.DataFrame, text_of: TextOf) -> Sent:
+    text, exact = _chunk_text(row, text_of)
+    marks: tuple[tuple[int, int], ...] = ()
+    if exact:
+        inside = pieces.filter(pl.col("chunk_id") == row["chunk_id"]).sort("lo")
+        start = row["start"]
+        marks = tuple((lo - start, hi - start) for lo, hi in inside.select("lo", "hi").iter_rows())
+    return Sent(
+        rank=row["rank"],
+        chunk_id=row["chunk_id"],
+        score=row["score"],
+        text=text,
+        relevant=row["relevant"] is True,
+        marks=marks,
+    )
+
+
+def _passages(
+    spans: pl.DataFrame, pieces: pl.DataFrame, chunks: pl.DataFrame, text_of: TextOf
+) -> tuple[Passage, ...]:
+    """Each evidence range with its text, from the document or a chunk that holds it."""
+    found = []
+    for doc, start, end in spans.select("doc", "start", "end").sort("doc", "start").iter_rows():
+        document = None if text_of is None else text_of(doc)
+        if document is None:
+            document, offset = _from_chunk(doc, start, end, pieces, chunks)
+        else:
+            offset = 0
+        if document is None:
+            found.append(Passage(doc, start, end, None, None, None))
+            continue
+        a, b = start - offset, end - offset
+        before, after = document[max(0, a - CONTEXT_AROUND) : a], document[b : b + CONTEXT_AROUND]
+        found.append(Passage(doc, start, end, before, document[a:b], after))
+    return tuple(found)
+
+
+def _from_chunk(
+    doc: str, start: int, end: int, pieces: pl.DataFrame, chunks: pl.DataFrame
+) -> tuple[str | None, int]:
+    """Without the documents: the text of a chunk that holds the whole range, and its start."""
+    holding = pieces.filter(
+        (pl.col("doc") == doc) & (pl.col("lo") == start) & (pl.col("hi") == end)
+    ).join(chunks.select("chunk_id", "text"), on="chunk_id")
+    exact = holding.filter(
+        pl.col("text").str.len_chars() == pl.col("chunk_end") - pl.col("chunk_start")
+    )
+    if exact.height == 0:
+        return None, 0
+    text, chunk_start = exact.select("text", "chunk_start").row(0)
+    return text, chunk_start
