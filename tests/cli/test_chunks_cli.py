@@ -158,3 +158,37 @@ def test_bad_evidence_or_options_exit_2(
     found = report(folder, f"spec={folder / 'spec_run.jsonl'}", *filled, code=2)
     assert message in found["output"]
     assert "Traceback" not in found["output"]
+
+
+def test_merge_recomputes_the_span_means_from_the_shards(folder: Path) -> None:
+    # per_question.csv carries the span measures; merge's means of two disjoint shards
+    # equal the unsharded report's
+    second = {"id": "q2", "evidence": [{"doc": "d.md", "start": 0, "end": 100}]}
+    ranked = [{"id": "q", "chunks": ["c2", "c1", "c3"]}, {"id": "q2", "chunks": ["c4", "c1"]}]
+    jsonl(folder / "run.jsonl", ranked)
+    shards = {"all": [GOLD[0], second, GOLD[1]], "a": [GOLD[0], GOLD[1]], "b": [second]}
+    for name, rows in shards.items():
+        jsonl(folder / f"gold-{name}.jsonl", rows)
+        result = CliRunner().invoke(
+            cli,
+            [
+                *("report", str(folder / f"gold-{name}.jsonl"), f"spec={folder / 'run.jsonl'}"),
+                *("--chunks", str(folder / "spec.jsonl"), "--docs", str(folder / "docs")),
+                *("--format", "json", "--k", "1,2,3", "--out", str(folder / name)),
+            ],
+        )
+        assert result.exit_code == 0, result.output
+    merged = CliRunner().invoke(
+        cli,
+        [
+            *("merge", str(folder / "a" / "per_question.csv")),
+            *(str(folder / "b" / "per_question.csv"), "--out", str(folder / "merged")),
+        ],
+    )
+    assert merged.exit_code == 0, merged.output
+    whole = json.loads((folder / "all" / "report.json").read_text())["runs"]["spec"]["means"]
+    found = json.loads((folder / "merged" / "report.json").read_text())["runs"]["spec"]["means"]
+    spans = [key for key in whole if key.startswith(("span_", "context_chars"))]
+    assert len(spans) == 4 * 4  # k = 1, 2, 3 and the context k, 5
+    assert {key: found[key] for key in spans} == pytest.approx({key: whole[key] for key in spans})
+    assert whole["span_recall@2"] == pytest.approx((100 / 150 + 100 / 100) / 2)
