@@ -39,6 +39,9 @@ class Passage:
     before: str | None
     text: str | None
     after: str | None
+    cut_before: bool = False
+    """Whether the document goes on before ``before`` (and after ``after``)."""
+    cut_after: bool = False
 
 
 @dataclass(frozen=True)
@@ -226,7 +229,9 @@ def _passages(
             continue
         a, b = start - offset, end - offset
         before, after = document[max(0, a - CONTEXT_AROUND) : a], document[b : b + CONTEXT_AROUND]
-        found.append(Passage(doc, start, end, before, document[a:b], after))
+        cut_before = start - len(before) > 0  # the text shown starts after the document's
+        cut_after = b + CONTEXT_AROUND < len(document)
+        found.append(Passage(doc, start, end, before, document[a:b], after, cut_before, cut_after))
     return tuple(found)
 
 

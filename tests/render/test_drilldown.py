@@ -78,6 +78,11 @@ def test_failed_questions_get_panels_with_evidence_and_the_chunks_sent(tmp_path:
     # its evidence, characters 10-60 of the document, highlighted
     assert "characters 10-60" in panel
     assert re.search(r"<mark>[^<]*</mark>", panel)
+    # 120 characters of context each side (q0001's document is plain text): it starts
+    # 10 characters before the evidence (nothing cut) and goes on 20 characters after
+    # what is shown ("…")
+    plain = html.split('<details class="panel">')[1]
+    assert re.search(r"<blockquote>[^…<]{10}<mark>[^<]*</mark>\.{120}…</blockquote>", plain)
     # the chunks sent (k_ctx = 2): the noise chunk, then one the chunk map lacks
     rows = re.findall(r'<td class="id">([^<]*)</td><td>([^<]*)</td>', panel)
     assert rows == [("q0000-b", "not relevant"), ("other", "not relevant")]

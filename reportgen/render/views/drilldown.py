@@ -136,9 +136,9 @@ def _panel(item: Explained, context_k: int) -> Panel:
             evidence.append((where, []))
             continue
         segments: list[Segment] = [
-            (passage.before or "", False),
+            (("…" if passage.cut_before else "") + (passage.before or ""), False),
             (passage.text, True),
-            (passage.after or "", False),
+            ((passage.after or "") + ("…" if passage.cut_after else ""), False),
         ]
         evidence.append((where, [s for s in segments if s[0]]))
     if not item.evidence and item.gold_chunks:
