@@ -43,7 +43,10 @@ def test_wheel_in_a_fresh_venv_runs_the_demo(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "rerank, top 5:" in done.stdout
     report = json.loads((out / "report.json").read_text())
-    assert set(report["runs"]) == {"keyword", "dense", "hybrid", "rerank"}
+    assert set(report["runs"]) == {"keyword", "dense", "hybrid", "rerank", "rerank-sections"}
+    # the example's documents and chunk maps ship too: two chunkings and the drill-down
+    assert set(report["chunkings"]["runs"]) == set(report["runs"])
+    assert report["drilldown"]["count"] > 0
     assert "<table" in (out / "index.html").read_text()
     # the demo's report matches the schema as the installed package finds it
     read_schema = "from importlib.resources import files; print(files('reportgen.report')"
