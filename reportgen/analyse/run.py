@@ -197,7 +197,9 @@ def attribute_verdicts(
     warnings: list[ReportWarning] = []
     for name in (judged, *also):
         result = next(result for result in evaluation.runs if result.name == name)
-        covered = coverage(evaluation.gold, result.run, settings.context_k, settings.threshold)
+        # a run judged through its chunk map has its own gold: the judgments derived there
+        gold = evaluation.gold if result.chunked is None else result.chunked.gold
+        covered = coverage(gold, result.run, settings.context_k, settings.threshold)
         join = join_verdicts(evaluation.gold, verdicts, name)
         found.append(
             attribute(result.scores, join, settings.context_k, covered, settings.retrieved_when)

@@ -192,3 +192,21 @@ def test_merge_recomputes_the_span_means_from_the_shards(folder: Path) -> None:
     assert len(spans) == 4 * 4  # k = 1, 2, 3 and the context k, 5
     assert {key: found[key] for key in spans} == pytest.approx({key: whole[key] for key in spans})
     assert whole["span_recall@2"] == pytest.approx((100 / 150 + 100 / 100) / 2)
+
+
+@pytest.mark.parametrize(("rule", "cell"), [("any", "retrieved_wrong"), ("all", "missed_wrong")])
+def test_the_four_cells_read_the_judgments_derived_on_the_runs_chunking(
+    folder: Path, rule: str, cell: str
+) -> None:
+    # q's evidence makes c1 and c3 relevant on this chunking; the top 2 (c2, c1) holds
+    # one of the two: retrieved under "any", not under "all" (issue 16's rule)
+    jsonl(folder / "verdicts.jsonl", [{"id": "q", "correct": False}])
+    found = report(
+        folder,
+        f"spec={folder / 'spec_run.jsonl'}",
+        *("--chunks", str(folder / "spec.jsonl"), "--verdicts", str(folder / "verdicts.jsonl")),
+        *("--retrieved-when", rule),
+    )
+    cells = found["attribution"]["spec"]
+    assert cells["questions"][cell] == ["q"]
+    assert cells["by_coverage"]["some"]["questions"] == 1
