@@ -280,6 +280,10 @@ class Run:
     trace says so; the others were sent their top k_ctx. None for runs without traces."""
     sent_unretrieved: tuple[str, ...] = ()
     """Questions whose sent chunks include one the ranked list does not hold."""
+    in_blocks: bool = False
+    """Each question's rows are one block in ranking order, no chunk twice in a block:
+    what :func:`reportgen.load.ranking.rank_rows` makes. Measures then read counts off
+    block lengths; without it (a hand-built run) they count distinct chunks."""
 
     @property
     def has_scores(self) -> bool:

@@ -22,6 +22,12 @@ MAX_ID_LENGTH = 512
 
 _CONTROL = "[\x00-\x1f\x7f]"
 _CONTROL_CHARS = [*map(chr, range(0x20)), "\x7f"]
+WHITE_SPACE = [
+    *("\t", "\n", "\x0b", "\x0c", "\r", " ", "\x85", "\xa0", "\u1680"),
+    *map(chr, range(0x2000, 0x200B)),
+    *("\u2028", "\u2029", "\u202f", "\u205f", "\u3000"),
+]
+"""What ``str.strip_chars()`` strips and the regex ``\\s`` matches (Unicode White_Space)."""
 
 
 def id_problem(value: str) -> str | None:
@@ -49,6 +55,17 @@ def suspect_id(text: pl.Expr) -> pl.Expr:
     worth the exact check (a long id of multi-byte characters can be a false alarm).
     """
     return (text.str.len_bytes() > MAX_ID_LENGTH) | text.str.contains_any(_CONTROL_CHARS)
+
+
+def odd_id(text: pl.Expr) -> pl.Expr:
+    """:func:`suspect_id`, or white space anywhere (padding is white space at an end),
+    or empty: every id that may need a closer look, in one pass over the text. Looking
+    for white space too costs what looking for the control characters alone does."""
+    too_long = text.str.len_bytes() > MAX_ID_LENGTH
+    return text.is_null() | (text == "") | too_long | text.str.contains_any(_ODD_CHARS)
+
+
+_ODD_CHARS = sorted({*_CONTROL_CHARS, *WHITE_SPACE})
 
 
 def refuse_bad_ids(path: Path, frame: pl.DataFrame, columns: dict[str, str]) -> None:

@@ -261,6 +261,7 @@ def run_from(value: Any, name: str | None, label: str) -> Run:
         source=label,
         order=rows.order,
         repeated_chunks=repeated,
+        in_blocks=True,
     )
 
 

@@ -75,6 +75,7 @@ def load_run(
         source=printable(path),
         order=rows.order,
         repeated_chunks=repeated,
+        in_blocks=True,
         index_version=rows.index_version,
     )
 

@@ -26,7 +26,8 @@ def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
     if run.order != "score" or not run.has_scores:
         return {}
     same_score = pl.col("score") == pl.col("score").shift(-1)
-    if _numbered_in_blocks(run.results):
+    # loaded with nothing dropped, a run's ranks are 1, 2, 3... in each block already
+    if (run.in_blocks and not run.repeated_chunks) or _numbered_in_blocks(run.results):
         # a position is a rank, and the next row continues the same list exactly when
         # its rank is one more: numbers only, no question ids compared
         next_in_list = pl.col("rank").shift(-1) == pl.col("rank") + 1

@@ -14,7 +14,8 @@ import pytest
 from reportgen.errors import InputError
 from reportgen.load import load_gold, load_run
 from reportgen.load.fields import plain_fields
-from reportgen.load.ids import suspect_id
+from reportgen.load.ids import WHITE_SPACE, odd_id, suspect_id
+from reportgen.load.memory import runs_from
 from reportgen.load.repeats import keys_hash
 
 RUN = {0: "qid", 2: "chunk_id", 4: "raw"}
@@ -195,3 +196,48 @@ def test_the_reader_parses_numbers_as_cast_does(tmp_path: Path, dtype: pl.DataTy
         cast = pl.Series([value]).cast(dtype, strict=False)
         assert frame["raw"].cast(dtype, strict=False).equals(cast), value
         assert frame["raw"].dtype == (dtype if cast.null_count() == 0 else pl.String), value
+
+
+def test_white_space_is_every_character_stripping_strips() -> None:
+    # chunk ids are looked at for padding by one literal search for WHITE_SPACE: it must
+    # hold every character str.strip_chars() removes and the padding regex's \s matches
+    chars = pl.Series([chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000])
+    stripped = chars.filter(chars.str.strip_chars() == "").to_list()
+    matched = chars.filter(chars.str.contains(r"^\s$")).to_list()
+    assert sorted(WHITE_SPACE) == stripped == matched
+
+
+def test_odd_id_flags_every_id_worth_a_closer_look() -> None:
+    ids = ["d1", "d 1", " d1", "d1\u3000", "d\x00", "", None, "d" * 513, "é" * 300, "d" * 512]
+    odd = pl.DataFrame({"id": ids}).select(odd_id(pl.col("id")))["id"].to_list()
+    assert odd == [False, True, True, True, True, True, True, True, True, False]
+
+
+@pytest.mark.parametrize(
+    ("qids", "chunks"),
+    [
+        # the question id padded on the second row of its block only: a block of its own
+        (["q1", " q1", "q2"], ["d1", "d2", "d 3"]),
+        # a chunk id padded at the end of a list, question ids clean
+        (["q1", "q1", "q2"], ["d1", "d2\u00a0", "d 3"]),
+    ],
+    ids=["question id", "chunk id"],
+)
+def test_padding_is_stripped_wherever_it_stands(
+    tmp_path: Path, qids: list[str], chunks: list[str]
+) -> None:
+    # white space inside an id ("d 3") stays
+    frame = pl.DataFrame({"qid": qids, "chunk_id": chunks, "score": [0.9, 0.5, 0.4]})
+    expected = [("q1", "d1", 1, 0.9), ("q1", "d2", 2, 0.5), ("q2", "d 3", 1, 0.4)]
+    (run,) = runs_from(frame)
+    assert run.results.rows() == expected
+    frame.write_csv(tmp_path / "run.csv")
+    assert load_run(tmp_path / "run.csv").results.rows() == expected
+
+
+def test_a_control_character_after_white_space_is_still_refused(tmp_path: Path) -> None:
+    # white space sends the chunk ids to the closer look, which must still find the tab
+    path = _file(tmp_path, "run.csv", b"qid,chunk_id,score\nq1,d 1,0.9\nq1,d\t2,0.5\n")
+    line, message = _error(load_run, path)
+    assert line == 3
+    assert "a chunk id that holds a control character" in message
