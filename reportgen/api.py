@@ -21,7 +21,7 @@ from reportgen.demo import example_dir as example_dir
 from reportgen.errors import GateFailed, ParameterError, UsageError
 from reportgen.filesystem import refuse_undecodable, writing
 from reportgen.labels import check_version_label, created_at
-from reportgen.load import load_gold, load_manifest, load_run, load_verdicts, parse_run_spec
+from reportgen.load import load_manifest, load_run
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
 from reportgen.load.chunkings import chunk_manifest, load_chunkings
 from reportgen.load.chunks import parse_chunks_spec
@@ -49,6 +49,10 @@ from reportgen.request import (
     RunSpec,
     check_formats,
     check_request,
+    read_from,
+    requested_gold,
+    requested_verdicts,
+    run_named,
 )
 from reportgen.shard import make_shards as make_shards
 
@@ -112,19 +116,22 @@ class ReportResult:
         return strict_failure(self.report) if self.strict else None
 
 
-def _spec_label(spec: RunSpec) -> str:
+def _spec_label(spec: RunSpec | Run) -> str:
     """The run's name, or its file name, for the progress bar."""
+    if isinstance(spec, Run):
+        return spec.name
     name, path = (
         (spec.partition("=")[::2] if "=" in spec else ("", spec)) if isinstance(spec, str) else spec
     )
     return name or Path(path).name
 
 
-def load_runs(specs: Sequence[RunSpec], fmt: str | None = None) -> list[Run]:
+def load_runs(specs: Sequence[RunSpec | Run], fmt: str | None = None) -> list[Run]:
+    """The runs, each loaded from its file, or taken as it is when loaded already."""
     runs = []
     for spec in track(specs, "Loading runs", _spec_label):
-        name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
-        runs.append(load_run(path, name=name, fmt=fmt))
+        name, path = run_named(spec)
+        runs.append(spec if isinstance(spec, Run) else load_run(path, name=name, fmt=fmt))
     return runs
 
 
@@ -149,12 +156,12 @@ def report_inputs(
     inputs: ReportInputs, baseline: Baseline | None, gate: GateRules | None
 ) -> list[tuple[str, Path]]:
     """Every file a report reads, named for a message: none may be overwritten."""
-    files = [("the gold set", Path(inputs.gold))]
+    files = [("the gold set", read_from(inputs.gold))]
     for spec in inputs.runs:
-        name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
-        files.append((f"run {name or Path(path).stem!r}", Path(path)))
+        name, path = run_named(spec)
+        files.append((f"run {name or path.stem!r}", path))
     if inputs.verdicts is not None:
-        files.append(("the verdicts", Path(inputs.verdicts)))
+        files.append(("the verdicts", read_from(inputs.verdicts)))
     if inputs.manifest is not None:
         files.append(("the manifest", Path(inputs.manifest)))
     if baseline is not None:
@@ -269,12 +276,7 @@ def make_report(request: ReportRequest) -> ReportResult:
     worker = ChartWorker() if draws_charts(outputs.formats) else None
     try:
         created = created_at()
-        gold_set = load_gold(
-            inputs.gold,
-            inputs.gold_format,
-            version=inputs.gold_version,
-            index_version=inputs.index_version,
-        )
+        gold_set = requested_gold(inputs)
         previous = (
             load_baseline(
                 inputs.baseline,
@@ -284,14 +286,7 @@ def make_report(request: ReportRequest) -> ReportResult:
             if inputs.baseline is not None
             else None
         )
-        verdict_set = None
-        if inputs.verdicts is not None:
-            verdict_set = load_verdicts(
-                inputs.verdicts,
-                inputs.verdict_format,
-                metric=inputs.verdict_metric,
-                threshold=inputs.verdict_threshold,
-            )
+        verdict_set = requested_verdicts(inputs)
         loaded = set_index_versions(
             load_runs(inputs.runs, inputs.run_format), inputs.run_index_versions
         )

@@ -25,7 +25,7 @@ from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.run import attribute_verdicts
 from reportgen.errors import ParameterError
 from reportgen.labels import created_at
-from reportgen.load.memory import gold_from, is_one_run, is_path, runs_from, verdicts_from
+from reportgen.load.memory import gold_from, runs_from, verdicts_from
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
 from reportgen.measure.scoring import evaluate as score
@@ -58,8 +58,6 @@ class Results:
     (``.to_pandas()`` with ``reportgen[pandas]``); nothing is computed until asked."""
 
     evaluation: Evaluation
-    files_read: tuple[tuple[str, Path], ...] = ()
-    """The input files among the arguments: a report must not overwrite them."""
     verdicts: VerdictSet | None = None
     verdicts_run: str | None = None
     found_cells: Attribution | None = None
@@ -185,43 +183,30 @@ class Results:
         """Write the files ``reportgen report`` writes (report.json, per_question.csv,
         the HTML and Markdown pages and their charts, as ``formats`` ask) into ``out_dir``.
 
-        The keywords are the request's, as ``reportgen.api.make_report`` takes them; the
-        inputs are those already measured. ``result.failure`` is what the CLI would raise.
+        One request to :func:`reportgen.api.make_report`, the CLI's own path, with the
+        inputs already loaded; the keywords are the request's. ``result.failure`` is
+        what the CLI would raise.
         """
-        from reportgen.analyse.run import AnalysisOptions, run_analyses
-        from reportgen.api import ReportResult, render_files
-        from reportgen.render.output import refuse_overwriting_inputs, write_files
-        from reportgen.report.assemble import assemble
+        from reportgen.api import make_report
         from reportgen.request import (
             ReportChecks,
             ReportInputs,
             ReportOutputs,
             ReportRequest,
             ReportSettings,
-            check_request,
         )
 
-        outputs = ReportOutputs(out_dir, formats, per_question_format)
-        settings = ReportSettings(self.settings, version, reference_run, compare_measures)
-        checks = ReportChecks(gate=gate, strict=strict)
-        check_request(
-            ReportRequest(ReportInputs(self.evaluation.gold.source, []), outputs, settings, checks)
+        runs = [result.run for result in self.evaluation.runs]
+        inputs = ReportInputs(
+            self.evaluation.gold, runs, verdicts=self.verdicts, verdicts_run=self.verdicts_run
         )
-        created = created_at()
-        options = AnalysisOptions(
-            verdicts=self.verdicts,
-            verdicts_run=self.verdicts_run,
-            as_of=created.date(),
-            reference_run=settings.reference_run,
-            compare_measures=settings.compare_measures,
-            gate=checks.gate,
+        request = ReportRequest(
+            inputs,
+            ReportOutputs(out_dir, formats, per_question_format),
+            ReportSettings(self.settings, version, reference_run, compare_measures),
+            ReportChecks(gate=gate, strict=strict),
         )
-        findings = run_analyses(self.evaluation, options, version=settings.version, created=created)
-        report = assemble(findings)
-        files = render_files(report, findings, outputs.formats, outputs.per_question_format)
-        refuse_overwriting_inputs(Path(out_dir), files, self.files_read, "report")
-        written = write_files(Path(out_dir), files)
-        return ReportResult(report, findings, written, strict=checks.strict)
+        return make_report(request)
 
     def headline(self) -> pl.DataFrame:
         """The means at k_ctx and over the whole list: the table a notebook shows."""
@@ -310,20 +295,8 @@ def evaluate(
     cells, join_warnings = attribute_verdicts(evaluation, verdict_set, verdicts_run)
     return Results(
         evaluation,
-        _files_read(gold, runs, verdicts),
         verdict_set,
         verdicts_run,
         cells[0] if cells else None,
         tuple(join_warnings),
     )
-
-
-def _files_read(gold: Any, runs: Any, verdicts: Any) -> tuple[tuple[str, Path], ...]:
-    """The inputs given as paths, named for a message."""
-    found = [("the gold set", gold)] if is_path(gold) else []
-    if isinstance(runs, list | tuple) or is_path(runs):
-        found += [("a run", path) for path in ([runs] if is_path(runs) else runs)]
-    elif isinstance(runs, Mapping) and not is_one_run(runs):
-        found += [(f"run {name!r}", path) for name, path in runs.items() if is_path(path)]
-    found += [("the verdicts", verdicts)] if is_path(verdicts) else []
-    return tuple((what, Path(path)) for what, path in found)

@@ -4,7 +4,9 @@
 and labels, ``ReportChecks`` what it holds the runs and the inputs to, and
 ``ReportOutputs`` what it writes where. Each option of ``reportgen report`` is one
 field (tests/docs/test_python_api_parity.py keeps it so); the CLI builds a request
-from its options, and ``reportgen demo`` is a ready-made one.
+from its options, and ``reportgen demo`` is a ready-made one. The gold set, the runs
+and the verdicts may be given loaded already (``reportgen.evaluate``'s
+``Results.report`` gives its own), so that one path writes every report.
 """
 
 from __future__ import annotations
@@ -19,11 +21,20 @@ from reportgen.analyse.drilldown import EXPLAIN_MODES, ExplainMode
 from reportgen.errors import ParameterError, printable
 from reportgen.filesystem import refuse_undecodable
 from reportgen.labels import check_version_label
-from reportgen.load import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
+from reportgen.load import (
+    GOLD_FORMATS,
+    MANIFEST_FORMATS,
+    RUN_FORMATS,
+    VERDICT_FORMATS,
+    load_gold,
+    load_verdicts,
+    parse_run_spec,
+)
 from reportgen.load.chunkings import ChunksSpec
 from reportgen.load.chunks import CHUNK_MAP_FORMATS
 from reportgen.load.config import GateRules
 from reportgen.measure.scoring import Settings
+from reportgen.model import GoldSet, Run, VerdictSet
 from reportgen.render.links import check_report_url
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
 
@@ -33,10 +44,12 @@ RunSpec = str | tuple[str | None, str | Path]
 
 @dataclass(frozen=True)
 class ReportInputs:
-    """The files a report reads, and how to read them (None: detect, or as the file says)."""
+    """The files a report reads, and how to read them (None: detect, or as the file says).
+    The gold set, a run or the verdicts loaded already are taken as they are: the ways to
+    read them (formats, gold version, verdict metric) apply to files only."""
 
-    gold: str | Path
-    runs: Sequence[RunSpec]
+    gold: str | Path | GoldSet
+    runs: Sequence[RunSpec | Run]
     gold_format: str | None = None
     run_format: str | None = None
     gold_version: str | None = None
@@ -44,7 +57,7 @@ class ReportInputs:
     """The index version the gold ids were read from."""
     run_index_versions: Mapping[str, str] = field(default_factory=dict)
     """The index version each named run was made on, over what its file says."""
-    verdicts: str | Path | None = None
+    verdicts: str | Path | VerdictSet | None = None
     """End-to-end correct/wrong per question: adds the four cells."""
     verdicts_run: str | None = None
     """The run the verdicts judge (default: the one the file names, else the first)."""
@@ -215,3 +228,41 @@ def check_request(request: ReportRequest) -> None:
             "pass the site to pick the version from (--baseline)",
             option="--baseline-version",
         )
+
+
+def read_from(given: str | Path | GoldSet | Run | VerdictSet) -> Path:
+    """The file an input is read from; for one loaded already, the file its loader read
+    (or, made in memory, its label, which names no file a report writes)."""
+    return Path(given.source) if isinstance(given, GoldSet | Run | VerdictSet) else Path(given)
+
+
+def run_named(spec: RunSpec | Run) -> tuple[str | None, Path]:
+    """A run's name (None: the file's stem) and the file it is read from."""
+    if isinstance(spec, Run):
+        return spec.name, Path(spec.source)
+    name, path = parse_run_spec(spec) if isinstance(spec, str) else spec
+    return name, Path(path)
+
+
+def requested_gold(inputs: ReportInputs) -> GoldSet:
+    """The gold set given, or loaded from its file as the inputs say."""
+    if isinstance(inputs.gold, GoldSet):
+        return inputs.gold
+    return load_gold(
+        inputs.gold,
+        inputs.gold_format,
+        version=inputs.gold_version,
+        index_version=inputs.index_version,
+    )
+
+
+def requested_verdicts(inputs: ReportInputs) -> VerdictSet | None:
+    """The verdicts given, loaded from their file as the inputs say, or None."""
+    if inputs.verdicts is None or isinstance(inputs.verdicts, VerdictSet):
+        return inputs.verdicts
+    return load_verdicts(
+        inputs.verdicts,
+        inputs.verdict_format,
+        metric=inputs.verdict_metric,
+        threshold=inputs.verdict_threshold,
+    )

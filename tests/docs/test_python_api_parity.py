@@ -17,6 +17,7 @@ import reportgen.cli
 from reportgen.api import ReportRequest
 from reportgen.cli import cli
 from reportgen.load.config import Rule
+from reportgen.model import GoldSet, Run, VerdictSet
 
 REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     # CLI parameter: (its request field, a command line setting it, the field's value then)
@@ -100,6 +101,7 @@ PYTHON_ONLY = {
 }
 
 REPORT = cli.commands["report"]
+LOADED_INPUTS = (GoldSet, Run, VerdictSet)
 
 
 def leaf_fields(cls: type, prefix: str = "") -> set[str]:
@@ -109,7 +111,8 @@ def leaf_fields(cls: type, prefix: str = "") -> set[str]:
     for field in dataclasses.fields(cls):
         kind = hints[field.name]
         kinds = typing.get_args(kind) if isinstance(kind, types.UnionType) else (kind,)
-        parts = [kind for kind in kinds if dataclasses.is_dataclass(kind)]
+        # an input given loaded (a GoldSet for inputs.gold) is a value, not more fields
+        parts = [k for k in kinds if dataclasses.is_dataclass(k) and k not in LOADED_INPUTS]
         if parts:  # e.g. settings.scoring, checks.gate (GateRules | None)
             names |= leaf_fields(parts[0], f"{prefix}{field.name}.")
         else:

@@ -10,11 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 import reportgen
-from reportgen.api import example_dir
+from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, example_dir, make_report
 from reportgen.cli import cli
-from reportgen.errors import ParameterError
+from reportgen.errors import InputError, ParameterError
+from reportgen.load.memory import gold_from, runs_from
 
 GOLD = {"q1": {"c1": 2, "c2": 1}, "q2": ["c3"], "q3": ["c4"]}
+RUN_FILES = [("keyword", "trec"), ("dense", "jsonl"), ("hybrid", "csv"), ("rerank", "jsonl")]
 RUNS = {
     "bm25": {"q1": ["c9", "c1"], "q2": ["c3"], "q3": ["c8", "c7"]},
     "dense": {"q1": ["c1", "c2"], "q2": ["c5", "c3"], "q3": ["c4"]},
@@ -92,26 +94,61 @@ def test_repr_html_escapes_names_and_warnings() -> None:
     assert page.startswith("<table>") and "<ul><li>" in page  # the warnings are listed
 
 
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
 def test_report_writes_the_files_the_cli_writes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # every file, byte for byte: report.json, per_question.csv, the pages and the charts
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     example = example_dir()
-    gold, run = example / "gold.jsonl", example / "runs" / "dense.jsonl"
+    gold, verdicts = example / "gold.jsonl", example / "verdicts.jsonl"
+    runs = {name: example / "runs" / f"{name}.{ext}" for name, ext in RUN_FILES}
     done = CliRunner().invoke(
-        cli, ["report", str(gold), f"dense={run}", "--out", str(tmp_path / "cli"), "-q"]
+        cli,
+        [
+            *("report", str(gold), *(f"{name}={path}" for name, path in runs.items())),
+            *("--verdicts", str(verdicts), "--verdicts-run", "rerank", "--version", "v7"),
+            *("--out", str(tmp_path / "cli"), "-q"),
+        ],
     )
     assert done.exit_code == 0, done.output
-    written = reportgen.evaluate(gold, {"dense": run}).report(tmp_path / "api")
-    names = sorted(p.relative_to(tmp_path / "api").as_posix() for p in written.files)
-    expected = sorted(
-        p.relative_to(tmp_path / "cli").as_posix()
-        for p in (tmp_path / "cli").rglob("*")
-        if p.is_file()
+    results = reportgen.evaluate(gold, runs, verdicts=verdicts, verdicts_run="rerank")
+    written = results.report(tmp_path / "api", version="v7")
+    expected = _files(tmp_path / "cli")
+    assert {"report.json", "index.html", "report.md", "per_question.csv"} <= set(expected)
+    assert sorted(p.relative_to(tmp_path / "api").as_posix() for p in written.files) == sorted(
+        expected
     )
-    assert names == expected
-    for name in expected:
-        assert (tmp_path / "api" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+    assert _files(tmp_path / "api") == expected
+
+
+def test_report_takes_the_request_path_with_inputs_loaded(tmp_path: Path) -> None:
+    # Results.report is one ReportRequest with the loaded gold set and runs: built by
+    # hand, the same request writes the same report.json
+    results = reportgen.evaluate(GOLD, RUNS)
+    results.report(tmp_path / "results", formats=[])
+    inputs = ReportInputs(gold_from(GOLD), runs_from(RUNS))
+    make_report(ReportRequest(inputs, ReportOutputs(tmp_path / "request", formats=[])))
+    report = (tmp_path / "results" / "report.json").read_bytes()
+    assert report == (tmp_path / "request" / "report.json").read_bytes()
+    assert list(json.loads(report)["runs"]) == ["bm25", "dense"]
+
+
+def test_report_refuses_to_overwrite_an_input_file(tmp_path: Path) -> None:
+    # a run file where the per-question file would go: refused, nothing written
+    run = tmp_path / "out" / "per_question.csv"
+    run.parent.mkdir()
+    run.write_text("qid,chunk_id,rank\nq1,c1,1\nq2,c3,1\n")
+    results = reportgen.evaluate(GOLD, {"dense": run})
+    with pytest.raises(InputError, match=r"run 'dense'.*per_question\.csv"):
+        results.report(tmp_path / "out", formats=[])
+    assert sorted(p.name for p in run.parent.iterdir()) == ["per_question.csv"]
+    assert run.read_text().startswith("qid,chunk_id,rank")
 
 
 def test_every_table_converts_to_pandas() -> None:
