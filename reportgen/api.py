@@ -158,8 +158,8 @@ def report_inputs(
     """Every file a report reads, named for a message: none may be overwritten."""
     files = [("the gold set", read_from(inputs.gold))]
     for spec in inputs.runs:
-        name, path = run_named(spec)
-        files.append((f"run {name or path.stem!r}", path))
+        name, run_file = run_named(spec)
+        files.append((f"run {name or run_file.stem!r}", run_file))
     if inputs.verdicts is not None:
         files.append(("the verdicts", read_from(inputs.verdicts)))
     if inputs.manifest is not None:
