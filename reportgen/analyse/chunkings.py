@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import polars as pl
-
-from reportgen.measure.measures import in_means
 from reportgen.measure.scoring import Evaluation
 from reportgen.measure.spans import SPAN_MEASURES
 
@@ -74,18 +71,13 @@ def chunking_facts(evaluation: Evaluation) -> ChunkingFacts | None:
 
 
 def span_compare_keys(evaluation: Evaluation) -> list[str]:
-    """The span measures at k_ctx, when every run has them for every counted question.
+    """The span measures at k_ctx, when every run has a chunk map (else a run has no
+    span values at all, and there is nothing to pair).
 
-    A question without evidence (or a run without a chunk map) has no span value, and a
-    paired test needs a value on both sides of every question.
+    A question without evidence has no span value: each comparison pairs the span
+    measures on the questions with evidence (compare.py), the others on every question.
     """
     settings = evaluation.settings
-    if not settings.span_measures:
+    if not settings.span_measures or any(r.chunked is None for r in evaluation.runs):
         return []
-    keys = [f"{name}@{settings.context_k}" for name in SPAN_MEASURES if name != "context_chars"]
-    counted = in_means(settings.trec_eval)
-    missing = pl.sum_horizontal(pl.col(keys).null_count())
-    complete = all(
-        result.scores.filter(counted).select(missing).item() == 0 for result in evaluation.runs
-    )
-    return keys if complete else []
+    return [f"{name}@{settings.context_k}" for name in SPAN_MEASURES if name != "context_chars"]

@@ -146,18 +146,50 @@ def compare_sides(
     from reportgen.analyse.paired import paired_statistics
 
     joined = [_joined(before, after, keys, change_keys) for before, after in sides]
+    # a measure without a value for some questions (a span measure: questions without
+    # evidence) is paired on the questions that have one, in a comparison of its own
+    parts = [(entry, *_complete(kept, paired)) for entry, kept, paired in joined]
+    parts += [(entry, *_partial(kept, paired)) for entry, kept, paired in joined]
+    parts = [part for part in parts if part[1]]
     found = paired_statistics(
         [
             (paired.select(f"{k}__before" for k in kept).to_numpy(), paired.select(kept).to_numpy())
-            for _, kept, paired in joined
+            for _, kept, paired in parts
         ],
-        [[is_binary(key) for key in kept] for _, kept, _ in joined],
+        [[is_binary(key) for key in kept] for _, kept, _ in parts],
         seed,
     )
-    for (entry, kept, _), statistics in zip(joined, found, strict=True):
-        if statistics is not None:
-            entry["measures"] = _measure_entries(kept, statistics)
+    for (entry, kept, paired), statistics in zip(parts, found, strict=True):
+        if statistics is None:
+            continue
+        measures = _measure_entries(kept, statistics)
+        if paired.height != entry["n"]:
+            measures = {key: {**measure, "n": paired.height} for key, measure in measures.items()}
+        entry["measures"].update(measures)
+    for entry, kept, _ in joined:  # in the order of ``keys``
+        entry["measures"] = {
+            key: entry["measures"][key] for key in kept if key in entry["measures"]
+        }
     return [entry for entry, _, _ in joined]
+
+
+def _with_gaps(kept: Sequence[str], paired: pl.DataFrame) -> list[str]:
+    """The measures of ``kept`` that some question lacks on either side."""
+    return [
+        key
+        for key in kept
+        if paired.get_column(key).null_count() or paired.get_column(f"{key}__before").null_count()
+    ]
+
+
+def _complete(kept: Sequence[str], paired: pl.DataFrame) -> tuple[list[str], pl.DataFrame]:
+    gaps = _with_gaps(kept, paired)
+    return [key for key in kept if key not in gaps], paired
+
+
+def _partial(kept: Sequence[str], paired: pl.DataFrame) -> tuple[list[str], pl.DataFrame]:
+    gaps = _with_gaps(kept, paired)
+    return gaps, paired.drop_nulls([*gaps, *(f"{key}__before" for key in gaps)])
 
 
 def _joined(

@@ -245,7 +245,8 @@ def _blocks(
         blocks.append(
             ComparisonBlock(
                 title=f"{entry['before']} → {entry['after']}",
-                note=f"{entry['n']} paired questions; one question moves a mean by {moves} (1/n).",
+                note=f"{entry['n']} paired questions; one question moves a mean by {moves} (1/n)."
+                + _fewer_note(entry),
                 table=_comparison_table(entry),
                 changed=changed,
                 changed_total=total,
@@ -254,6 +255,19 @@ def _blocks(
             )
         )
     return blocks
+
+
+def _fewer_note(entry: Comparison) -> str:
+    """Which measures were paired on fewer questions (span measures: those with evidence)."""
+    fewer: dict[int, list[str]] = {}
+    for key, measure in entry["measures"].items():
+        if "n" in measure:
+            fewer.setdefault(measure["n"], []).append(key)
+    return "".join(
+        f" {', '.join(keys)}: the {plural(n, 'question')} with a value on both sides "
+        "(for span measures, those with evidence spans)."
+        for n, keys in sorted(fewer.items())
+    )
 
 
 def _method_text(method: Method) -> str:

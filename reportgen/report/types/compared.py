@@ -52,6 +52,9 @@ class MeasureChange(TypedDict):
     losses: int
     p_holm: float
     label: Label
+    n: NotRequired[int]
+    """Questions paired on this measure, when fewer than the comparison's: a span
+    measure is paired on the questions with evidence only."""
 
 
 class ChangedQuestion(TypedDict):

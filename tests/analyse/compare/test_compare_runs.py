@@ -177,3 +177,27 @@ def test_changed_questions_are_capped_and_counted() -> None:
     assert sorted(kept) == [f"q{i:04}" for i in range(1, 2 * CHANGED_QUESTIONS_KEPT, 2)]
     assert listed["hit@1"] == []
     assert listed["recall@1"][0] == {"qid": "q0001", "kind": "k", "before": 0.0, "after": 0.5}
+
+
+def test_a_measure_some_questions_lack_is_paired_on_those_that_have_it() -> None:
+    # span_recall@1 has no value for d (no evidence): it is paired on a, b, c alone,
+    # with the numbers of a comparison of those three questions; hit@1 on all four
+    def with_span(frame: pl.DataFrame, span: list[float | None]) -> pl.DataFrame:
+        return frame.with_columns(pl.Series("span_recall@1", span, dtype=pl.Float64))
+
+    before = with_span(BEFORE, [0.5, 0.0, 1.0, None])
+    after = with_span(AFTER, [1.0, 0.5, 0.0, None])
+    keys = ["hit@1", "span_recall@1"]
+    found = paired_measures(Side("old", before), Side("new", after), keys)
+    assert found["n"] == 4 and list(found["measures"]) == keys
+    span = found["measures"]["span_recall@1"]
+    assert span["n"] == 3 and "n" not in found["measures"]["hit@1"]
+    alone = paired_measures(
+        Side("old", before.head(3)), Side("new", after.head(3)), ["span_recall@1"]
+    )["measures"]["span_recall@1"]
+    assert span == {**alone, "n": 3}
+    assert span["before"] == pytest.approx(0.5) and span["difference"] == pytest.approx(0.0)
+    assert (
+        found["measures"]["hit@1"]
+        == paired_measures(Side("old", BEFORE), Side("new", AFTER), ["hit@1"])["measures"]["hit@1"]
+    )

@@ -25,9 +25,13 @@ def test_markdown_says_noise_and_one_question(demo: Path) -> None:
     # 52 questions with relevant passages: 1/52 = 0.019.
     assert "52 paired questions; one question moves a mean by 0.019 (1/n)." in text
     assert "| better |" in text and "| within noise |" in text
-    # 10 pairs of 5 runs x 9 measures: the span measures are not tested, as two stale
-    # questions have no evidence (a paired test needs values on both sides)
-    assert "Holm's correction across all 90 differences" in text
+    # 10 pairs of 5 runs x 12 measures: the 9 chunk-id ones on the 52 questions, span
+    # recall, precision and IoU at 5 on the 50 with evidence (two have chunk ids only)
+    assert "Holm's correction across all 120 differences" in text
+    assert (
+        "span_recall@5, span_precision@5, span_iou@5: the 50 questions with a value on both "
+        "sides (for span measures, those with evidence spans)."
+    ) in text.replace("\\_", "_")
     assert "&#39;" not in text and "&amp;lt;" not in text
 
 
