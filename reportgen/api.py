@@ -10,44 +10,38 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.analyse.gate import failures
-from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
+from reportgen.analyse.run import AnalysisOptions, run_analyses
 from reportgen.demo import demo_request as demo_request
 from reportgen.demo import example_dir as example_dir
-from reportgen.errors import GateFailed, ParameterError, UsageError
-from reportgen.filesystem import refuse_undecodable, writing
-from reportgen.labels import check_version_label, created_at
+from reportgen.errors import ParameterError, UsageError
+from reportgen.filesystem import writing
+from reportgen.labels import created_at
 from reportgen.load import load_manifest, load_run
 from reportgen.load.baseline import Baseline, load_baseline, per_question_path
 from reportgen.load.chunkings import chunk_manifest, load_chunkings
 from reportgen.load.chunks import parse_chunks_spec
 from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.load.evidence import Documents
-from reportgen.measure.scoring import Evaluation, Settings, evaluate
+from reportgen.measure.scoring import Settings, evaluate
+from reportgen.merging import MergeResult, merge
 from reportgen.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
 from reportgen.progress import track
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.output import (
-    FORMATS,
-    per_question_bytes,
     refuse_overwriting_inputs,
-    report_json,
-    write_files,
 )
-from reportgen.report.assemble import assemble, per_question_rows
-from reportgen.report.types import MergedReport, Report
 from reportgen.request import (
+    MergeInputs,
+    MergeRequest,
     ReportChecks,
     ReportInputs,
     ReportOutputs,
     ReportRequest,
     ReportSettings,
     RunSpec,
-    check_formats,
     check_request,
     read_from,
     requested_gold,
@@ -55,13 +49,22 @@ from reportgen.request import (
     run_named,
 )
 from reportgen.shard import make_shards as make_shards
+from reportgen.writing import (
+    ReportResult,
+    draws_charts,
+    planned_files,
+    render_files,
+    strict_failure,
+    write_report,
+)
 
 if TYPE_CHECKING:
-    from reportgen.load.shards import Shard
     from reportgen.site import Published
 
 __all__ = [
     "GateRules",
+    "MergeInputs",
+    "MergeRequest",
     "MergeResult",
     "ReportChecks",
     "ReportInputs",
@@ -82,38 +85,6 @@ __all__ = [
     "rules_from_options",
     "strict_failure",
 ]
-
-
-@dataclass(frozen=True)
-class ReportResult:
-    report: Report
-    findings: Findings
-    """What every analysis found, with the per-question scores they read."""
-    files: list[Path]
-    strict: bool = False
-    """Whether any warning fails (``ReportChecks.strict``)."""
-
-    @property
-    def evaluation(self) -> Evaluation:
-        """The per-question frames of every run."""
-        return self.findings.evaluation
-
-    @property
-    def gate_failures(self) -> list[str]:
-        """One message per failed quality rule; empty when the gate passed or was unset."""
-        return failures(self.report.get("gate"))
-
-    @property
-    def failure(self) -> GateFailed | None:
-        """What fails a CI job: the failed quality rules, else (strict) any warning."""
-        failed = self.gate_failures
-        if failed:
-            return GateFailed(
-                (f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule")
-                + " failed (the report was written):\n"
-                + "\n".join(failed)
-            )
-        return strict_failure(self.report) if self.strict else None
 
 
 def _spec_label(spec: RunSpec | Run) -> str:
@@ -183,78 +154,6 @@ def relabel(loaded: Sourced, root: Path) -> Sourced:
     if not path.is_relative_to(root):
         return loaded
     return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
-
-
-def strict_failure(report: Report) -> GateFailed | None:
-    """--strict: any warning fails the gate (after the report is written)."""
-    warnings = report["warnings"]
-    if not warnings:
-        return None
-    codes = ", ".join(sorted({w["code"] for w in warnings}))
-    return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
-
-
-def draws_charts(formats: Sequence[str]) -> bool:
-    """Whether these outputs need charts (and so Jinja2 and vl-convert)."""
-    return "html" in formats or "md" in formats
-
-
-def planned_files(formats: Sequence[str], per_question_format: str) -> list[str]:
-    """The files :func:`render_files` makes for these formats, charts aside."""
-    names = ["report.json", f"per_question.{per_question_format}"]
-    names += ["summary.md", "report.md"] if "md" in formats else []
-    return names + (["index.html"] if "html" in formats else [])
-
-
-def render_files(
-    report: Report,
-    findings: Findings,
-    formats: Sequence[str] = FORMATS,
-    per_question_format: str = "csv",
-    report_url: str = "index.html",
-    chart_png: bool = False,
-    chart_worker: ChartWorker | None = None,
-) -> dict[str, bytes]:
-    """Every output file's bytes, rendered in memory before anything is written.
-
-    ``report_url`` is where readers of summary.md find the full report (e.g. the
-    published site's page of this version); relative by default. Charts are SVG files
-    (report.md shows them, GitHub included); ``chart_png`` adds a PNG of each, for
-    places that take no SVG (slides, some wikis and chat tools). ``chart_worker``
-    draws them when given (started early, its engine is ready by now).
-    """
-    check_formats(formats, per_question_format)
-    per_question_file = f"per_question.{per_question_format}"
-    specs = {}
-    if draws_charts(formats):
-        from reportgen.render.charts import report_chart_specs
-        from reportgen.render.views.cutoff import cutoff_chart_specs
-
-        specs = report_chart_specs(report) | cutoff_chart_specs(report, findings.cutoffs)
-        if chart_worker is not None:
-            chart_worker.send(specs)  # drawn in the child while the other files render
-    files = {
-        "report.json": report_json(report).encode(),
-        per_question_file: per_question_bytes(
-            per_question_rows(findings.evaluation), per_question_format
-        ),
-    }
-    if not draws_charts(formats):
-        return files
-    # Jinja2 and vl-convert only when HTML or Markdown is asked for
-    from reportgen.render.chart_engine import render_charts
-    from reportgen.render.pages import render_html, render_markdown
-    from reportgen.render.summary import render_summary
-
-    if "md" in formats:
-        files["summary.md"] = render_summary(report, report_url).encode()
-    charts = render_charts(specs, png=chart_png, worker=chart_worker)
-    files.update({f"charts/{name}": data for name, data in charts.items()})
-    if "html" in formats:
-        files["index.html"] = render_html(report, findings, charts, per_question_file).encode()
-    if "md" in formats:
-        files["report.md"] = render_markdown(report, findings, charts, per_question_file).encode()
-    return files
 
 
 def make_report(request: ReportRequest) -> ReportResult:
@@ -331,87 +230,37 @@ def make_report(request: ReportRequest) -> ReportResult:
             explain=outputs.explain,
         )
         findings = run_analyses(evaluation, options, version=settings.version, created=created)
-        report = assemble(findings)
-        files = render_files(
-            report,
-            findings,
-            outputs.formats,
-            outputs.per_question_format,
-            outputs.report_url,
-            chart_png=outputs.chart_png,
-            chart_worker=worker,
-        )
-        refuse_overwriting_inputs(out_dir, files, files_read, "report")
-        written = write_files(out_dir, files)
+        return write_report(findings, outputs, files_read, worker, checks.strict)
     finally:
         if worker is not None:
             worker.close()
-    return ReportResult(report, findings, written, strict=checks.strict)
-
-
-def shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:
-    """Every file a merge reads (per-question files, the report.json beside them)."""
-    inputs = []
-    for shard in shards:
-        inputs.append(("the shard", Path(shard.source)))
-        if shard.report is not None:
-            inputs.append(("the shard's report.json", Path(shard.source).parent / "report.json"))
-    return inputs
-
-
-@dataclass(frozen=True)
-class MergeResult:
-    report: MergedReport
-    files: list[Path]
-
-    @property
-    def failure(self) -> GateFailed | None:
-        """The failed quality rules (``--min``), as ``reportgen report`` fails them."""
-        failed = failures(self.report.get("gate"))
-        if not failed:
-            return None
-        count = f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule"
-        return GateFailed(f"{count} failed (the report was written):\n" + "\n".join(failed))
 
 
 def merge_reports(
-    shards: Sequence[str | Path],
-    out_dir: str | Path,
+    shards: Sequence[str | Path] | MergeRequest,
+    out_dir: str | Path | None = None,
     *,
     trec_eval: bool | None = None,
     version: str | None = None,
     per_question_format: str = "csv",
     gate: GateRules | None = None,
-) -> MergeResult:
-    """Merge shards' per-question outputs (disjoint questions) into one report.json.
+) -> ReportResult | MergeResult:
+    """Merge shards (disjoint questions) into the report of all their questions.
 
-    Means are recomputed from the per-question values, so they equal the means of
-    one report over all the questions. ``gate``'s minimums are checked on them
-    (``result.failure``); max-drop rules need a baseline, which merge does not read.
+    Pass a :class:`MergeRequest` for every option ``reportgen merge`` has, or the shard
+    folders and ``out_dir`` for the defaults (the keywords are the old API's). Shards
+    measured with ``--merge-data`` give the whole report, as ``reportgen report`` over
+    every question would write it (a :class:`ReportResult`); shards that hold only
+    per-question values (``trec_eval -q`` output, older reportgen) give the merged
+    means, report.json and the per-question file (a :class:`MergeResult`).
     """
-    from reportgen.load.shards import load_shard
-    from reportgen.report.merge import merge_shards
-
-    check_formats((), per_question_format)
-    if gate is not None and any(rule.type == "max-drop" for rule in gate.rules):
-        raise UsageError(
-            "merge checks --min rules only: a max-drop rule needs a baseline",
-            "gate the drop with `reportgen report --baseline` on the unsharded inputs, "
-            "or keep to --min rules",
-        )
-    refuse_undecodable({"version (--version)": version})
-    if version is not None:
-        check_version_label(version)
-    loaded = [load_shard(shard) for shard in shards]
-    report, rows = merge_shards(
-        loaded, trec_eval=trec_eval, version=version, created=created_at(), gate=gate
-    )
-    files = {
-        "report.json": report_json(report).encode(),
-        f"per_question.{per_question_format}": per_question_bytes(rows, per_question_format),
-    }
-    refuse_overwriting_inputs(Path(out_dir), files, shard_inputs(loaded), "merge")
-    return MergeResult(report=report, files=write_files(Path(out_dir), files))
+    if isinstance(shards, MergeRequest):
+        return merge(shards)
+    if out_dir is None:
+        raise UsageError("merge_reports needs out_dir", "pass the folder to write into")
+    outputs = ReportOutputs(out_dir, per_question_format=per_question_format)
+    inputs = MergeInputs(list(shards), trec_eval=trec_eval)
+    return merge(MergeRequest(inputs, outputs, ReportChecks(gate=gate), version=version))
 
 
 def publish_report(

@@ -25,16 +25,15 @@ from reportgen.ci import (
     append_step_summary,
 )
 from reportgen.cli_errors import guarded_invoke, one_line_parse, reader_may_leave, run_standalone
-from reportgen.cli_options import (
-    measure_options,
-    merge_options,
-    publish_options,
-    report_options,
-    shard_options,
+from reportgen.cli_options import measure_options, publish_options, report_options
+from reportgen.cli_request import (
+    merge_request,
+    report_outputs,
+    report_request,
+    report_settings,
 )
-from reportgen.cli_request import report_outputs, report_request, report_settings
+from reportgen.cli_shard_options import merge_options, shard_options
 from reportgen.errors import UsageError, closest, printable
-from reportgen.load.config import rules_from_options
 from reportgen.version import __version__
 
 
@@ -167,41 +166,46 @@ def demo(**options: Any) -> None:
 
 @cli.command()
 @merge_options
-def merge(
-    shards: Sequence[Path],
-    out_dir: Path,
-    trec_eval: bool | None,
-    version: str | None,
-    per_question_format: str,
-    minimums: tuple[str, ...],
-    quiet: bool,
-) -> None:
-    """Merge the per-question outputs of SHARDS (disjoint sets of questions) into one report.
+def merge(shards: tuple[Path, ...], **options: Any) -> None:
+    """Merge the outputs of SHARDS (disjoint sets of questions) into the report of them all.
 
-    Each SHARD is the --out folder of a `reportgen report` run on some of the
-    questions, its per_question.csv / .parquet, or what `trec_eval -q` printed for
-    them (pass --trec-eval to keep trec_eval's means). Means are recomputed from the
-    per-question values, so they equal those of one report over every question;
-    shards that share a question are refused.
+    Each SHARD is the --out folder of a `reportgen report --merge-data` run on some of
+    the questions: the merge then writes what `reportgen report` over every question
+    writes (pages, cells, cutoff, comparisons, baseline, gate), the same numbers.
+    A shard may also be a per_question.csv / .parquet alone, or what `trec_eval -q`
+    printed (pass --trec-eval to keep trec_eval's means): then only the means are
+    merged, into report.json and the per-question file. Shards that share a question
+    are refused.
 
     \b
     Examples:
-      reportgen merge shard-*/ --out report/
-      reportgen merge out-*.txt --out report/ --trec-eval
+      reportgen merge out-*/ --out report/ --min recall@5=0.70
+      reportgen merge out-*/ --out report/ --baseline site/ --max-drop recall@5=0.02
+      reportgen merge out-*.txt --out report/ --trec-eval --format json
     """
     from reportgen.api import merge_reports
-    from reportgen.render.terminal import merge_lines
 
-    result = merge_reports(
-        shards,
-        out_dir,
-        trec_eval=trec_eval,
-        version=version,
-        per_question_format=per_question_format,
-        gate=rules_from_options(minimums, (), False) if minimums else None,
-    )
-    if not quiet:
-        echo_lines(merge_lines(result.report, len(shards), result.files))
+    check_summary_wanted(options["github_summary"], options["formats"])
+    quiet = options["quiet"]
+    progress.enable(False if quiet else None)
+    result = merge_reports(merge_request(shards, options))
+    if isinstance(result, ReportResult):
+        with reader_may_leave():
+            if not quiet:
+                from reportgen.render.terminal import report_lines
+
+                echo_lines(
+                    [f"Merged {len(shards)} shards.", *report_lines(result.report, result.files)]
+                )
+            if options["github_summary"]:
+                write_step_summary(result, quiet)
+    else:
+        from reportgen.render.terminal import merge_lines
+
+        for note in result.notes:
+            click.echo(f"note: {note}", err=True)
+        if not quiet:
+            echo_lines(merge_lines(result.report, len(shards), result.files))
     if result.failure is not None:
         raise result.failure
 

@@ -76,15 +76,16 @@ def _name_values(
     return pairs
 
 
-measure_options = options(
-    click.option(
-        "--out",
-        "out_dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=Path("report"),
-        show_default=True,
-        help="Folder to write the report into (created if missing; other files kept).",
-    ),
+out_option = click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("report"),
+    show_default=True,
+    help="Folder to write the report into (created if missing; other files kept).",
+)
+
+scoring_options = options(
     click.option(
         "--k",
         "ks",
@@ -119,6 +120,10 @@ measure_options = options(
         "--trec-eval/--no-trec-eval",
         help="trec_eval's conventions: questions with no relevant chunk count as 0.",
     ),
+)
+"""How to measure: `report` and `demo` (a merge takes the shards')."""
+
+written_options = options(
     click.option(
         "--version",
         "version",
@@ -163,7 +168,117 @@ measure_options = options(
     ),
     click.option("--quiet/--no-quiet", "-q", help="Print nothing but errors."),
 )
+"""What to write and how to label it: `report`, `demo` and `merge`."""
+
+measure_options = options(out_option, scoring_options, written_options)
 """Options shared by `report` and `demo`: how to measure and what to write."""
+
+
+verdicts_run_option = click.option(
+    "--verdicts-run",
+    default=None,
+    help="Run whose top --context-k chunks were sent to the model "
+    "(default: the run the verdicts name, else the first run).",
+)
+
+compare_options = options(
+    click.option(
+        "--reference-run",
+        default=None,
+        help="Compare every run with this one instead of every pair.",
+    ),
+    click.option(
+        "--compare-measures",
+        default=None,
+        help="Measures to test, comma-separated, or 'all' (default: those at --context-k and "
+        "the whole-list ones). Each extra measure widens the Holm correction.",
+    ),
+)
+"""Which runs and measures the comparisons test: `report` and `merge`."""
+
+baseline_options = options(
+    click.option(
+        "--baseline",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="A previous report (its report.json or its folder), or a published site (its "
+        "folder or history.jsonl: the newest version on the same gold set, else the newest), "
+        "to compare each run with its namesake there.",
+    ),
+    click.option(
+        "--baseline-version",
+        default=None,
+        metavar="LABEL",
+        help="With a site as --baseline: compare with this version instead.",
+    ),
+    click.option(
+        "--on-gold-change",
+        type=click.Choice(GOLD_CHANGE_POLICIES),
+        default="refuse",
+        show_default=True,
+        help="When the baseline's gold set differs: refuse, or compare on the shared questions.",
+    ),
+)
+
+gate_options = options(
+    click.option(
+        "--min",
+        "minimums",
+        multiple=True,
+        metavar="[RUN/]MEASURE[:KIND]=VALUE",
+        help="Fail (exit 1) when a mean is below VALUE, e.g. --min recall@5=0.80. Repeatable.",
+    ),
+    click.option(
+        "--max-drop",
+        "max_drops",
+        multiple=True,
+        metavar="[RUN/]MEASURE[:KIND]=VALUE",
+        help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. Repeatable. "
+        "Without --baseline (a first run) it is skipped with a notice.",
+    ),
+    click.option(
+        "--significant-only/--no-significant-only",
+        help="A drop fails only when it is significant (Holm-adjusted p < 0.05, interval below 0).",
+    ),
+)
+
+manifest_options = options(
+    click.option(
+        "--manifest",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Chunk ids of the current index: one per line ('# index_version: X' comment), "
+        "JSON Lines or CSV, optionally with audience, doc_version, valid_from, valid_to. "
+        "Gold ids missing from it are flagged as stale.",
+    ),
+    click.option(
+        "--manifest-format",
+        type=click.Choice(MANIFEST_FORMATS),
+        default=None,
+        help="Force the manifest's format instead of detecting it.",
+    ),
+)
+
+check_options = options(
+    click.option(
+        "--audience",
+        default=None,
+        help="Who reads the answers, e.g. public: manifest chunks labelled for another "
+        "audience (e.g. staff) count as leaks when retrieved.",
+    ),
+    click.option(
+        "--as-of",
+        type=click.DateTime(formats=["%Y-%m-%d"]),
+        default=None,
+        help="Date that decides which manifest chunks are out of date (valid_from/valid_to; "
+        "default: the report's date).",
+    ),
+    click.option(
+        "--strict/--no-strict",
+        help="Fail (exit 1, after writing the report) when there is any warning.",
+    ),
+)
+"""Who reads the answers, as of when, and whether any warning fails."""
 
 
 report_options = options(
@@ -190,12 +305,7 @@ report_options = options(
         "CSV with id, correct[, run, abstained], promptfoo's results.json, a DeepEval test "
         "run, or a ragas results CSV.",
     ),
-    click.option(
-        "--verdicts-run",
-        default=None,
-        help="Run whose top --context-k chunks were sent to the model "
-        "(default: the run the verdicts name, else the first run).",
-    ),
+    verdicts_run_option,
     click.option(
         "--verdict-format",
         type=click.Choice(VERDICT_FORMATS),
@@ -219,57 +329,9 @@ report_options = options(
         default=None,
         help="Index version the gold ids were read from (overrides the file).",
     ),
-    click.option(
-        "--reference-run",
-        default=None,
-        help="Compare every run with this one instead of every pair.",
-    ),
-    click.option(
-        "--compare-measures",
-        default=None,
-        help="Measures to test, comma-separated, or 'all' (default: those at --context-k and "
-        "the whole-list ones). Each extra measure widens the Holm correction.",
-    ),
-    click.option(
-        "--baseline",
-        type=click.Path(path_type=Path),
-        default=None,
-        help="A previous report (its report.json or its folder), or a published site (its "
-        "folder or history.jsonl: the newest version on the same gold set, else the newest), "
-        "to compare each run with its namesake there.",
-    ),
-    click.option(
-        "--baseline-version",
-        default=None,
-        metavar="LABEL",
-        help="With a site as --baseline: compare with this version instead.",
-    ),
-    click.option(
-        "--on-gold-change",
-        type=click.Choice(GOLD_CHANGE_POLICIES),
-        default="refuse",
-        show_default=True,
-        help="When the baseline's gold set differs: refuse, or compare on the shared questions.",
-    ),
-    click.option(
-        "--min",
-        "minimums",
-        multiple=True,
-        metavar="[RUN/]MEASURE[:KIND]=VALUE",
-        help="Fail (exit 1) when a mean is below VALUE, e.g. --min recall@5=0.80. Repeatable.",
-    ),
-    click.option(
-        "--max-drop",
-        "max_drops",
-        multiple=True,
-        metavar="[RUN/]MEASURE[:KIND]=VALUE",
-        help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. Repeatable. "
-        "Without --baseline (a first run) it is skipped with a notice.",
-    ),
-    click.option(
-        "--significant-only/--no-significant-only",
-        help="A drop fails only when it is significant (Holm-adjusted p < 0.05, interval below 0).",
-    ),
+    compare_options,
+    baseline_options,
+    gate_options,
     click.option(
         "--config",
         "config_path",
@@ -281,20 +343,7 @@ report_options = options(
         "rules (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml). "
         "The command line wins.",
     ),
-    click.option(
-        "--manifest",
-        type=click.Path(path_type=Path),
-        default=None,
-        help="Chunk ids of the current index: one per line ('# index_version: X' comment), "
-        "JSON Lines or CSV, optionally with audience, doc_version, valid_from, valid_to. "
-        "Gold ids missing from it are flagged as stale.",
-    ),
-    click.option(
-        "--manifest-format",
-        type=click.Choice(MANIFEST_FORMATS),
-        default=None,
-        help="Force the manifest's format instead of detecting it.",
-    ),
+    manifest_options,
     *SPAN_OPTIONS,
     click.option(
         "--run-index-version",
@@ -304,110 +353,14 @@ report_options = options(
         callback=_name_values,
         help="Index version a run was made on (overrides its file); repeat for each run.",
     ),
+    check_options,
     click.option(
-        "--audience",
-        default=None,
-        help="Who reads the answers, e.g. public: manifest chunks labelled for another "
-        "audience (e.g. staff) count as leaks when retrieved.",
-    ),
-    click.option(
-        "--as-of",
-        type=click.DateTime(formats=["%Y-%m-%d"]),
-        default=None,
-        help="Date that decides which manifest chunks are out of date (valid_from/valid_to; "
-        "default: the report's date).",
-    ),
-    click.option(
-        "--strict/--no-strict",
-        help="Fail (exit 1, after writing the report) when there is any warning.",
+        "--merge-data/--no-merge-data",
+        help="Also write merge/: what `reportgen merge` needs to rebuild the whole report "
+        "(pages, cells, cutoff, comparisons, gate) when these questions are one shard.",
     ),
 )
 """The options of `report` beyond those it shares with `demo`."""
-
-merge_options = options(
-    click.argument("shards", nargs=-1, required=True, type=click.Path(path_type=Path)),
-    click.option(
-        "--out",
-        "out_dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=Path("report"),
-        show_default=True,
-        help="Folder to write the merged report.json and per-question file into.",
-    ),
-    click.option(
-        "--trec-eval/--no-trec-eval",
-        default=None,
-        help="Keep questions with no relevant chunk in the means (default: as the shards' "
-        "report.json say; needed only when the shards have none).",
-    ),
-    click.option("--version", "version", default=None, help="Label of the merged report."),
-    click.option(
-        "--per-question-format",
-        type=click.Choice(PER_QUESTION_FORMATS),
-        default="csv",
-        show_default=True,
-        help="File format of the merged per-question values.",
-    ),
-    click.option(
-        "--min",
-        "minimums",
-        multiple=True,
-        metavar="[RUN/]MEASURE[:KIND]=VALUE",
-        help="Fail (exit 1) when a merged mean is below VALUE, e.g. --min recall@5=0.80. "
-        "Repeatable.",
-    ),
-    click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
-)
-
-shard_options = options(
-    click.argument("gold", type=click.Path(path_type=Path)),
-    click.argument("runs", nargs=-1, required=True),
-    click.option("--shards", "count", type=int, required=True, help="How many shards to cut."),
-    click.option(
-        "--out",
-        "out_dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=Path("shards"),
-        show_default=True,
-        help="Folder to write shard-0 .. shard-(N-1) and shards.json into.",
-    ),
-    click.option(
-        "--verdicts",
-        type=click.Path(exists=True, dir_okay=False, path_type=Path),
-        default=None,
-        help="End-to-end verdicts to cut with the questions (any format `report` reads).",
-    ),
-    click.option(
-        "--gold-format",
-        type=click.Choice(GOLD_FORMATS),
-        default=None,
-        help="Force the gold set's format instead of detecting it.",
-    ),
-    click.option(
-        "--run-format",
-        type=click.Choice(RUN_FORMATS),
-        default=None,
-        help="Force every run's format instead of detecting it.",
-    ),
-    click.option(
-        "--verdict-format",
-        type=click.Choice(VERDICT_FORMATS),
-        default=None,
-        help="Force the verdicts' format instead of detecting it.",
-    ),
-    click.option(
-        "--verdict-metric",
-        default=None,
-        help="ragas: the score column (needed to read, and so to cut, its file).",
-    ),
-    click.option(
-        "--verdict-threshold",
-        type=float,
-        default=None,
-        help="ragas: a score at or above this is a correct answer.",
-    ),
-    click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
-)
 
 publish_options = options(
     click.argument("report_dir", type=click.Path(exists=True, file_okay=False, path_type=Path)),

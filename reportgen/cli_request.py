@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from reportgen.api import (
+    MergeInputs,
+    MergeRequest,
     ReportChecks,
     ReportInputs,
     ReportOutputs,
@@ -22,17 +24,7 @@ from reportgen.measure.spans import DEFAULT_MIN_COVERAGE
 
 def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -> ReportRequest:
     """The request `reportgen report` makes of its arguments and options."""
-    checks = ReportChecks(
-        gate=gate_rules(
-            options["config_path"],
-            options["minimums"],
-            options["max_drops"],
-            options["significant_only"],
-        ),
-        strict=options["strict"],
-        audience=options["audience"],
-        as_of=None if options["as_of"] is None else options["as_of"].date(),
-    )
+    checks = report_checks(options)
     inputs = ReportInputs(
         gold,
         list(runs),
@@ -55,6 +47,44 @@ def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -
         baseline_version=options["baseline_version"],
     )
     return ReportRequest(inputs, report_outputs(options), report_settings(options), checks)
+
+
+def report_checks(options: dict[str, Any]) -> ReportChecks:
+    """What `report` and `merge` hold the runs to (merge has no config file)."""
+    return ReportChecks(
+        gate=gate_rules(
+            options.get("config_path"),
+            options["minimums"],
+            options["max_drops"],
+            options["significant_only"],
+        ),
+        strict=options["strict"],
+        audience=options["audience"],
+        as_of=None if options["as_of"] is None else options["as_of"].date(),
+    )
+
+
+def merge_request(shards: tuple[Path, ...], options: dict[str, Any]) -> MergeRequest:
+    """The request `reportgen merge` makes: the options it shares with `report`."""
+    inputs = MergeInputs(
+        list(shards),
+        verdicts_run=options["verdicts_run"],
+        manifest=options["manifest"],
+        manifest_format=options["manifest_format"],
+        baseline=options["baseline"],
+        baseline_version=options["baseline_version"],
+        trec_eval=options["trec_eval"],
+    )
+    compare_measures = options["compare_measures"]
+    return MergeRequest(
+        inputs,
+        report_outputs(options),
+        report_checks(options),
+        version=options["version"] or default_version(),
+        reference_run=options["reference_run"],
+        compare_measures=compare_measures.split(",") if compare_measures else None,
+        on_gold_change="intersect" if options["on_gold_change"] == "intersect" else "refuse",
+    )
 
 
 def report_settings(options: dict[str, Any]) -> ReportSettings:
@@ -86,6 +116,7 @@ def report_outputs(options: dict[str, Any]) -> ReportOutputs:
         report_url=options["report_url"] or default_report_url() or DEFAULT_REPORT_URL,
         chart_png=options["chart_png"],
         explain=options.get("explain", "failures"),
+        merge_data=options.get("merge_data", False),
     )
 
 

@@ -289,6 +289,30 @@ class Run:
     def has_scores(self) -> bool:
         return self.results.height > 0 and self.results["score"].null_count() == 0
 
+    @property
+    def row_count(self) -> int:
+        """Rows of the ranked lists (each chunk once per list)."""
+        return self.results.height
+
+
+@dataclass(frozen=True)
+class SummarisedRun(Run):
+    """A run rebuilt from shards (``reportgen merge``): ``results`` holds only the rows
+    the analyses and pages read (each question's top k_ctx, and every gold or forbidden
+    chunk returned); the whole run's counts are kept beside them."""
+
+    whole_row_count: int = 0
+    unscored_rows: int = 0
+    """Rows of the whole run without a score."""
+
+    @property
+    def has_scores(self) -> bool:
+        return self.whole_row_count > 0 and self.unscored_rows == 0
+
+    @property
+    def row_count(self) -> int:
+        return self.whole_row_count
+
 
 @dataclass(frozen=True)
 class Manifest:

@@ -125,6 +125,9 @@ class ReportOutputs:
     """Also a PNG of each chart, for places that show no SVG."""
     explain: ExplainMode = "failures"
     """Which questions get a drill-down panel with the text sent: failures, all, none."""
+    merge_data: bool = False
+    """Also merge/: what ``reportgen merge`` needs to rebuild the whole report when these
+    questions are one shard of a larger set."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,36 @@ class ReportRequest:
     outputs: ReportOutputs
     settings: ReportSettings = field(default_factory=ReportSettings)
     checks: ReportChecks = field(default_factory=ReportChecks)
+
+
+@dataclass(frozen=True)
+class MergeInputs:
+    """The shards a merge reads, and the files no shard carries (one for every shard)."""
+
+    shards: Sequence[str | Path]
+    """Each shard's --out folder, or its per-question file (or ``trec_eval -q`` output)."""
+    verdicts_run: str | None = None
+    manifest: str | Path | None = None
+    """The manifest the shards were checked against, when they were."""
+    manifest_format: str | None = None
+    baseline: str | Path | None = None
+    baseline_version: str | None = None
+    trec_eval: bool | None = None
+    """For shards without report.json: keep questions with no relevant chunk at 0."""
+
+
+@dataclass(frozen=True)
+class MergeRequest:
+    """Everything a merge needs: ``merge_reports(request)``. How to measure is the
+    shards' (they must agree); what to compare, check and write is the merge's."""
+
+    inputs: MergeInputs
+    outputs: ReportOutputs
+    checks: ReportChecks = field(default_factory=ReportChecks)
+    version: str | None = None
+    reference_run: str | None = None
+    compare_measures: Sequence[str] | None = None
+    on_gold_change: GoldChangePolicy = "refuse"
 
 
 def check_formats(formats: Sequence[str], per_question_format: str) -> None:
@@ -227,6 +260,15 @@ def check_request(request: ReportRequest) -> None:
             "picks a version of the baseline, but no baseline is given",
             "pass the site to pick the version from (--baseline)",
             option="--baseline-version",
+        )
+    if outputs.merge_data and inputs.chunks:
+        raise ParameterError(
+            "merge_data",
+            True,
+            "cannot carry chunk maps yet: a merge would lose the chunkings and span measures",
+            "measure the shards with --chunks and without --merge-data (merge then gives "
+            "their means), or the whole set in one report",
+            option="--merge-data",
         )
 
 

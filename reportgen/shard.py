@@ -65,12 +65,13 @@ class ShardPlan:
     """Gold questions per shard."""
 
     def command(self, options: Sequence[str] = ()) -> str:
-        """The ``reportgen report`` line that measures one shard, run inside its folder."""
+        """The ``reportgen report`` line that measures one shard, run inside its folder
+        (with merge/, what ``reportgen merge`` rebuilds the whole report from)."""
         words = ["reportgen", "report", self.gold]
         words += [f"{name}={path}" for name, path in self.runs.items()]
         if self.verdicts is not None:
             words += ["--verdicts", self.verdicts]
-        return shlex.join([*words, *options])
+        return shlex.join([*words, "--merge-data", *options])
 
 
 def _require_every_shard(path: Path, found: pl.Series, shards: int) -> None:

@@ -82,7 +82,8 @@ class _Builder:
 
 
 def schema() -> dict[str, Any]:
-    """report.json's schema: a merged report (it has ``merged_from``) or a full one."""
+    """report.json's schema: a merge of per-question values (``merged_from`` and no
+    ``hygiene``) or a whole report (from ``report``, or ``merge`` of --merge-data shards)."""
     builder = _Builder()
     full = builder.of(report_types.Report)
     merged = builder.of(report_types.MergedReport)
@@ -96,7 +97,7 @@ def schema() -> dict[str, Any]:
         "type": "object",
         "properties": {"format_version": {"const": report_types.FORMAT_VERSION}},
         "required": ["format_version"],
-        "if": {"required": ["merged_from"]},
+        "if": {"required": ["merged_from"], "not": {"required": ["hygiene"]}},
         "then": merged,
         "else": full,
         "$defs": dict(sorted(builder.defs.items())),

@@ -349,6 +349,17 @@ def evaluate(
                 "check that both use the same question ids (e.g. q001 vs 1)",
                 1,
             )
+    warnings = measuring_warnings(gold, scored, settings, chunkings)
+    return Evaluation(gold, settings, scored, warnings, chunkings=chunkings)
+
+
+def measuring_warnings(
+    gold: GoldSet,
+    scored: Sequence[RunScores],
+    settings: Settings,
+    chunkings: Chunkings | None = None,
+) -> tuple[ReportWarning, ...]:
+    """What measuring found, from the scores alone: ``reportgen merge`` rebuilds them so."""
     warnings = misspelt_key_warnings(gold)
     no_relevant = scored[0].scores.filter(pl.col("status") == "no_relevant")
     if no_relevant.height:
@@ -366,6 +377,4 @@ def evaluate(
         warnings.extend(_run_warnings(result, settings))
     chunked = [result.chunked for result in scored if result.chunked is not None]
     warnings.extend(chunk_warnings(chunked, chunkings))
-    return Evaluation(
-        gold=gold, settings=settings, runs=scored, warnings=tuple(warnings), chunkings=chunkings
-    )
+    return tuple(warnings)

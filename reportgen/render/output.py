@@ -179,7 +179,7 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     return status.st_dev, status.st_ino
 
 
-SUBFOLDERS = ("charts",)
+SUBFOLDERS = ("charts", "merge")
 """The only folders reportgen writes inside an output folder."""
 
 

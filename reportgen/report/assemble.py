@@ -48,6 +48,8 @@ Format history (``format_version``):
       Also: ``baseline.comparisons[].cells.stale`` (``then`` and ``now``: cell -> how
       many of its questions had stale gold ids in that report; ``then`` is null when
       the baseline's report.json predates ``attribution.<run>.stale``).
+      Also: a report merged from shards measured with ``--merge-data`` is a whole
+      report (this module lays it out) with ``merged_from``.
   2 - ``hygiene.stale.questions`` is capped at ``questions_kept``: a list that was
       complete became partial (docs/report-json.md says which changes bump it).
       Added since: ``settings.retrieved_when`` and ``attribution.<run>.rule``,
@@ -221,7 +223,7 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
             "repeated_chunks": run.repeated_chunks,
             "unanswerable_left_out": result.count("unanswerable"),
             "no_relevant": result.count("no_relevant"),
-            "results": run.results.height,
+            "results": run.row_count,
         },
         "ties_at_cutoff": {str(k): len(qids) for k, qids in sorted(result.ties.items())},
         "leaks": _leaks_section(result.name, findings),

@@ -37,6 +37,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
         "parquet",
     ),
     "chart_png": ("outputs.chart_png", ["--chart-png"], True),
+    "merge_data": ("outputs.merge_data", ["--merge-data"], True),
     "report_url": ("outputs.report_url", ["--report-url", "https://x.test/r"], "https://x.test/r"),
     "gold_format": ("inputs.gold_format", ["--gold-format", "qrels"], "qrels"),
     "run_format": ("inputs.run_format", ["--run-format", "trec"], "trec"),

@@ -575,9 +575,11 @@ def test_a_closed_stdout_keeps_the_exit_code(
 
 
 def test_a_closed_stdout_after_merge_is_quiet(folder: Path) -> None:
+    assert _closed_stdout(report("--merge-data", "--format", "json")(folder)) == (0, "")
     merged = str(folder / "merged")
     returncode, stderr = _closed_stdout(["merge", str(folder / "out"), "--out", merged])
     assert (returncode, stderr) == (0, "")
+    assert (folder / "merged" / "index.html").is_file()  # the whole report, pages and all
 
 
 def test_head_reads_the_first_line(folder: Path) -> None:

@@ -297,7 +297,9 @@ def test_the_command_line(tmp_path: Path) -> None:
     )
     assert done.exit_code == 0, done.output
     assert f"Cut {QUESTIONS} questions into 3 shards" in done.output
-    assert "reportgen report gold.jsonl bm25=runs/bm25.csv --out ../out-N" in done.output
+    assert (
+        "reportgen report gold.jsonl bm25=runs/bm25.csv --merge-data --out ../out-N" in done.output
+    )
     failed = CliRunner().invoke(cli, ["shard", str(gold), f"bm25={run}", "--shards", "99"])
     assert failed.exit_code == 2
     assert "Fix: use fewer shards" in failed.output

@@ -13,7 +13,7 @@ Keys that a name varies (run names, measure keys, question ids, kinds, cutoffs) 
 each key means and when ``format_version`` changes.
 """
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from reportgen.report.types.compared import (
     BaselineComparison,
@@ -100,6 +100,12 @@ def rounded(value: float | None) -> float | None:
     return None if value is None else round(float(value), DIGITS)
 
 
+class MergedShard(TypedDict):
+    source: str
+    questions: int
+    fingerprint: str | None
+
+
 class Report(TypedDict):
     """report.json as ``reportgen report`` (and ``demo``) writes it."""
 
@@ -122,6 +128,9 @@ class Report(TypedDict):
     gate: GateSection | None
     chunkings: ChunkingsSection | None
     drilldown: DrilldownSection | None
+    merged_from: NotRequired[list[MergedShard]]
+    """Written by ``reportgen merge`` from shards measured with --merge-data: the
+    shards, and what each held; every other key is as one report over them all."""
 
 
 class MergedSettings(TypedDict):
@@ -166,15 +175,9 @@ class MergedRun(TypedDict):
     counts: MergedCounts
 
 
-class MergedShard(TypedDict):
-    source: str
-    questions: int
-    fingerprint: str | None
-
-
 class MergedReport(TypedDict):
-    """report.json as ``reportgen merge`` writes it: the means recomputed from the
-    shards' per-question values, and what each shard held."""
+    """report.json as ``reportgen merge`` writes it from shards holding per-question
+    values only (no merge/): the means recomputed from them, and what each shard held."""
 
     format_version: int
     tool_version: str

@@ -38,8 +38,9 @@ def test_the_minimum_is_checked_on_the_merged_mean(
 
 
 def test_without_rules_there_is_no_gate_and_max_drop_is_refused(tmp_path: Path) -> None:
+    # values only (no merge/): a max-drop rule needs the baseline a whole report compares
     assert merge_reports(shards(tmp_path), tmp_path / "out").report["gate"] is None
-    with pytest.raises(UsageError, match="max-drop rule needs a baseline"):
+    with pytest.raises(UsageError, match="--max-drop needs the whole report"):
         merge_reports(
             shards(tmp_path / "again"),
             tmp_path / "out2",

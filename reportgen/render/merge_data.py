@@ -1,0 +1,146 @@
+"""What one shard writes so that ``reportgen merge`` rebuilds the whole report (merge/).
+
+The per-question file holds the measures. A whole report needs more of the inputs: the
+gold questions and judgments (digests, hygiene, the verdicts' join, the pages'
+evidence), the rows of each run that an analysis or a page reads (each question's top
+k_ctx: the cutoff's top-1 score, the cells' coverage and the pages' evidence; every gold
+chunk returned, for the stale-gold check; every forbidden chunk returned, for the
+leaks), the chunks a trace says were sent, the ties, the questions the gold set lacks,
+and the verdicts. Without a manifest, also every chunk id each run returned (once): a
+chunk that is gold for a question of another shard counts as returned, as it does in
+one report over every question. Frames go to Parquet (every value kept exactly), the
+rest to merge/shard.json. A run's other rows never leave the shard: they move no
+number once measured.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import polars as pl
+
+from reportgen.analyse.run import Findings
+from reportgen.load.merge_data import MERGE_DATA_FORMAT, MERGE_FOLDER
+from reportgen.measure.scoring import RunScores
+
+
+def _parquet(frame: pl.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer, statistics=False)
+    return buffer.getvalue()
+
+
+def kept_rows(result: RunScores, findings: Findings) -> pl.DataFrame:
+    """The run's rows an analysis or a page reads: top k_ctx, gold and forbidden chunks."""
+    results = result.run.results.join(
+        findings.evaluation.gold.questions.select("qid"), on="qid", how="semi"
+    )
+    wanted = pl.concat(
+        [
+            results.filter(pl.col("rank") <= findings.evaluation.settings.context_k).select(
+                "qid", "chunk_id"
+            ),
+            result.gold_rows.select("qid", "chunk_id"),
+            findings.hygiene.leaks[result.name].select("qid", "chunk_id"),
+        ]
+    ).unique()
+    return results.join(wanted, on=["qid", "chunk_id"], how="semi").sort("qid", "rank")
+
+
+def _run_meta(result: RunScores) -> dict[str, Any]:
+    run = result.run
+    return {
+        "source": run.source,
+        "order": run.order,
+        "index_version": run.index_version,
+        "repeated_chunks": run.repeated_chunks,
+        "rows": run.row_count,
+        "unscored_rows": run.results["score"].null_count(),
+        "sent_unretrieved": list(run.sent_unretrieved),
+        "traced": run.sent is not None,
+        "extra_questions": list(result.extra_questions),
+        "ties": {str(k): qids for k, qids in sorted(result.ties.items())},
+    }
+
+
+def merge_data_files(findings: Findings) -> dict[str, bytes]:
+    """merge/'s files, by their path in the report folder."""
+    evaluation = findings.evaluation
+    gold, settings, verdicts = evaluation.gold, evaluation.settings, findings.verdicts
+    hygiene = findings.hygiene
+    meta = {
+        "merge_data_format": MERGE_DATA_FORMAT,
+        "settings": {
+            "k": list(settings.ks),
+            "context_k": settings.context_k,
+            "relevance_threshold": settings.threshold,
+            "trec_eval": settings.trec_eval,
+            "retrieved_when": settings.retrieved_when,
+            "min_coverage": settings.min_coverage,
+        },
+        "gold": {
+            "source": gold.source,
+            "version": gold.version,
+            "index_version": gold.index_version,
+            "misspelt_keys": [
+                {"key": m.key, "closest": m.closest, "line": m.line, "count": m.count}
+                for m in gold.misspelt_keys
+            ],
+        },
+        "runs": {result.name: _run_meta(result) for result in evaluation.runs},
+        "verdicts": None
+        if verdicts is None
+        else {
+            "source": verdicts.source,
+            "format": verdicts.format,
+            "join_on": verdicts.join_on,
+            "metric": verdicts.metric,
+            "threshold": verdicts.threshold,
+        },
+        "manifest": None
+        if hygiene.manifest is None
+        else {"source": hygiene.manifest.source, "index_version": hygiene.manifest.index_version},
+        # the kept rows hold the chunks forbidden for this audience on this date
+        "checks": {
+            "audience": hygiene.audience,
+            "as_of": None if hygiene.as_of is None else hygiene.as_of.isoformat(),
+        },
+    }
+    by_run = {
+        "scores": [
+            result.scores.select(pl.lit(result.name).alias("run"), pl.all())
+            for result in evaluation.runs
+        ],
+        "results": [
+            kept_rows(result, findings).select(pl.lit(result.name).alias("run"), pl.all())
+            for result in evaluation.runs
+        ],
+        "gold_rows": [
+            result.gold_rows.select(pl.lit(result.name).alias("run"), pl.all())
+            for result in evaluation.runs
+        ],
+    }
+    by_run["sent"] = [
+        result.run.sent.select(pl.lit(result.name).alias("run"), pl.all())
+        for result in evaluation.runs
+        if result.run.sent is not None
+    ]
+    if hygiene.stale_basis == "no_run_returns":
+        # a gold chunk of another shard's question may be returned here: without a
+        # manifest, "returned by no run" needs every chunk id a run returned
+        by_run["returned"] = [
+            result.run.results.select(pl.lit(result.name).alias("run"), "chunk_id").unique()
+            for result in evaluation.runs
+        ]
+    frames = {name: pl.concat(parts) for name, parts in by_run.items() if parts}
+    frames |= {"questions": gold.questions, "judgments": gold.judgments}
+    frames |= {"forbidden": gold.forbidden, "evidence": gold.evidence}
+    if verdicts is not None:
+        frames["verdicts"] = verdicts.rows
+    files = {
+        f"{MERGE_FOLDER}/{name}.parquet": _parquet(frame) for name, frame in sorted(frames.items())
+    }
+    text = json.dumps(meta, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return {f"{MERGE_FOLDER}/shard.json": text.encode(), **files}
