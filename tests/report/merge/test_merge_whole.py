@@ -268,3 +268,31 @@ def test_a_gold_chunk_returned_only_in_another_shard_is_not_stale(tmp_path: Path
     stale = json.loads((merged / "report.json").read_text())["hygiene"]["stale"]
     assert stale["basis"] == "no_run_returns" and stale["chunks"] == 0
     assert_same_report(root / "whole", merged)
+
+
+def test_what_merge_cannot_rebuild_is_refused_clearly(tmp_path: Path) -> None:
+    """Exit 2, one line naming what to do: shards with and without merge/, a whole-report
+    option on shards holding values only, and merge/ asked for with chunk maps."""
+    root = example_root(tmp_path)
+    runner = CliRunner()
+
+    def run(*args: str) -> Any:
+        return runner.invoke(cli, [*args, "-q"])
+
+    gold, run_file = str(root / "gold.jsonl"), f"keyword={root / 'runs' / 'keyword.trec'}"
+    assert run("report", gold, run_file, "--format", "json", "--merge-data",
+               "--out", str(tmp_path / "with")).exit_code == 0  # fmt: skip
+    assert run("report", gold, run_file, "--format", "json",
+               "--out", str(tmp_path / "without")).exit_code == 0  # fmt: skip
+    mixed = run("merge", str(tmp_path / "with"), str(tmp_path / "without"),
+                "--out", str(tmp_path / "m"))  # fmt: skip
+    assert mixed.exit_code == 2 and "has no merge/ folder" in mixed.output
+    assert "Fix: measure every shard with `reportgen report --merge-data`" in mixed.output
+    values = run("merge", str(tmp_path / "without"), "--baseline", str(tmp_path / "with"),
+                 "--out", str(tmp_path / "m"))  # fmt: skip
+    assert values.exit_code == 2 and "--baseline needs the whole report" in values.output
+    chunked = run("report", gold, run_file, "--chunks", str(root / "gold.jsonl"),
+                  "--merge-data", "--out", str(tmp_path / "c"))  # fmt: skip
+    assert chunked.exit_code == 2 and "--merge-data" in chunked.output
+    assert "cannot carry chunk maps yet" in chunked.output
+    assert not (tmp_path / "m").exists() and not (tmp_path / "c").exists()
