@@ -160,15 +160,21 @@ def _judgment_rows(frame: pl.DataFrame, header: list[str]) -> pl.DataFrame | Non
     if qid is None or chunk is None or len(header) != 2 + (grade is not None):
         return None
     text = [pl.col(frame.columns[i]).cast(pl.String).str.strip_chars() for i in (qid, chunk)]
-    raw = pl.lit("1") if grade is None else pl.col(frame.columns[grade]).cast(pl.String)
+    raw = pl.lit("1") if grade is None else pl.col(frame.columns[grade])
+    # grades held as signed integers are what the text would parse to: kept as they are
+    whole = grade is not None and frame.schema[frame.columns[grade]] in _SIGNED
     rows = frame.select(
         qid=text[0],
         chunk_id=text[1],
-        raw=raw.str.strip_chars(),
+        raw=raw if whole else raw.cast(pl.String).str.strip_chars(),
         line=pl.int_range(2, pl.len() + 2, dtype=pl.Int64),
     )
-    empty = [pl.col(name).is_null() | (pl.col(name) == "") for name in ("qid", "chunk_id", "raw")]
+    empty = [pl.col(name).is_null() | (pl.col(name) == "") for name in ("qid", "chunk_id")]
+    empty.append(pl.col("raw").is_null() | (pl.lit(False) if whole else pl.col("raw") == ""))
     return None if rows.select(pl.any_horizontal(empty).any()).item() else rows
+
+
+_SIGNED = (pl.Int8, pl.Int16, pl.Int32, pl.Int64)
 
 
 def _plain(value: Any) -> Any:

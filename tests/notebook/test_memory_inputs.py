@@ -285,3 +285,20 @@ def test_judgment_tables_read_as_the_row_by_row_reader_does(
     slow_set = gold_from(row_by_row)
     assert_frame_equal(fast.questions, slow_set.questions)
     assert_frame_equal(fast.judgments, slow_set.judgments)
+
+
+@pytest.mark.parametrize("dtype", [pl.Int8, pl.Int32, pl.Int64, pl.UInt8, pl.UInt64, pl.String])
+def test_gold_frame_grades_of_any_integer_type_read_alike(dtype: type[pl.DataType]) -> None:
+    # signed integers are taken as they are, anything else as the text of a CSV cell
+    frame = pl.DataFrame({"qid": ["q1", "q1", "q2"], "chunk_id": ["c1", "c2", "c3"]})
+    grades = pl.Series("grade", [2, 0, 1]).cast(dtype)
+    judgments = gold_from(frame.with_columns(grades)).judgments
+    assert judgments.rows() == [("q1", "c1", 2), ("q1", "c2", 0), ("q2", "c3", 1)]
+
+
+def test_gold_frame_grade_beyond_int64_is_named_as_text() -> None:
+    grade = pl.Series("grade", [2**63], dtype=pl.UInt64)
+    frame = pl.DataFrame({"qid": ["q1"], "chunk_id": ["c1"]}).with_columns(grade)
+    with pytest.raises(InputError) as caught:
+        gold_from(frame)
+    assert str(caught.value).startswith("gold.row(0): grade '9223372036854775808' is not an")
