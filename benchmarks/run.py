@@ -281,8 +281,15 @@ def scenario_warm(work: Path, repeat: int) -> list[Row]:
         assert isinstance(times, list)
         row.samples = [Sample(seconds, float("nan")) for seconds in times]
     ours.target = "<= 0.5x ranx's warm evaluate"
+    cpu: dict[str, float] = {}
+    for tool in ("reportgen", "ranx"):  # CPU of the process: both cores' work, if any
+        seconds = found[f"{tool}_cpu"]
+        assert isinstance(seconds, list)
+        cpu[tool] = statistics.median(seconds)
     ours.note = (
-        f"{ours.median / theirs.median:.2f}x ranx; means max abs diff {found['max_abs_diff']:.1e}"
+        f"{ours.median / theirs.median:.2f}x ranx; CPU {cpu['reportgen']:.2f} s against "
+        f"{cpu['ranx']:.2f} s ({cpu['reportgen'] / cpu['ranx']:.2f}x); "
+        f"means max abs diff {found['max_abs_diff']:.1e}"
     )
     theirs.note = "Qrels and Run built before timing (not counted)"
     return [ours, theirs]

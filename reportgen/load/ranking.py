@@ -16,7 +16,7 @@ import polars as pl
 from reportgen.errors import InputError
 from reportgen.load.files import first_line
 from reportgen.load.ids import odd_id, refuse_bad_ids, suspect_id
-from reportgen.load.repeats import first_repeat, keys_hash
+from reportgen.load.repeats import first_repeat
 from reportgen.measure.blocks import block_positions, block_starts
 from reportgen.model import RESULTS_SCHEMA
 
@@ -70,9 +70,7 @@ def rank_rows(path: Path, rows: RunRows) -> tuple[pl.DataFrame, int]:
         frame = frame.sort(["_q", *by], descending=[False] + [rows.order == "score"] * len(by))
     frame = frame.with_columns(block_positions().alias("rank"))
     total = frame.height
-    distinct = total
-    if _hashes_repeat(frame):  # a repeat, or a hash collision: count exactly
-        distinct = int(frame.group_by("qid").agg(pl.col("chunk_id").n_unique())["chunk_id"].sum())
+    distinct = _distinct_pairs(frame)
     if distinct < total:
         frame = frame.filter(pl.col("chunk_id").is_first_distinct().over("qid"))
     results = frame.select(RESULTS_SCHEMA.names()).cast(RESULTS_SCHEMA)
@@ -132,12 +130,16 @@ def _survey(order: Order) -> dict[str, pl.Expr]:
     }
 
 
-def _hashes_repeat(frame: pl.DataFrame) -> bool:
-    """Whether two rows' (question, chunk) pairs hash alike: all 64-bit hashes different
-    proves that no chunk repeats in a question. Sorted on one thread, the hashes cost a
-    third less CPU than counting them distinct in a hash table of every row."""
-    hashes = frame.select(keys_hash(["qid", "chunk_id"])).to_series()
-    return hashes.sort(multithreaded=False).n_unique() < hashes.len()
+def _distinct_pairs(frame: pl.DataFrame) -> int:
+    """How many (question, chunk) pairs differ, each question one block of rows by now.
+
+    Chunks are counted distinct block by block: grouped by a block number known to be
+    sorted, each block is a slice with a small table of its own, which costs half the
+    CPU of proving a million (question, chunk) hashes distinct, and is exact.
+    """
+    blocks = frame.select(pl.col("qid").rle_id().set_sorted().alias("_block"), "chunk_id")
+    counts = blocks.group_by("_block").agg(pl.col("chunk_id").n_unique())
+    return int(counts.get_column("chunk_id").sum())
 
 
 def _refuse_bad_values(path: Path, frame: pl.DataFrame) -> None:

@@ -241,3 +241,16 @@ def test_a_control_character_after_white_space_is_still_refused(tmp_path: Path) 
     line, message = _error(load_run, path)
     assert line == 3
     assert "a chunk id that holds a control character" in message
+
+
+def test_a_repeat_across_a_question_split_in_two_blocks_is_counted(tmp_path: Path) -> None:
+    # q1's d1 comes back in q1's second block: gathered into one block, it is a repeat;
+    # q2's d1 is another question's and stays
+    path = _file(
+        tmp_path,
+        "run.trec",
+        b"q1 Q0 d1 1 0.9 t\nq2 Q0 d1 1 0.8 t\nq1 Q0 d2 2 0.5 t\nq1 Q0 d1 3 0.4 t\n",
+    )
+    run = load_run(path)
+    assert run.repeated_chunks == 1
+    assert run.results.rows() == [("q1", "d1", 1, 0.9), ("q1", "d2", 2, 0.5), ("q2", "d1", 1, 0.8)]
