@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from reportgen.cli_errors import CONFIG_META, config_key
-from reportgen.load.config import Config, check_keys, find_config, read_config
+from reportgen.load.config import REPORT_KEYS, Config, check_keys, find_config, read_config
 
 GATE_KEYS = ("min", "max-drop")
 """Config keys the gate reads itself: rule tables, merged rule by rule with the options'."""
@@ -37,7 +37,8 @@ def read_config_defaults(ctx: click.Context, given: Path | None) -> Path | None:
         return None
     config = read_config(path)
     arguments = [p.name for p in ctx.command.params if isinstance(p, click.Argument) and p.name]
-    check_keys(config, config_keys(ctx.command), arguments)
+    # a config file is `report`'s; `merge` takes the options it shares (the shards measured)
+    check_keys(config, {*config_keys(ctx.command), *REPORT_KEYS}, arguments)
     options = {
         config_key(param): param
         for param in ctx.command.params
@@ -46,7 +47,7 @@ def read_config_defaults(ctx: click.Context, given: Path | None) -> Path | None:
     defaults = {
         options[key].name: _default_from(config, key, value, options[key])
         for key, value in config.options.items()
-        if key not in GATE_KEYS
+        if key not in GATE_KEYS and key in options
     }
     ctx.default_map = {**(ctx.default_map or {}), **defaults}
     ctx.meta[CONFIG_META] = config

@@ -181,6 +181,18 @@ verdicts_run_option = click.option(
     "(default: the run the verdicts name, else the first run).",
 )
 
+config_option = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    is_eager=True,
+    callback=lambda ctx, param, value: read_config_defaults(ctx, value),
+    help="Settings file: any option of `reportgen report`, without the dashes, and the "
+    "gate's rules (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml); "
+    "a command takes the options it has. The command line wins.",
+)
+
 compare_options = options(
     click.option(
         "--reference-run",
@@ -332,17 +344,7 @@ report_options = options(
     compare_options,
     baseline_options,
     gate_options,
-    click.option(
-        "--config",
-        "config_path",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=None,
-        is_eager=True,
-        callback=lambda ctx, param, value: read_config_defaults(ctx, value),
-        help="Settings file: any option of this command, without the dashes, and the gate's "
-        "rules (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml). "
-        "The command line wins.",
-    ),
+    config_option,
     manifest_options,
     *SPAN_OPTIONS,
     click.option(

@@ -15,6 +15,7 @@ from reportgen.cli_options import (
     baseline_options,
     check_options,
     compare_options,
+    config_option,
     gate_options,
     manifest_options,
     options,
@@ -38,6 +39,7 @@ merge_options = options(
     compare_options,
     baseline_options,
     gate_options,
+    config_option,
     manifest_options,
     check_options,
 )

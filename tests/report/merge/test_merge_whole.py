@@ -296,3 +296,19 @@ def test_what_merge_cannot_rebuild_is_refused_clearly(tmp_path: Path) -> None:
     assert chunked.exit_code == 2 and "--merge-data" in chunked.output
     assert "cannot carry chunk maps yet" in chunked.output
     assert not (tmp_path / "m").exists() and not (tmp_path / "c").exists()
+
+
+def test_the_config_file_gates_a_merge_as_it_gates_the_report(tmp_path: Path, run_cli: Any):
+    """./reportgen.toml is `report`'s: merge takes its gate and the options it shares
+    (here --version), and leaves the measuring keys to the shards (which agree)."""
+    root = example_root(tmp_path)
+    (root / "reportgen.toml").write_text(
+        'version = "v1"\nk = [1, 3, 5, 10]\n[min]\n"recall@5" = 0.9\n'
+    )
+    cut = ["gold.jsonl", *EXAMPLE_RUNS, "--verdicts", "verdicts.jsonl"]
+    whole_code = run_cli(["report", *cut, "--out", "whole", "-q"], root)
+    code, merged = sharded(root, cut, ["--version", "v1"], [], run_cli)
+    assert code == whole_code == 1
+    assert_same_report(root / "whole", merged)
+    report = json.loads((merged / "report.json").read_text())
+    assert report["version"] == "v1" and not report["gate"]["passed"]
