@@ -74,6 +74,9 @@ def merge_request(shards: tuple[Path, ...], options: dict[str, Any]) -> MergeReq
         baseline=options["baseline"],
         baseline_version=options["baseline_version"],
         trec_eval=options["trec_eval"],
+        chunks=list(options["chunks"]),
+        chunks_format=options["chunks_format"],
+        docs=options["docs"],
     )
     compare_measures = options["compare_measures"]
     return MergeRequest(
@@ -84,6 +87,7 @@ def merge_request(shards: tuple[Path, ...], options: dict[str, Any]) -> MergeReq
         reference_run=options["reference_run"],
         compare_measures=compare_measures.split(",") if compare_measures else None,
         on_gold_change="intersect" if options["on_gold_change"] == "intersect" else "refuse",
+        explain=options["explain"],
     )
 
 

@@ -23,6 +23,7 @@ from reportgen.cli_options import (
     verdicts_run_option,
     written_options,
 )
+from reportgen.cli_span_options import CHUNK_MAP_OPTIONS, EXPLAIN_OPTION
 from reportgen.load import GOLD_FORMATS, RUN_FORMATS, VERDICT_FORMATS
 
 merge_options = options(
@@ -41,6 +42,8 @@ merge_options = options(
     gate_options,
     config_option,
     manifest_options,
+    *CHUNK_MAP_OPTIONS,
+    EXPLAIN_OPTION,
     check_options,
 )
 """`merge`: how to measure is the shards'; what to compare, check and write, as `report`."""

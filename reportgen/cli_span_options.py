@@ -15,7 +15,7 @@ from reportgen.analyse.drilldown import EXPLAIN_MODES
 from reportgen.load.chunks import CHUNK_MAP_FORMATS
 from reportgen.measure.spans import DEFAULT_MIN_COVERAGE
 
-SPAN_OPTIONS = (
+CHUNK_MAP_OPTIONS = (
     click.option(
         "--chunks",
         multiple=True,
@@ -38,21 +38,26 @@ SPAN_OPTIONS = (
         help="Folder of the documents the evidence names (doc paths are relative to it): "
         "locates quotes, and shows the text sent for failed questions.",
     ),
-    click.option(
-        "--min-coverage",
-        type=float,
-        default=DEFAULT_MIN_COVERAGE,
-        show_default=True,
-        help="A chunk is relevant when it holds this share of an evidence range, or this "
-        "share of the chunk is evidence.",
-    ),
-    click.option(
-        "--explain",
-        type=click.Choice(EXPLAIN_MODES),
-        default="failures",
-        show_default=True,
-        help="Which questions get a folded panel with the text of the chunks sent (needs "
-        "chunk text: a text column or --docs): the generation and retrieval failures, all, "
-        "or none.",
-    ),
 )
+"""The chunk maps and the documents: `report`, and `merge` (the shards' maps, again)."""
+
+MIN_COVERAGE_OPTION = click.option(
+    "--min-coverage",
+    type=float,
+    default=DEFAULT_MIN_COVERAGE,
+    show_default=True,
+    help="A chunk is relevant when it holds this share of an evidence range, or this "
+    "share of the chunk is evidence.",
+)
+
+EXPLAIN_OPTION = click.option(
+    "--explain",
+    type=click.Choice(EXPLAIN_MODES),
+    default="failures",
+    show_default=True,
+    help="Which questions get a folded panel with the text of the chunks sent (needs "
+    "chunk text: a text column or --docs): the generation and retrieval failures, all, "
+    "or none.",
+)
+
+SPAN_OPTIONS = (*CHUNK_MAP_OPTIONS, MIN_COVERAGE_OPTION, EXPLAIN_OPTION)

@@ -21,17 +21,23 @@ from reportgen.filesystem import reading, refuse_undecodable
 from reportgen.labels import check_version_label, created_at
 from reportgen.load import load_manifest
 from reportgen.load.baseline import load_baseline, per_question_path
+from reportgen.load.chunkings import chunk_manifest, load_chunkings
+from reportgen.load.chunks import parse_chunks_spec
+from reportgen.load.evidence import Documents
 from reportgen.load.merge_data import (
     MERGE_FOLDER,
     ShardData,
     checked_for,
+    chunk_mapped,
     has_merge_data,
     manifest_named,
     merged_evaluation,
+    merged_gold,
     merged_verdicts,
     read_merge_data,
 )
 from reportgen.load.shards import Shard
+from reportgen.measure.chunked import Chunkings
 from reportgen.model import GoldSet
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.links import check_report_url
@@ -132,13 +138,16 @@ def _files_read(request: MergeRequest, shards: Sequence[ShardData]) -> list[tupl
     inputs = request.inputs
     if inputs.manifest is not None:
         files.append(("the manifest", Path(inputs.manifest)))
+    for spec in inputs.chunks:
+        _, path = parse_chunks_spec(spec) if isinstance(spec, str) else spec
+        files.append(("the chunk map", Path(path)))
     if inputs.baseline is not None:
         files.append(("the baseline", Path(inputs.baseline)))
     gate = request.checks.gate
     return files + [("the config file", Path(source)) for source in (gate.sources if gate else ())]
 
 
-def _as_of(request: MergeRequest, shards: Sequence[ShardData]) -> date | None:
+def _as_of(request: MergeRequest, shards: Sequence[ShardData], indexed: bool) -> date | None:
     """The shards kept the chunks forbidden for one audience on one date (and in one
     manifest): merge checks the same, so the leaks are theirs."""
     checked = checked_for(shards)
@@ -155,13 +164,12 @@ def _as_of(request: MergeRequest, shards: Sequence[ShardData]) -> date | None:
             "leave --as-of out (merge takes the shards'), or measure them as of this date",
         )
     named = manifest_named(shards)
-    manifest = request.inputs.manifest
-    if named is not None and manifest is None:
+    if named is not None and not indexed:
         raise UsageError(
             f"the shards were checked against the manifest {named['source']}, and merge has none",
             f"pass it to merge too: --manifest {named['source']}",
         )
-    if named is None and manifest is not None:
+    if named is None and indexed:
         raise UsageError(
             "merge has a manifest, and the shards were measured without one",
             "measure the shards with --manifest too, or merge without it",
@@ -169,25 +177,49 @@ def _as_of(request: MergeRequest, shards: Sequence[ShardData]) -> date | None:
     return given or as_of
 
 
+def _chunkings(
+    request: MergeRequest, shards: Sequence[ShardData], gold: GoldSet
+) -> Chunkings | None:
+    """The chunk maps the shards were measured through, loaded from merge's --chunks
+    (they cover the whole index, so no shard carries them): the same runs must have one."""
+    mapped = chunk_mapped(shards)
+    inputs = request.inputs
+    names = list(shards[0].meta["runs"])
+    documents = None if inputs.docs is None else Documents(Path(inputs.docs))
+    chunkings = load_chunkings(gold, inputs.chunks, names, documents, inputs.chunks_format)
+    given = {} if chunkings is None else dict(chunkings.maps)
+    if set(given) != set(mapped):
+        odd = sorted(set(given) ^ set(mapped))[0]
+        problem = (
+            f"run {odd!r} was measured through the chunk map {mapped[odd]}, and merge has none"
+            if odd in mapped
+            else f"run {odd!r} has a chunk map in merge's --chunks, and its shards had none"
+        )
+        raise UsageError(problem, "give merge the shards' --chunks (and --docs)")
+    return chunkings
+
+
 def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportResult:
     """The report ``reportgen report`` writes over every shard's questions."""
     inputs, checks, outputs = request.inputs, request.checks, request.outputs
-    evaluation = merged_evaluation(shards)
+    gold = merged_gold(shards)
+    chunkings = _chunkings(request, shards, gold)
+    evaluation = merged_evaluation(shards, gold, chunkings)
     if inputs.trec_eval is not None and inputs.trec_eval != evaluation.settings.trec_eval:
         raise UsageError(
             f"--trec-eval is {inputs.trec_eval} but the shards were measured with "
             f"{evaluation.settings.trec_eval}",
             "leave the option out: the shards decide",
         )
-    as_of = _as_of(request, shards)
+    index = (
+        chunk_manifest(chunkings)
+        if inputs.manifest is None
+        else load_manifest(inputs.manifest, inputs.manifest_format)
+    )
+    as_of = _as_of(request, shards, index is not None)
     worker = ChartWorker() if draws_charts(outputs.formats) else None
     try:
         created = created_at()
-        index = (
-            None
-            if inputs.manifest is None
-            else load_manifest(inputs.manifest, inputs.manifest_format)
-        )
         previous = (
             None
             if inputs.baseline is None
@@ -215,6 +247,7 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
             baseline=previous,
             on_gold_change=request.on_gold_change,
             gate=checks.gate,
+            explain=request.explain,
         )
         findings = run_analyses(evaluation, options, version=request.version, created=created)
         merged_from: list[MergedShard] = [

@@ -154,6 +154,11 @@ class MergeInputs:
     baseline_version: str | None = None
     trec_eval: bool | None = None
     """For shards without report.json: keep questions with no relevant chunk at 0."""
+    chunks: Sequence[ChunksSpec] = ()
+    """The chunk maps the shards were measured with, when they were (``--chunks``)."""
+    chunks_format: str | None = None
+    docs: str | Path | None = None
+    """The documents the evidence names, for the drill-down's text (``--docs``)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +173,7 @@ class MergeRequest:
     reference_run: str | None = None
     compare_measures: Sequence[str] | None = None
     on_gold_change: GoldChangePolicy = "refuse"
+    explain: ExplainMode = "failures"
 
 
 def check_formats(formats: Sequence[str], per_question_format: str) -> None:
@@ -260,15 +266,6 @@ def check_request(request: ReportRequest) -> None:
             "picks a version of the baseline, but no baseline is given",
             "pass the site to pick the version from (--baseline)",
             option="--baseline-version",
-        )
-    if outputs.merge_data and inputs.chunks:
-        raise ParameterError(
-            "merge_data",
-            True,
-            "cannot carry chunk maps yet: a merge would lose the chunkings and span measures",
-            "measure the shards with --chunks and without --merge-data (merge then gives "
-            "their means), or the whole set in one report",
-            option="--merge-data",
         )
 
 

@@ -10,6 +10,7 @@ that one.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ import polars as pl
 from reportgen.errors import InputError, UsageError, printable
 from reportgen.filesystem import reading
 from reportgen.load.json_input import json_document
+from reportgen.measure.chunked import Chunkings, chunk_run
 from reportgen.measure.scoring import Evaluation, RunScores, Settings, measuring_warnings
 from reportgen.model import (
     EVIDENCE_SCHEMA,
@@ -256,8 +258,40 @@ def merged_verdicts(shards: Sequence[ShardData]) -> VerdictSet | None:
     )
 
 
-def merged_evaluation(shards: Sequence[ShardData]) -> Evaluation:
-    """The evaluation of every shard's questions, as measuring them together gives it."""
+def chunk_mapped(shards: Sequence[ShardData]) -> dict[str, str]:
+    """Run -> the chunk map (as the shards name it) of each run measured through one."""
+    maps = _agreed(
+        shards,
+        "the chunk maps",
+        lambda shard: {name: run["chunk_map"] for name, run in shard.meta["runs"].items()},
+    )
+    return {name: source for name, source in maps.items() if source is not None}
+
+
+def _chunked(
+    shards: Sequence[ShardData],
+    result: RunScores,
+    chunkings: Chunkings,
+    gold: GoldSet,
+    settings: Settings,
+) -> RunScores:
+    """The run judged through its chunk map, given to merge (its derived judgments and
+    overlaps; the span measures are the shards'), its unmapped chunks counted once."""
+    chunked = chunk_run(gold, result.run, chunkings, settings.ks, settings.min_coverage)
+    if chunked is None:
+        return result
+    unmapped = {c for shard in shards for c in shard.meta["runs"][result.name]["unmapped_chunks"]}
+    return dataclasses.replace(result, chunked=dataclasses.replace(chunked, unmapped=len(unmapped)))
+
+
+def merged_evaluation(
+    shards: Sequence[ShardData], gold: GoldSet | None = None, chunkings: Chunkings | None = None
+) -> Evaluation:
+    """The evaluation of every shard's questions, as measuring them together gives it.
+
+    ``chunkings``: the chunk maps the shards were measured with, loaded again (they
+    cover the whole index, so no shard carries them).
+    """
     settings = _agreed(shards, "the settings", lambda shard: shard.meta["settings"])
     scoring = Settings(
         tuple(settings["k"]),
@@ -266,11 +300,15 @@ def merged_evaluation(shards: Sequence[ShardData]) -> Evaluation:
         settings["trec_eval"],
         settings["retrieved_when"],
         settings["min_coverage"],
+        span_measures=chunkings is not None and bool(chunkings.maps),
     )
     names = _agreed(shards, "the runs", lambda shard: list(shard.meta["runs"]))
-    gold = merged_gold(shards)
+    gold = gold or merged_gold(shards)
     runs = tuple(merged_run(shards, name, gold) for name in names)
-    return Evaluation(gold, scoring, runs, measuring_warnings(gold, runs, scoring))
+    if chunkings is not None:
+        runs = tuple(_chunked(shards, result, chunkings, gold, scoring) for result in runs)
+    warnings = measuring_warnings(gold, runs, scoring, chunkings)
+    return Evaluation(gold, scoring, runs, warnings, chunkings=chunkings)
 
 
 def manifest_named(shards: Sequence[ShardData]) -> dict[str, Any] | None:

@@ -49,7 +49,19 @@ def kept_rows(result: RunScores, findings: Findings) -> pl.DataFrame:
     return results.join(wanted, on=["qid", "chunk_id"], how="semi").sort("qid", "rank")
 
 
-def _run_meta(result: RunScores) -> dict[str, Any]:
+def _unmapped(result: RunScores, findings: Findings) -> list[str]:
+    """The chunks the run returned for gold questions that its chunk map lacks: a merge
+    counts them once over the shards."""
+    if result.chunked is None:
+        return []
+    questions = findings.evaluation.gold.questions.select("qid")
+    mapped = result.chunked.chunk_map.chunks.select("chunk_id")
+    returned = result.run.results.join(questions, on="qid", how="semi")
+    unmapped = returned.join(mapped, on="chunk_id", how="anti").get_column("chunk_id")
+    return unmapped.unique().sort().to_list()
+
+
+def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
     run = result.run
     return {
         "source": run.source,
@@ -62,6 +74,8 @@ def _run_meta(result: RunScores) -> dict[str, Any]:
         "traced": run.sent is not None,
         "extra_questions": list(result.extra_questions),
         "ties": {str(k): qids for k, qids in sorted(result.ties.items())},
+        "chunk_map": None if result.chunked is None else result.chunked.chunk_map.source,
+        "unmapped_chunks": _unmapped(result, findings),
     }
 
 
@@ -89,7 +103,7 @@ def merge_data_files(findings: Findings) -> dict[str, bytes]:
                 for m in gold.misspelt_keys
             ],
         },
-        "runs": {result.name: _run_meta(result) for result in evaluation.runs},
+        "runs": {result.name: _run_meta(result, findings) for result in evaluation.runs},
         "verdicts": None
         if verdicts is None
         else {
