@@ -142,3 +142,15 @@ def test_no_panel_without_chunk_text(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert json.loads((out / "report.json").read_text())["drilldown"] is None
+
+
+def test_question_table_marks_the_chunks_the_evidence_made_relevant(tmp_path: Path) -> None:
+    # Evidence-only gold: the table once said "gold: (none)" and marked no chunk as gold,
+    # while saying "gold at rank 1" for the same run.
+    write_case(tmp_path, 2)
+    found = report(tmp_path)
+    row = found["html"].split('<th scope="row">q0001')[1].split("</tr>")[0]
+    assert "gold: (evidence spans)" in row and "(none)" not in row
+    assert '<li class="gold">q0001-a</li>' in row
+    md_row = next(line for line in found["md"].splitlines() if line.startswith("| q0001 "))
+    assert "gold: (evidence spans)" in md_row and "**q0001-a**" in md_row

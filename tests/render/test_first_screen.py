@@ -13,6 +13,7 @@ from reportgen.api import (
     demo_request,
     make_report,
 )
+from reportgen.render.views import first_run_note
 from reportgen.render.views.common import change_words, plural
 from reportgen.render.views.first_screen import first_screen, overall_verdict
 from reportgen.render.views.questions import evidence_words
@@ -37,6 +38,16 @@ def test_words() -> None:
     assert overall_verdict(["worse", "within noise"]) == "worse"
     assert overall_verdict(["worse", "better"]) == "mixed"
     assert overall_verdict(["within noise", "within noise"]) == "within noise"
+
+
+def test_the_question_table_says_once_why_its_run_comes_first() -> None:
+    # The reason is a noun phrase ("the run the verdicts are for"): the note once read
+    # "rerank comes first, as the run the run the verdicts are for".
+    note = first_run_note(["bm25", "rerank"], "rerank", "the run the verdicts are for")
+    assert note == "rerank comes first: the run the verdicts are for"
+    best = first_run_note(["a", "b"], "b", "the best run at top 5 (no verdicts given)")
+    assert best == "b comes first: the best run at top 5 (no verdicts given)"
+    assert first_run_note(["a"], "a", "the only run") == "a comes first"
 
 
 def test_a_gold_chunk_past_k_ctx_is_a_miss_with_its_rank() -> None:

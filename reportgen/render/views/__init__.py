@@ -82,9 +82,7 @@ def sections(report: Report) -> list[tuple[str, str]]:
 
 def first_run_note(run_names: list[str], first: str, why: str) -> str:
     """Which run the question table shows first, and why when there is a choice."""
-    return (
-        f"{first} comes first, as the run {why}" if len(run_names) > 1 else f"{first} comes first"
-    )
+    return f"{first} comes first: {why}" if len(run_names) > 1 else f"{first} comes first"
 
 
 def chart_format(charts: Mapping[str, bytes]) -> str:

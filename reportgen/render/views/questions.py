@@ -14,6 +14,10 @@ from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import IDS_SHOWN
 from reportgen.report.types import Report
 
+EVIDENCE_ONLY = "(evidence spans)"
+"""What the gold column says of a question whose gold is evidence spans only: its chunks
+depend on each run's chunk map, and "(none)" read as a question with nothing to find."""
+
 PER_QUESTION_ROWS_SHOWN = 500
 """Past this, the HTML and Markdown point to the per-question file instead of growing:
 10,000 questions x 6 runs then stay well under 5 MB of HTML."""
@@ -120,19 +124,30 @@ def question_rows(
             .alias("gold"),
         )
     )
+    spans_only = gold.evidence.select("qid").unique().select("qid", _spans=pl.lit(True))
     table = (
         gold.questions.select("qid", "kind", "question")
         .join(gold_ids, on="qid", how="left")
+        .join(spans_only, on="qid", how="left")
+        .with_columns(
+            pl.when(pl.col("gold").is_null() & pl.col("_spans"))
+            .then(pl.lit(EVIDENCE_ONLY))
+            .otherwise("gold")
+            .alias("gold")
+        )
+        .drop("_spans")
         .join(evaluation.runs[0].scores.select("qid", "status"), on="qid", how="left")
         .sort(BY_ID, nulls_last=True)
         .head(limit)
     )
     names = [result.name for result in evaluation.runs]
     cells = _cells_by_question(report, names)
-    relevant = gold.judgments.filter(pl.col("grade") >= threshold).select(
-        "qid", "chunk_id", pl.lit(True).alias("_gold")
-    )
     for index, result in enumerate(evaluation.runs):
+        # A run judged through a chunk map marks the chunks its evidence made relevant.
+        judged = gold if result.chunked is None else result.chunked.gold
+        relevant = judged.judgments.filter(pl.col("grade") >= threshold).select(
+            "qid", "chunk_id", pl.lit(True).alias("_gold")
+        )
         top = (
             result.run.results.filter(pl.col("rank") <= k)
             .join(relevant, on=["qid", "chunk_id"], how="left")
