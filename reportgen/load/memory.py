@@ -101,12 +101,15 @@ def _pairs_of(label: str, run: Mapping[Any, Mapping[Any, Any]]) -> Where:
     return where
 
 
-def polars_frame(value: Any, label: str) -> pl.DataFrame:
-    """A Polars DataFrame, from pandas when need be (pandas and pyarrow: reportgen[pandas])."""
+def polars_frame(value: Any, label: str, *, nan_is_missing: bool = True) -> pl.DataFrame:
+    """A Polars DataFrame, from pandas when need be (pandas and pyarrow: reportgen[pandas]).
+
+    pandas writes a missing value as NaN: read as null (an empty CSV cell) unless
+    ``nan_is_missing`` is False, for scores, where NaN is a failed score to refuse."""
     if isinstance(value, pl.DataFrame):
         return value
     try:
-        return pl.from_pandas(value)
+        return pl.from_pandas(value, nan_to_null=nan_is_missing)
     except ImportError as err:
         raise UsageError(
             f"{label} is a pandas DataFrame, and reading it needs pyarrow ({err})",
@@ -242,7 +245,7 @@ def run_from(value: Any, name: str | None, label: str) -> Run:
     if is_frame(value):
         where = _rows_of(label, is_pandas(value))
         with located(where):
-            rows = table_rows(path, polars_frame(value, label))
+            rows = table_rows(path, polars_frame(value, label, nan_is_missing=False))
     elif isinstance(value, Mapping) and all(isinstance(v, Mapping) for v in value.values()):
         value = _string_keys(value, label)
         where = _pairs_of(label, value)

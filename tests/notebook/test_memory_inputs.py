@@ -67,6 +67,23 @@ def test_pandas_gold_and_run_read_as_polars() -> None:
     assert loaded.results["chunk_id"].to_list() == ["c1", "c2"]
 
 
+@pytest.mark.parametrize("scores", [[math.nan], [0.9, math.nan]])
+def test_pandas_nan_score_is_refused_as_in_polars(scores: list[float]) -> None:
+    """pandas keeps a missing or failed score as NaN; read as null it passed for an unscored
+    run (or was called a missing score), where Polars and the CSV reader refuse NaN."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    run = pd.DataFrame(
+        {
+            "qid": ["q1"] * len(scores),
+            "chunk_id": [f"c{i}" for i in range(len(scores))],
+            "score": scores,
+        }
+    )
+    with pytest.raises(InputError, match=r"^runs\.iloc\[\d\]: a score that is NaN or infinite"):
+        runs_from(run)
+
+
 def test_scored_run_dict_is_the_ranx_json_file(tmp_path: Path) -> None:
     path = tmp_path / "run.json"
     path.write_text(json.dumps(RUN_SCORED))
