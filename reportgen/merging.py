@@ -95,6 +95,23 @@ def check_merge_request(request: MergeRequest) -> None:
         )
     if not request.inputs.shards:
         raise UsageError("no shard to merge", "pass the per-question outputs of every shard")
+    _refuse_repeated_shards(request.inputs.shards)
+
+
+def _refuse_repeated_shards(shards: Sequence[str | Path]) -> None:
+    """A shard given twice (a shell glob and a name, a path spelt two ways) is a mistake to
+    name as such, not as questions two shards share."""
+    seen: dict[Path, str | Path] = {}
+    for shard in shards:
+        resolved = Path(shard).resolve()
+        if resolved in seen:
+            first = seen[resolved]
+            again = "" if str(first) == str(shard) else f" (as {first} and as {shard})"
+            raise UsageError(
+                f"{shard}: this shard is given twice{again}",
+                "pass each shard's folder once",
+            )
+        seen[resolved] = shard
 
 
 def _has_merge_data(shard: str | Path) -> bool:

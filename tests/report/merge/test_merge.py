@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -168,10 +169,28 @@ def test_cli_merges_and_exits_2_on_overlap(tmp_path):
     assert "Merged 2 shards: 2 questions." in ok.output
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     assert report["runs"]["bm25"]["means"]["hit@1"] == pytest.approx(0.5, abs=TOL)
-    clash = runner.invoke(cli, ["merge", str(a), str(a), "--out", str(tmp_path / "x")])
+    copy = tmp_path / "copy-of-a"
+    shutil.copytree(a, copy)
+    clash = runner.invoke(cli, ["merge", str(a), str(copy), "--out", str(tmp_path / "x")])
     assert clash.exit_code == 2
     assert "shards overlap" in clash.output
     assert "Traceback" not in clash.output
+
+
+@pytest.mark.parametrize("again", ["{a}", "{a}/../a"])
+def test_a_shard_given_twice_is_named_so(tmp_path, again):
+    a = write_shard(tmp_path / "a", {"q1": ("scored", 1.0)})
+    b = write_shard(tmp_path / "b", {"q2": ("scored", 0.0)})
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.md").write_text("earlier")
+    twice = again.format(a=a)
+    done = CliRunner().invoke(cli, ["merge", str(a), str(b), twice, "--out", str(out)])
+    assert done.exit_code == 2
+    assert f"{twice}: this shard is given twice" in done.output
+    assert "Fix: pass each shard's folder once" in done.output
+    assert "Traceback" not in done.output
+    assert (out / "summary.md").read_text() == "earlier"
 
 
 def test_merge_runs_as_a_subprocess(tmp_path):
