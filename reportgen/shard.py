@@ -341,6 +341,7 @@ def make_shards(
         questions=questions,
     )
     manifest = {"shards.json": (json.dumps(_manifest(plan), indent=2) + "\n").encode()}
+    _refuse_earlier_shards(out, shards)
     for folder in plan.folders:
         refuse_overwriting_inputs(folder, files, inputs, "shard")
     refuse_overwriting_inputs(out, manifest, inputs, "shard")
@@ -349,6 +350,25 @@ def make_shards(
         write_files(folder, mine, subfolders=("runs",))
     write_files(out, manifest)  # last: once it is there, every shard is whole
     return plan
+
+
+def _refuse_earlier_shards(out: Path, shards: int) -> None:
+    """A shard folder left by an earlier cut into more shards would be measured and merged
+    with this cut's (a loop over shard-*/, a matrix), its questions counted twice."""
+    if not out.is_dir():
+        return
+    left = sorted(
+        (int(folder.name.removeprefix("shard-")), folder)
+        for folder in out.glob("shard-*")
+        if folder.name.removeprefix("shard-").isdigit()
+    )
+    stale = [folder for number, folder in left if number >= shards]
+    if stale:
+        raise UsageError(
+            f"{stale[0]}: a shard folder left by an earlier cut into more shards "
+            f"({len(stale)} folder(s) beyond shard-{shards - 1})",
+            f"remove {out} or cut into an empty --out folder",
+        )
 
 
 def _manifest(plan: ShardPlan) -> dict[str, Any]:

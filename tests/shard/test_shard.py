@@ -288,6 +288,18 @@ def test_a_bad_input_is_refused_with_its_line(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
+def test_a_cut_into_fewer_shards_refuses_the_folders_an_earlier_cut_left(tmp_path: Path) -> None:
+    gold = gold_files(tmp_path)["jsonl"]
+    run = run_files(tmp_path)["csv"]
+    out = tmp_path / "out"
+    make_shards(gold, [run], out, SHARDS)
+    make_shards(gold, [run], out, SHARDS)  # the same cut again is fine
+    earlier = (out / "shards.json").read_bytes()
+    with pytest.raises(UsageError, match=rf"shard-{SHARDS - 1}: a shard folder left by an earlier"):
+        make_shards(gold, [run], out, SHARDS - 1)
+    assert (out / "shards.json").read_bytes() == earlier
+
+
 def test_the_command_line(tmp_path: Path) -> None:
     gold = gold_files(tmp_path)["jsonl"]
     run = run_files(tmp_path)["csv"]
