@@ -145,12 +145,22 @@ def _shard_fingerprint(shard: ShardData) -> str:
     return part.fingerprint
 
 
+SHARD_OUTPUTS = ("report.json", "per_question.csv", "per_question.parquet")
+"""What a shard's measure job wrote beside merge/: a merge written over them spoils the shard."""
+
+
 def _files_read(request: MergeRequest, shards: Sequence[ShardData]) -> list[tuple[str, Path]]:
     """Every file a whole merge reads: none may be overwritten."""
     files = [
         ("the shard's merge data", path)
         for shard in shards
         for path in sorted((shard.folder / MERGE_FOLDER).iterdir())
+    ]
+    files += [
+        ("the shard's " + name, shard.folder / name)
+        for shard in shards
+        for name in SHARD_OUTPUTS
+        if (shard.folder / name).exists()
     ]
     inputs = request.inputs
     if inputs.manifest is not None:

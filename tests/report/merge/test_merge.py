@@ -204,3 +204,19 @@ def test_merge_runs_as_a_subprocess(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "o" / "report.json").is_file()
+
+
+def test_merge_refuses_to_write_over_a_shard(tmp_path):
+    whole = tmp_path / "whole"
+    example = example_dir()
+    report_args = [str(example / "gold.jsonl"), f"bm25={example / 'runs' / 'keyword.trec'}"]
+    done = CliRunner().invoke(
+        cli, ["report", *report_args, "--merge-data", "--format", "json", "--out", str(whole)]
+    )
+    assert done.exit_code == 0, done.output
+    before = (whole / "per_question.csv").read_bytes()
+    again = CliRunner().invoke(cli, ["merge", str(whole), "--out", str(whole)])
+    assert again.exit_code == 2, again.output
+    assert "report.json: the shard's report.json would be" in again.output
+    assert "Fix:" in again.output and "Traceback" not in again.output
+    assert (whole / "per_question.csv").read_bytes() == before
