@@ -25,6 +25,7 @@ from reportgen.load.chunkings import chunk_manifest, load_chunkings
 from reportgen.load.chunks import parse_chunks_spec
 from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.load.evidence import Documents
+from reportgen.load.inputs import load_run_inputs, with_trace_verdicts
 from reportgen.measure.scoring import Settings, evaluate
 from reportgen.merging import MergeResult, merge
 from reportgen.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
@@ -106,6 +107,18 @@ def load_runs(specs: Sequence[RunSpec | Run], fmt: str | None = None) -> list[Ru
     return runs
 
 
+def refuse_unused_question_key(key: str | None, runs: Sequence[Run]) -> None:
+    """A question key with no run read from spans would be silently ignored."""
+    if key is not None and all(run.traces is None for run in runs):
+        raise ParameterError(
+            "trace_question_key",
+            key,
+            "names a span attribute, but no run is an OpenTelemetry or Phoenix export",
+            "leave it out, or give the span export as a run",
+            option="--trace-question-key",
+        )
+
+
 def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list[Run]:
     """Runs with the index version the caller states (over what their files say)."""
     unknown = sorted(set(versions) - {run.name for run in runs})
@@ -140,8 +153,8 @@ def report_inputs(
         files.append(("the baseline's per-question file", per_question_path(baseline.path)))
     files += [("the config file", Path(source)) for source in (gate.sources if gate else ())]
     for spec in inputs.chunks:
-        _, path = parse_chunks_spec(spec) if isinstance(spec, str) else spec
-        files.append(("the chunk map", Path(path)))
+        _, chunk_map = parse_chunks_spec(spec) if isinstance(spec, str) else spec
+        files.append(("the chunk map", Path(chunk_map)))
     return files
 
 
@@ -175,7 +188,8 @@ def make_report(request: ReportRequest) -> ReportResult:
     worker = ChartWorker() if draws_charts(outputs.formats) else None
     try:
         created = created_at()
-        gold_set = requested_gold(inputs)
+        # a trace file as the gold set is the gold set, the first run and its verdicts
+        gold_set, first_trace = requested_gold(inputs)
         previous = (
             load_baseline(
                 inputs.baseline,
@@ -186,9 +200,21 @@ def make_report(request: ReportRequest) -> ReportResult:
             else None
         )
         verdict_set = requested_verdicts(inputs)
-        loaded = set_index_versions(
-            load_runs(inputs.runs, inputs.run_format), inputs.run_index_versions
+        read = load_run_inputs(
+            track(
+                [spec if isinstance(spec, Run) else run_named(spec) for spec in inputs.runs],
+                "Loading runs",
+                _spec_label,
+            ),
+            gold_set,
+            inputs.run_format,
+            inputs.trace_question_key,
+            first_trace,
         )
+        refuse_unused_question_key(inputs.trace_question_key, read.runs)
+        loaded = set_index_versions(list(read.runs), inputs.run_index_versions)
+        target = inputs.verdicts_run or (loaded[0].name if loaded else "")
+        verdict_set = with_trace_verdicts(verdict_set, read.verdicts, target)
         documents = None if inputs.docs is None else Documents(Path(inputs.docs))
         chunkings = load_chunkings(
             gold_set,

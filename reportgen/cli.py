@@ -34,6 +34,7 @@ from reportgen.cli_request import (
 )
 from reportgen.cli_shard_options import merge_options, shard_options
 from reportgen.errors import UsageError, closest, printable
+from reportgen.load.vocabulary import is_trace_file
 from reportgen.version import __version__
 
 
@@ -106,13 +107,16 @@ def cli(debug: bool) -> None:
 
 @cli.command()
 @click.argument("gold", type=click.Path(path_type=Path))
-@click.argument("runs", nargs=-1, required=True)
+@click.argument("runs", nargs=-1)
 @measure_options
 @report_options
 def report(gold: Path, runs: tuple[str, ...], **options: Any) -> None:
     """Measure RUNS against the GOLD set and write the report.
 
-    Each RUN is NAME=PATH or PATH (the name is then the file's stem). With
+    Each RUN is NAME=PATH or PATH (the name is then the file's stem): a ranked
+    list, a trace file, or an OpenTelemetry or Phoenix span export. A trace file
+    (JSON Lines whose lines carry retrieved) as GOLD is the gold set, a run and its
+    verdicts at once: no RUN is then needed. With
     --verdicts, every judged question is sorted into retrieval failure, generation
     failure, answered from memory, or working, at --context-k. With quality
     rules, a failed rule exits 1 after the report is written.
@@ -123,6 +127,8 @@ def report(gold: Path, runs: tuple[str, ...], **options: Any) -> None:
       reportgen report gold.jsonl rerank=run.jsonl --baseline site/ --max-drop recall@5=0.02
       reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl \\
         --verdicts verdicts.jsonl --verdicts-run rerank --context-k 5
+      reportgen report traces.jsonl --retrieved-when all --out report/
+      reportgen report gold.jsonl spans.jsonl --trace-question-key metadata.question_id
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --verdicts ragas.csv \\
         --verdict-metric faithfulness --verdict-threshold 0.7
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --manifest index/manifest.jsonl \\
@@ -131,8 +137,21 @@ def report(gold: Path, runs: tuple[str, ...], **options: Any) -> None:
         --chunks small=maps/small.parquet --chunks large=maps/large.parquet --docs docs/
     """
     request = report_request(gold, runs, options)  # the config file's errors come first
+    refuse_missing_runs(gold, runs, options["gold_format"])
     check_summary_wanted(options["github_summary"], options["formats"])
     run_request(request, options)
+
+
+def refuse_missing_runs(gold: Path, runs: tuple[str, ...], gold_format: str | None) -> None:
+    """Only a trace file as GOLD brings its own run (a missing GOLD file is said later)."""
+    if runs or not gold.is_file() or (gold_format is None and is_trace_file(gold)):
+        return
+    raise UsageError(
+        f"reportgen report: missing argument RUNS ({printable(gold)} is a gold set, not "
+        "a trace file)",
+        "the usage is reportgen report [OPTIONS] GOLD RUNS...; a trace file as GOLD "
+        "needs no RUNS (see reportgen report --help)",
+    )
 
 
 def run_request(request: ReportRequest, options: dict[str, Any]) -> None:

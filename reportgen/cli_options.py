@@ -97,9 +97,9 @@ scoring_options = options(
     click.option(
         "--context-k",
         type=click.IntRange(min=1, max=MAX_CUTOFF),
-        default=DEFAULT_CONTEXT_K,
-        show_default=True,
-        help="Chunks sent to the model: the k of the headline (added to --k).",
+        default=None,
+        help=f"Chunks sent to the model: the k of the headline (added to --k). Default "
+        f"{DEFAULT_CONTEXT_K}, and the report says it was assumed.",
     ),
     click.option(
         "--retrieved-when",
@@ -305,6 +305,14 @@ report_options = options(
         type=click.Choice(RUN_FORMATS),
         default=None,
         help="Force every run's format instead of detecting it.",
+    ),
+    click.option(
+        "--trace-question-key",
+        default=None,
+        metavar="ATTRIBUTE",
+        help="For OpenTelemetry or Phoenix span exports given as runs: the span attribute "
+        "holding the gold question id (e.g. metadata.question_id; looked up inside a JSON "
+        "metadata attribute too). Traces without it are matched by exact question text.",
     ),
     click.option(
         "--gold-version", default=None, help="Version of the gold set (overrides the file)."

@@ -18,7 +18,7 @@ from reportgen.api import (
 )
 from reportgen.ci import DEFAULT_REPORT_URL, default_report_url, default_version
 from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
-from reportgen.measure.scoring import Settings
+from reportgen.measure.scoring import DEFAULT_CONTEXT_K, Settings
 from reportgen.measure.spans import DEFAULT_MIN_COVERAGE
 
 
@@ -38,6 +38,7 @@ def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -
         verdict_format=options["verdict_format"],
         verdict_metric=options["verdict_metric"],
         verdict_threshold=options["verdict_threshold"],
+        trace_question_key=options["trace_question_key"],
         manifest=options["manifest"],
         manifest_format=options["manifest_format"],
         chunks=list(options["chunks"]),
@@ -93,13 +94,15 @@ def merge_request(shards: tuple[Path, ...], options: dict[str, Any]) -> MergeReq
 
 def report_settings(options: dict[str, Any]) -> ReportSettings:
     """How to measure, compare and label (`demo` has no comparison options)."""
+    assumed = options["context_k"] is None
     scoring = Settings(
         options["ks"],
-        options["context_k"],
+        DEFAULT_CONTEXT_K if assumed else options["context_k"],
         options["relevance_threshold"],
         options["trec_eval"],
         retrieved_when=options["retrieved_when"],
         min_coverage=options.get("min_coverage", DEFAULT_MIN_COVERAGE),
+        context_k_assumed=assumed,
     )
     compare_measures = options.get("compare_measures")
     return ReportSettings(

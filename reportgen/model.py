@@ -262,6 +262,15 @@ def fingerprint_of(digests: Mapping[str, str]) -> str:
 
 
 @dataclass(frozen=True)
+class UnmatchedTrace:
+    """A trace with retriever spans that no gold question could be given, and why."""
+
+    trace_id: str
+    reason: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Run:
     """One retrieval method's ranked lists, already in the order the model sees."""
 
@@ -280,6 +289,10 @@ class Run:
     trace says so; the others were sent their top k_ctx. None for runs without traces."""
     sent_unretrieved: tuple[str, ...] = ()
     """Questions whose sent chunks include one the ranked list does not hold."""
+    traces: int | None = None
+    """For a run read from spans: the traces with a retriever span; None otherwise."""
+    unmatched_traces: tuple[UnmatchedTrace, ...] = ()
+    """For a run read from spans: the traces no gold question could be given."""
     in_blocks: bool = False
     """Each question's rows are one block in ranking order, no chunk twice in a block:
     what :func:`reportgen.load.ranking.rank_rows` makes. Measures then read counts off

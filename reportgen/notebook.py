@@ -29,7 +29,7 @@ from reportgen.load.memory import gold_from, runs_from, verdicts_from
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
 from reportgen.measure.scoring import evaluate as score
-from reportgen.model import ReportWarning, VerdictSet
+from reportgen.model import ReportWarning, RetrievedRule, VerdictSet
 from reportgen.render.output import FORMATS
 from reportgen.report.assemble import per_question_rows
 from reportgen.report.types import DIGITS
@@ -267,11 +267,12 @@ def evaluate(
     runs: RunsInput,
     *,
     k: int | Iterable[int] = DEFAULT_KS,
-    context_k: int = DEFAULT_CONTEXT_K,
+    context_k: int | None = None,
     relevance_threshold: int = 1,
     trec_eval: bool = False,
     verdicts: VerdictsInput | None = None,
     verdicts_run: str | None = None,
+    retrieved_when: RetrievedRule = "any",
 ) -> Results:
     """Measure runs against a gold set, from paths, dicts or DataFrames.
 
@@ -280,13 +281,19 @@ def evaluate(
     ``unanswerable``). ``runs``: one run or ``{name: run}``, each a path, ``{qid:
     {chunk_id: score}}``, ``{qid: [chunk_ids]}`` (list order ranks) or a DataFrame
     (``qid``, ``chunk_id``, ``score`` and/or ``rank``). ``verdicts`` (a path or
-    ``{qid: correct}``) adds the four cells for ``verdicts_run`` (default: the first run).
+    ``{qid: correct}``) adds the four cells for ``verdicts_run`` (default: the first run),
+    a question counting as retrieved when ``retrieved_when`` any or all of its gold chunks
+    were among the top ``context_k`` (5 when not given, and the report says it was assumed).
     """
     settings = Settings(
         ks=_cutoffs(k),
-        context_k=_whole("context_k", context_k, "--context-k"),
+        context_k=DEFAULT_CONTEXT_K
+        if context_k is None
+        else _whole("context_k", context_k, "--context-k"),
         threshold=_whole("relevance_threshold", relevance_threshold, "--relevance-threshold"),
         trec_eval=bool(trec_eval),
+        retrieved_when=retrieved_when,
+        context_k_assumed=context_k is None,  # said once in the report, as the CLI does
     )
     gold_set = gold_from(gold)
     loaded = runs_from(runs)

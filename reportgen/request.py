@@ -26,13 +26,14 @@ from reportgen.load import (
     MANIFEST_FORMATS,
     RUN_FORMATS,
     VERDICT_FORMATS,
-    load_gold,
     load_verdicts,
     parse_run_spec,
 )
 from reportgen.load.chunkings import ChunksSpec
 from reportgen.load.chunks import CHUNK_MAP_FORMATS
 from reportgen.load.config import GateRules
+from reportgen.load.inputs import load_gold_input
+from reportgen.load.traces import Trace
 from reportgen.measure.scoring import Settings
 from reportgen.model import GoldSet, Run, VerdictSet
 from reportgen.render.links import check_report_url
@@ -64,6 +65,9 @@ class ReportInputs:
     verdict_format: str | None = None
     verdict_metric: str | None = None
     verdict_threshold: float | None = None
+    trace_question_key: str | None = None
+    """The span attribute holding the gold question id, for OpenTelemetry runs (else the
+    question text is matched exactly)."""
     manifest: str | Path | None = None
     """The current index's chunk ids: gold ids missing from it are stale."""
     manifest_format: str | None = None
@@ -229,6 +233,7 @@ def check_request(request: ReportRequest) -> None:
             "reference_run (--reference-run)": settings.reference_run,
             "verdicts_run (--verdicts-run)": inputs.verdicts_run,
             "verdict_metric (--verdict-metric)": inputs.verdict_metric,
+            "trace_question_key (--trace-question-key)": inputs.trace_question_key,
             "report_url (--report-url)": outputs.report_url,
             "compare_measures (--compare-measures)": ",".join(settings.compare_measures or []),
             **{
@@ -283,15 +288,13 @@ def run_named(spec: RunSpec | Run) -> tuple[str | None, Path]:
     return name, Path(path)
 
 
-def requested_gold(inputs: ReportInputs) -> GoldSet:
-    """The gold set given, or loaded from its file as the inputs say."""
+def requested_gold(inputs: ReportInputs) -> tuple[GoldSet, Trace | None]:
+    """The gold set given, or loaded from its file as the inputs say; and the trace, when
+    the file is a trace file (the gold set, its first run and their verdicts)."""
     if isinstance(inputs.gold, GoldSet):
-        return inputs.gold
-    return load_gold(
-        inputs.gold,
-        inputs.gold_format,
-        version=inputs.gold_version,
-        index_version=inputs.index_version,
+        return inputs.gold, None
+    return load_gold_input(
+        Path(inputs.gold), inputs.gold_format, inputs.gold_version, inputs.index_version
     )
 
 

@@ -30,7 +30,8 @@ REPORT_KEYS = (
     *("verdict-format", "verdict-metric", "verdict-threshold", "index-version"),
     *("reference-run", "compare-measures", "baseline", "baseline-version", "on-gold-change"),
     *("min", "max-drop", "significant-only", "manifest", "manifest-format"),
-    *("run-index-version", "audience", "as-of", "strict", "retrieved-when", "merge-data"),
+    *("run-index-version", "audience", "as-of", "strict", "merge-data"),
+    *("retrieved-when", "trace-question-key"),
     *("chunks", "chunks-format", "docs", "min-coverage", "explain"),
 )
 """The keys a config file may set: the options of ``reportgen report`` without the

@@ -8,16 +8,16 @@ also brings its verdicts and must carry the gold set of the report), or a span e
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
-from reportgen.errors import InputError
+from reportgen.errors import InputError, UsageError
 from reportgen.load.gold import load_gold
 from reportgen.load.runs import load_run
-from reportgen.load.spans import SpanRun, load_span_run
+from reportgen.load.spans import load_span_run
 from reportgen.load.traces import Trace, load_trace
 from reportgen.load.vocabulary import SPAN_FORMATS, TRACE_FORMAT, detect_format, is_trace_file
 from reportgen.model import GoldSet, Run, VerdictSet
@@ -25,11 +25,10 @@ from reportgen.model import GoldSet, Run, VerdictSet
 
 @dataclass(frozen=True)
 class RunInputs:
-    """The runs in the order given, the verdicts their trace files held, the span reads."""
+    """The runs in the order given, and the verdicts their trace files held."""
 
     runs: tuple[Run, ...]
     verdicts: VerdictSet | None
-    spans: tuple[SpanRun, ...] = ()
 
 
 def load_gold_input(
@@ -48,7 +47,7 @@ def load_gold_input(
 
 
 def load_run_inputs(
-    specs: Sequence[tuple[str | None, Path]],
+    specs: Iterable[tuple[str | None, Path] | Run],
     gold: GoldSet,
     fmt: str | None = None,
     question_key: str | None = None,
@@ -57,8 +56,11 @@ def load_run_inputs(
     """Every run of the report; ``first`` is the trace the gold file was, if it was one."""
     runs: list[Run] = [] if first is None else [first.run]
     verdicts: list[VerdictSet] = [] if first is None or first.verdicts is None else [first.verdicts]
-    spans: list[SpanRun] = []
-    for name, path in specs:
+    for spec in specs:
+        if isinstance(spec, Run):  # loaded already (the Python API)
+            runs.append(spec)
+            continue
+        name, path = spec
         found = detect_format(path, fmt, "run")
         if found == TRACE_FORMAT:
             trace = load_trace(path, name)
@@ -67,9 +69,7 @@ def load_run_inputs(
             if trace.verdicts is not None:
                 verdicts.append(trace.verdicts)
         elif found in SPAN_FORMATS:
-            read = load_span_run(path, gold, name, question_key, found)
-            spans.append(read)
-            runs.append(read.run)
+            runs.append(load_span_run(path, gold, name, question_key, found))
         else:
             runs.append(load_run(path, name=name, fmt=found))
     merged = None
@@ -79,7 +79,7 @@ def load_run_inputs(
             source=", ".join(v.source for v in verdicts),
             format=TRACE_FORMAT,
         )
-    return RunInputs(tuple(runs), merged, tuple(spans))
+    return RunInputs(tuple(runs), merged)
 
 
 def refuse_other_gold(trace: Trace, gold: GoldSet) -> None:
@@ -91,3 +91,35 @@ def refuse_other_gold(trace: Trace, gold: GoldSet) -> None:
             f"{gold.source} (fingerprint {gold.fingerprint})",
             "give trace files written over the same gold set, or report them separately",
         )
+
+
+def with_trace_verdicts(
+    given: VerdictSet | None, traced: VerdictSet | None, target: str
+) -> VerdictSet | None:
+    """The verdicts file's and the trace files' verdicts as one set, one source per run.
+
+    ``target`` is the run the file's rows without a run name judge; they are named so,
+    lest they serve a trace's run too.
+    """
+    if given is None or traced is None:
+        return given or traced
+    if given.join_on == "question":
+        raise UsageError(
+            f"{given.source} joins verdicts by question text, the trace files by id",
+            "give the verdicts file an id column, or leave it out",
+        )
+    rows = given.rows.with_columns(pl.col("run").fill_null(target))
+    clash = sorted(set(rows["run"].unique()) & set(traced.rows["run"].unique()))
+    if clash:
+        raise UsageError(
+            f"run {clash[0]!r} has verdicts in {given.source} and in its trace file",
+            "keep one source of verdicts per run: drop --verdicts, or its rows for that run",
+        )
+    return VerdictSet(
+        rows=pl.concat([rows, traced.rows]),
+        source=f"{given.source}, {traced.source}",
+        format=f"{given.format}, {traced.format}",
+        join_on=given.join_on,
+        metric=given.metric,
+        threshold=given.threshold,
+    )

@@ -64,8 +64,9 @@ def load_run(
     if fmt not in _READERS:
         raise InputError(
             path,
-            f"a {fmt} file holds more than a ranked list and is read with its gold set",
-            "read it with reportgen.load.inputs.load_run_inputs (reportgen report does)",
+            f"a {fmt} file holds more than a ranked list: it is read with its gold set",
+            "give it to reportgen report: a trace file as the gold set (it holds one) or "
+            "as a run after it, a span export as a run after the gold set",
         )
     rows = _parquet(path, block) if block is not None else _READERS[fmt](path)
     results, repeated = rank_rows(path, rows)

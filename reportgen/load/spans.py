@@ -22,7 +22,6 @@ import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,31 +32,10 @@ from reportgen.load.ids import checked_id
 from reportgen.load.json_input import as_number
 from reportgen.load.otel import Span, flatten, read_spans, span_format
 from reportgen.load.ranking import ROW_SCHEMA, RunRows, rank_rows
-from reportgen.model import GoldSet, Run
+from reportgen.model import GoldSet, Run, UnmatchedTrace
 
 QUERY_KEYS = ("input.value", "gen_ai.retrieval.query.text")
 _FLAT_DOCUMENT = re.compile(r"retrieval\.documents\.(\d+)\.document\.(id|score)")
-
-
-@dataclass(frozen=True)
-class UnmatchedTrace:
-    """A trace with retriever spans that no gold question could be given, and why."""
-
-    trace_id: str
-    reason: str
-    line: int
-
-
-@dataclass(frozen=True)
-class SpanRun:
-    """The run read from spans, and the traces left out of it."""
-
-    run: Run
-    traces: int
-    """Traces with at least one retriever span."""
-    unmatched: tuple[UnmatchedTrace, ...]
-    matched_by: str
-    """``key``, ``text`` or ``key and text``: how the matched traces met their questions."""
 
 
 def load_span_run(
@@ -66,7 +44,7 @@ def load_span_run(
     name: str | None = None,
     question_key: str | None = None,
     fmt: str | None = None,
-) -> SpanRun:
+) -> Run:
     """Read an ``otlp`` or ``phoenix`` export as one run over ``gold``'s questions."""
     path = Path(path)
     fmt = fmt or span_format(path)
@@ -86,43 +64,50 @@ def load_span_run(
         retrievers = sorted((s for s in spans if _is_retriever(s)), key=lambda s: (s.start, s.line))
         if retrievers:
             matches.append((trace_id, retrievers, *_match(spans, question_key, qids, texts)))
-    traces = len(matches)
-    claims = Counter(qid for _, _, qid, _, _ in matches if qid is not None)
+    claims = Counter(qid for _, _, qid, _ in matches if qid is not None)
     rows: dict[str, list[Any]] = {col: [] for col in ROW_SCHEMA}
     unmatched: list[UnmatchedTrace] = []
-    ways: set[str] = set()
-    for trace_id, retrievers, qid, reason, way in matches:
+    for trace_id, retrievers, qid, reason in matches:
         if qid is not None and claims[qid] > 1:
             reason = f"{claims[qid]} traces match question {qid}"
         if qid is None or claims[qid] > 1:
             unmatched.append(UnmatchedTrace(printable(trace_id), reason, retrievers[0].line))
             continue
-        ways.add(way)
         for span in retrievers:
             for chunk, score in _documents(span, path):
                 for col, value in zip(ROW_SCHEMA, (qid, chunk, score, span.line), strict=True):
                     rows[col].append(value)
-    if not traces:
+    if not matches:
         raise InputError(
             path,
             "no retriever span in the file (openinference.span.kind RETRIEVER, "
             "retrieval.documents or gen_ai.retrieval.documents)",
             "export the traces of the retrieval step, with their documents",
         )
+    if len(unmatched) == len(matches):
+        first = min(unmatched, key=lambda u: u.line)
+        raise InputError(
+            path,
+            f"none of its {len(matches)} traces matches a gold question (trace "
+            f"{first.trace_id}: {first.reason})",
+            "name the attribute that holds the question id with --trace-question-key, "
+            "or record the question's exact text as the query",
+            first.line,
+        )
     frame = pl.DataFrame(rows, schema=ROW_SCHEMA)
     if 0 < frame["score"].null_count() < frame.height:
         # some conventions make scores optional; the span order ranks anyway
         frame = frame.with_columns(pl.lit(None, pl.Float64).alias("score"))
     results, repeated = rank_rows(path, RunRows(frame, "list"))
-    run = Run(
+    return Run(
         name=printable(name or path.stem),
         results=results,
         source=printable(path),
         order="list",
         repeated_chunks=repeated,
+        traces=len(matches),
+        unmatched_traces=tuple(sorted(unmatched, key=lambda u: u.line)),
     )
-    matched_by = " and ".join(sorted(ways)) or "nothing"
-    return SpanRun(run, traces, tuple(sorted(unmatched, key=lambda u: u.line)), matched_by)
 
 
 def _question_texts(gold: GoldSet) -> dict[str, list[str]]:
@@ -136,16 +121,16 @@ def _question_texts(gold: GoldSet) -> dict[str, list[str]]:
 
 def _match(
     spans: Sequence[Span], key: str | None, qids: set[str], texts: dict[str, list[str]]
-) -> tuple[str | None, str, str]:
-    """(question id or None, why not, ``key`` or ``text``) for one trace's spans."""
+) -> tuple[str | None, str]:
+    """(question id, "") or (None, why not) for one trace's spans."""
     if key is not None:
         values = sorted({v for s in spans if (v := keyed_value(s.attributes, key)) is not None})
         if len(values) > 1:
-            return None, f"{key} names {len(values)} questions ({', '.join(values[:3])})", "key"
+            return None, f"{key} names {len(values)} questions ({', '.join(values[:3])})"
         if values:
             if values[0] not in qids:
-                return None, f"{key} = {values[0]!r} is not a gold question id", "key"
-            return values[0], "", "key"
+                return None, f"{key} = {values[0]!r} is not a gold question id"
+            return values[0], ""
     found = sorted(
         {
             qid
@@ -156,11 +141,11 @@ def _match(
         }
     )
     if len(found) == 1:
-        return found[0], "", "text"
+        return found[0], ""
     if found:
-        return None, f"its query text is the text of {len(found)} questions", "text"
+        return None, f"its query text is the text of {len(found)} questions"
     without = f"no span carries {key}, and " if key is not None else ""
-    return None, f"{without}no span's query text is a gold question's text", "text"
+    return None, f"{without}no span's query text is a gold question's text"
 
 
 def keyed_value(attributes: dict[str, Any], key: str) -> str | None:

@@ -217,9 +217,12 @@ _SNIFF_LINES = 20
 def is_trace_file(path: Path) -> bool:
     """Whether ``path`` is JSON Lines whose first question line carries ``retrieved``.
 
-    Only the first lines are read: this decides which loader runs, the loader checks all.
+    Only the first lines are read: this decides which loader runs, the loader checks all
+    (a FIFO, a folder or a line JSON cannot hold are left to it, to name plainly).
     """
     try:
+        if not path.is_file():
+            return False
         with path.open("rb") as handle:
             if handle.read(4) == b"PAR1":
                 return False
@@ -230,7 +233,7 @@ def is_trace_file(path: Path) -> bool:
                     continue
                 try:
                     record = json.loads(line)
-                except (json.JSONDecodeError, RecursionError):
+                except (ValueError, RecursionError):  # ValueError: JSONDecodeError, huge ints
                     return False
                 if isinstance(record, dict) and "_meta" in record:
                     continue

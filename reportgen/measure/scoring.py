@@ -70,6 +70,8 @@ class Settings:
     of it is evidence (SPEC.md, "Evidence spans and chunk maps")."""
     span_measures: bool = False
     """Whether the span measures are keys too: set by :func:`evaluate` for chunk maps."""
+    context_k_assumed: bool = False
+    """The caller did not say how many chunks were sent; ``context_k`` is the default."""
 
     def __post_init__(self) -> None:
         if self.retrieved_when not in RETRIEVED_RULES:
@@ -290,6 +292,34 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
         )
     if scored.ties:
         found.append(_ties_warning(name, scored.ties))
+    return found + _trace_warnings(scored.run)
+
+
+def _trace_warnings(run: Run) -> list[ReportWarning]:
+    """What a trace or span export left out or said oddly: read, not guessed past."""
+    found = []
+    if run.unmatched_traces:
+        unmatched = run.unmatched_traces
+        found.append(
+            ReportWarning(
+                "unmatched_traces",
+                f"run {run.name!r}: {len(unmatched)} of its {run.traces} traces match no gold "
+                f"question, or more than one, and are left out (first: trace "
+                f"{unmatched[0].trace_id}, {unmatched[0].reason}); report.json lists them all",
+                len(unmatched),
+                examples([u.trace_id for u in unmatched]),
+            )
+        )
+    if run.sent_unretrieved:
+        found.append(
+            ReportWarning(
+                "context_not_retrieved",
+                f"run {run.name!r}: for {len(run.sent_unretrieved)} question(s) the trace's "
+                "context holds a chunk its retrieved list does not; it counts as sent",
+                len(run.sent_unretrieved),
+                examples(run.sent_unretrieved),
+            )
+        )
     return found
 
 
@@ -329,7 +359,10 @@ def evaluate(
     if chunkings is not None and chunkings.maps:
         settings = dataclasses.replace(settings, span_measures=True)
     if not runs:
-        raise UsageError("no run to evaluate", "pass at least one run file after the gold set")
+        raise UsageError(
+            "no run to evaluate",
+            "pass at least one run file after the gold set, or a trace file as the gold set",
+        )
     names = [run.name for run in runs]
     duplicated = sorted({n for n in names if names.count(n) > 1})
     if duplicated:

@@ -38,6 +38,7 @@ from reportgen.render.views.comparisons import (
     glance_table,
     pair_label,
 )
+from reportgen.render.views.context import context_k_words, context_notes
 from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
@@ -265,6 +266,8 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "cell_names": list(CELL_NAMES.values()),
         "cells": cells_rows(report, limit),
         "cells_sent": cells_sent(report),
+        "context_k_words": context_k_words(report),
+        "context_notes": context_notes(report),
         "recall_header": header,
         "recall_rows": rows,
         "recall_charts": charts,

@@ -15,6 +15,7 @@ from reportgen.model import outcome_word
 from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import cells_line, gold_change_lines, selection_sentence
+from reportgen.render.views.context import context_notes
 from reportgen.render.views.methods import headline
 from reportgen.report.types import (
     BaselineSection,
@@ -56,6 +57,8 @@ def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
             ]
             lines.append("  " + "  ".join(cells))
         lines.append("")
+    notes = context_notes(report)
+    lines += [*notes, ""] if notes else []
     lines += comparison_lines(report)
     lines += attribution_lines(report)
     lines += [f"warning: {warning['message']}" for warning in report["warnings"]]

@@ -59,6 +59,9 @@ Format history (``format_version``):
       chunk maps, ``span_recall@k``, ``span_precision@k``, ``span_iou@k`` and
       ``context_chars@k`` among each run's means and intervals; ``drilldown`` (the
       run and questions whose retrieved text the pages show; null when none).
+      Also: ``settings.context_k_assumed``, ``runs.<name>.context`` (what reached the
+      model: the top k_ctx or a trace's context) and ``runs.<name>.traces`` (span exports:
+      their traces, and those matching no question).
 """
 
 from __future__ import annotations
@@ -78,6 +81,7 @@ from reportgen.analyse.run import Findings
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
 from reportgen.report import types
+from reportgen.report.traces import context_section, traces_section
 from reportgen.report.types import FORMAT_VERSION, rounded
 from reportgen.version import __version__
 
@@ -100,6 +104,7 @@ def settings_sections(
     threshold: int | None,
     trec_eval: bool,
     retrieved_when: str | None,
+    context_k_assumed: bool | None,
 ) -> Report:
     """``settings``, and the cutoffs again at the top level, as renderers read them."""
     return {
@@ -109,6 +114,7 @@ def settings_sections(
             "relevance_threshold": threshold,
             "trec_eval": trec_eval,
             "retrieved_when": retrieved_when,
+            "context_k_assumed": context_k_assumed,
         },
         "k": ks,
         "context_k": context_k,
@@ -226,6 +232,8 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
             "results": run.row_count,
         },
         "ties_at_cutoff": {str(k): len(qids) for k, qids in sorted(result.ties.items())},
+        "context": context_section(run, findings.evaluation.settings.context_k),
+        "traces": traces_section(run),
         "leaks": _leaks_section(result.name, findings),
     }
 
@@ -278,6 +286,7 @@ def assemble(findings: Findings) -> types.Report:
             settings.threshold,
             settings.trec_eval,
             settings.retrieved_when,
+            settings.context_k_assumed,
         ),
         "gold": _gold_section(findings),
         "runs": {

@@ -41,7 +41,10 @@ from reportgen.report.assemble import (
 )
 from reportgen.report.types import MergedReport
 
-SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval", "retrieved_when")
+SETTING_KEYS = (
+    *("k", "context_k", "relevance_threshold", "trec_eval"),
+    *("retrieved_when", "context_k_assumed"),
+)
 SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "results")
 """Counts per-question rows cannot rebuild: added up from the shards' report.json."""
 
@@ -200,6 +203,7 @@ def merge_shards(
             settings["relevance_threshold"],
             keep,
             settings["retrieved_when"],
+            settings["context_k_assumed"],
         ),
         "gold": {
             "source": f"merged from {len(shards)} shards",

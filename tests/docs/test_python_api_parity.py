@@ -28,6 +28,11 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     "context_k": ("settings.scoring.context_k", ["--context-k", "7"], 7),
     "relevance_threshold": ("settings.scoring.threshold", ["--relevance-threshold", "2"], 2),
     "retrieved_when": ("settings.scoring.retrieved_when", ["--retrieved-when", "all"], "all"),
+    "trace_question_key": (
+        "inputs.trace_question_key",
+        ["--trace-question-key", "metadata.qid"],
+        "metadata.qid",
+    ),
     "trec_eval": ("settings.scoring.trec_eval", ["--trec-eval"], True),
     "version": ("settings.version", ["--version", "v9"], "v9"),
     "formats": ("outputs.formats", ["--format", "json"], ("json",)),
@@ -97,6 +102,7 @@ CLI_ONLY = {
 }
 
 PYTHON_ONLY = {
+    "settings.scoring.context_k_assumed": "true when --context-k is left out (the default)",
     "inputs.sources_relative_to": "the demo's paths, the same on every machine",
     "settings.scoring.span_measures": "set by evaluate() when runs have chunk maps",
 }

@@ -43,14 +43,13 @@ def test_openinference_otlp_hops_in_start_order_each_chunk_at_its_first_rank(
 ) -> None:
     read = load_span_run(OTEL / "openinference.otlp.jsonl", gold, "ircot", "metadata.question_id")
     # h1: hop 1 (start 200) eiffel, paris; hop 2 (start 300, written first) x1, seine, paris
-    assert lists(read.run.results) == {
+    assert lists(read.results) == {
         "h1": [("eiffel", 0.9), ("paris", 0.8), ("x1", 0.5), ("seine", 0.4)],
         "h2": [("jaws", 0.9), ("x2", 0.5)],  # no key on its spans: matched by exact text
     }
-    assert read.run.repeated_chunks == 1  # paris again in hop 2
+    assert read.repeated_chunks == 1  # paris again in hop 2
     assert read.traces == 4  # the trace with only an LLM span is not counted
-    assert read.matched_by == "key and text"
-    reasons = {u.trace_id: u.reason for u in read.unmatched}
+    reasons = {u.trace_id: u.reason for u in read.unmatched_traces}
     assert reasons == {
         "0af7651916cd43dd8448eb211c80319c": "no span carries metadata.question_id, and no "
         "span's query text is a gold question's text",
@@ -62,24 +61,23 @@ def test_openinference_otlp_hops_in_start_order_each_chunk_at_its_first_rank(
 
 def test_without_a_key_only_exact_question_text_matches(gold: GoldSet) -> None:
     read = load_span_run(OTEL / "openinference.otlp.jsonl", gold)
-    assert sorted(lists(read.run.results)) == ["h1", "h2"]  # h1's root span has its text
-    assert read.matched_by == "text"
-    assert len(read.unmatched) == 2
+    assert sorted(lists(read.results)) == ["h1", "h2"]  # h1's root span has its text
+    assert len(read.unmatched_traces) == 2
 
 
 def test_genai_documents_structured_or_as_a_json_string(gold: GoldSet) -> None:
     read = load_span_run(OTEL / "genai.otlp.json", gold, question_key="app.question_id")
-    assert lists(read.run.results) == {
+    assert lists(read.results) == {
         "h1": [("eiffel", 0.9), ("seine", 0.7)],  # arrayValue of kvlistValue, keyed
         "h3": [("dune", 0.8), ("uw", 0.6)],  # JSON string; gen_ai.retrieval.query.text
     }
-    assert read.unmatched == ()
+    assert read.unmatched_traces == ()
 
 
 @pytest.mark.parametrize("name", ["phoenix_spans.jsonl", "phoenix_spans.parquet"])
 def test_phoenix_span_tables_as_json_lines_and_parquet(gold: GoldSet, name: str) -> None:
     read = load_span_run(OTEL / name, gold, question_key="metadata.question_id")
-    assert lists(read.run.results) == {
+    assert lists(read.results) == {
         "h1": [("eiffel", 0.9), ("x1", 0.3)],
         "h2": [("alien", 0.8)],  # metadata null: matched by text; its LLM span is ignored
     }
@@ -87,7 +85,7 @@ def test_phoenix_span_tables_as_json_lines_and_parquet(gold: GoldSet, name: str)
 
 def test_phoenix_json_span_encoding_with_nested_attributes(gold: GoldSet) -> None:
     read = load_span_run(OTEL / "phoenix_encoded.jsonl", gold)
-    assert lists(read.run.results) == {"h3": [("uw", 0.7), ("dune", 0.6)]}
+    assert lists(read.results) == {"h3": [("uw", 0.7), ("dune", 0.6)]}
 
 
 @pytest.mark.parametrize(
@@ -150,12 +148,12 @@ def test_two_traces_for_one_question_are_both_unmatched(write: Write, gold: Gold
         ),
     )
     read = load_span_run(path, gold, question_key="qid")
-    assert sorted(lists(read.run.results)) == ["h2"]
-    assert [(u.trace_id, u.reason) for u in read.unmatched] == [
+    assert sorted(lists(read.results)) == ["h2"]
+    assert [(u.trace_id, u.reason) for u in read.unmatched_traces] == [
         ("aa", "2 traces match question h1"),
         ("bb", "2 traces match question h1"),
     ]
-    assert read.run.has_scores is False
+    assert read.has_scores is False
 
 
 def _attribute(value: dict[str, object]) -> str:
@@ -200,3 +198,14 @@ def test_a_file_that_is_no_span_export_is_refused(write: Write, gold: GoldSet) -
     path = write("t.json", json.dumps({"q1": {"a": 1}}))
     with pytest.raises(InputError, match="not an OTLP JSON or Phoenix span export"):
         load_span_run(path, gold)
+
+
+def test_a_run_whose_traces_all_go_unmatched_is_refused_with_the_first_reason(
+    write: Write, gold: GoldSet
+) -> None:
+    path = write("t.json", _otlp(_retriever("aa", "nope", "eiffel")))
+    with pytest.raises(InputError) as caught:
+        load_span_run(path, gold, question_key="qid")
+    assert "none of its 1 traces matches a gold question" in caught.value.problem
+    assert "qid = 'nope' is not a gold question id" in caught.value.problem
+    assert "--trace-question-key" in caught.value.fix

@@ -15,6 +15,7 @@ from reportgen.render.views.chunkings import ANCHOR as CHUNKINGS_ANCHOR
 from reportgen.render.views.chunkings import chunkings_view
 from reportgen.render.views.common import plural
 from reportgen.render.views.comparisons import comparisons_view
+from reportgen.render.views.context import context_k_words, context_notes
 from reportgen.render.views.cutoff import cutoff_charts, cutoff_views
 from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_view
@@ -51,7 +52,7 @@ def subtitle(report: Report) -> str:
     return (
         f"Gold set {gold['version'] or 'unversioned'}: {plural(gold['questions'], 'question')} "
         f"({gold['answerable']} with relevant passages, {gold['unanswerable']} unanswerable) · "
-        f"top {report['context_k']} chunks sent to the model · {report['created']}"
+        f"{context_k_words(report)} · {report['created']}"
     )
 
 
@@ -105,6 +106,7 @@ def view_model(
         "report": report,
         "title": f"Retrieval report {report['version']}",
         "subtitle": subtitle(report),
+        "context_notes": context_notes(report),
         "sections": sections(report),
         "first_screen": screen,
         "question_runs": runs_in_order(list(report["runs"]), screen.run),

@@ -161,6 +161,7 @@ SEVERITIES = (
         {
             "missing_questions": "a run lacks questions",
             "ties_at_cutoff": "ties at the cutoff",
+            "unmatched_traces": "traces matching no question",
             "no_relevant": "questions with nothing relevant",
             "verdicts_missing": "questions without a verdict",
             "verdicts_unknown": "unknown verdicts",
@@ -171,6 +172,7 @@ SEVERITIES = (
         {
             "extra_questions": "questions not in the gold set",
             "repeated_chunks": "repeated chunks",
+            "context_not_retrieved": "context chunks not in the ranked list",
             "verdicts_unknown_questions": "verdicts for unknown questions",
         },
     ),

@@ -70,14 +70,17 @@ from reportgen.report.types.sections import (
     Outcome,
     Provenance,
     RetrievedRule,
+    RunContext,
     RunCounts,
     RunSection,
+    RunTraces,
     ScoreRange,
     SettingsSection,
     Stale,
     StaleBasis,
     Unanswerable,
     UnansweredQuestions,
+    UnmatchedTraceEntry,
     VerdictsSection,
     WarningEntry,
     counted,
@@ -141,6 +144,7 @@ class MergedSettings(TypedDict):
     trec_eval: bool
     retrieved_when: RetrievedRule | None
     """Null when no shard's report.json says (no report.json, or one written before)."""
+    context_k_assumed: bool | None
 
 
 class MergedGold(TypedDict):
@@ -254,8 +258,10 @@ __all__ = [
     "Report",
     "RetrievedRule",
     "RuleResult",
+    "RunContext",
     "RunCounts",
     "RunSection",
+    "RunTraces",
     "ScoreRange",
     "Selection",
     "SettingsSection",
@@ -265,6 +271,7 @@ __all__ = [
     "ThenNow",
     "Unanswerable",
     "UnansweredQuestions",
+    "UnmatchedTraceEntry",
     "VerdictsSection",
     "WarningEntry",
     "counted",

@@ -32,6 +32,8 @@ class SettingsSection(TypedDict):
     relevance_threshold: int
     trec_eval: bool
     retrieved_when: RetrievedRule
+    context_k_assumed: bool
+    """--context-k was not given: context_k is the default."""
 
 
 class KindCounts(TypedDict):
@@ -84,6 +86,32 @@ class Leaks(TypedDict):
     chunks: list[LeakedChunk]
 
 
+class RunContext(TypedDict):
+    """What reached the model: the top k_ctx, or what the run's trace says was sent."""
+
+    source: ContextSource
+    traced_questions: int
+    """Questions whose trace says which chunks were sent."""
+    longest_list: int
+    shorter_than_context_k: bool
+    """Every ranked list is shorter than k_ctx: the measures at k_ctx read ranks never filled."""
+    sent_not_retrieved: list[str]
+    """Questions whose trace context holds a chunk the retrieved list does not."""
+
+
+class UnmatchedTraceEntry(TypedDict):
+    trace_id: str
+    reason: str
+    line: int
+
+
+class RunTraces(TypedDict):
+    """For a run read from spans: its traces, and those no gold question could be given."""
+
+    traces: int
+    unmatched: list[UnmatchedTraceEntry]
+
+
 class RunSection(TypedDict):
     source: str
     order: str
@@ -96,6 +124,9 @@ class RunSection(TypedDict):
     by_kind: dict[str, CountedMeans]
     counts: RunCounts
     ties_at_cutoff: dict[str, int]
+    context: RunContext
+    traces: RunTraces | None
+    """Null unless the run was read from an OpenTelemetry or Phoenix export."""
     leaks: Leaks
 
 

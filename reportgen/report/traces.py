@@ -1,0 +1,37 @@
+"""report.json's account of what reached the model: the chunks sent, and the traces read.
+
+A trace or span export says more than a ranked list (which chunks were sent, which
+traces matched no question); these sections keep that visible beside the numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportgen.model import Run
+
+
+def context_section(run: Run, context_k: int) -> dict[str, Any]:
+    """The top k_ctx or the trace's context, and whether every list is shorter than k_ctx."""
+    lengths = run.results.group_by("qid").len().get_column("len")
+    longest = int(lengths.max() or 0) if lengths.len() else 0  # type: ignore[arg-type]
+    return {
+        "source": "top_k" if run.sent is None else "trace",
+        "traced_questions": 0 if run.sent is None else run.sent.height,
+        "longest_list": longest,
+        "shorter_than_context_k": longest < context_k,
+        "sent_not_retrieved": list(run.sent_unretrieved),
+    }
+
+
+def traces_section(run: Run) -> dict[str, Any] | None:
+    """For a run read from spans: how many traces, and every one left unmatched, with why."""
+    if run.traces is None:
+        return None
+    return {
+        "traces": run.traces,
+        "unmatched": [
+            {"trace_id": u.trace_id, "reason": u.reason, "line": u.line}
+            for u in run.unmatched_traces
+        ],
+    }
