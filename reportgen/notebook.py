@@ -267,7 +267,7 @@ def evaluate(
     runs: RunsInput,
     *,
     k: int | Iterable[int] = DEFAULT_KS,
-    context_k: int | None = None,
+    context_k: int = DEFAULT_CONTEXT_K,
     relevance_threshold: int = 1,
     trec_eval: bool = False,
     verdicts: VerdictsInput | None = None,
@@ -283,17 +283,14 @@ def evaluate(
     (``qid``, ``chunk_id``, ``score`` and/or ``rank``). ``verdicts`` (a path or
     ``{qid: correct}``) adds the four cells for ``verdicts_run`` (default: the first run),
     a question counting as retrieved when ``retrieved_when`` any or all of its gold chunks
-    were among the top ``context_k`` (5 when not given, and the report says it was assumed).
+    were among the top ``context_k``.
     """
     settings = Settings(
         ks=_cutoffs(k),
-        context_k=DEFAULT_CONTEXT_K
-        if context_k is None
-        else _whole("context_k", context_k, "--context-k"),
+        context_k=_whole("context_k", context_k, "--context-k"),
         threshold=_whole("relevance_threshold", relevance_threshold, "--relevance-threshold"),
         trec_eval=bool(trec_eval),
         retrieved_when=retrieved_when,
-        context_k_assumed=context_k is None,  # said once in the report, as the CLI does
     )
     gold_set = gold_from(gold)
     loaded = runs_from(runs)

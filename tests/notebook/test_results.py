@@ -114,6 +114,8 @@ def test_report_writes_the_files_the_cli_writes(
             *("report", str(gold), *(f"{name}={path}" for name, path in runs.items())),
             *("--verdicts", str(verdicts), "--verdicts-run", "rerank", "--version", "v7"),
             *("--out", str(tmp_path / "cli"), "-q"),
+            # left out, the CLI would say k_ctx = 5 was assumed: a note about its option
+            *("--context-k", "5"),
         ],
     )
     assert done.exit_code == 0, done.output
