@@ -129,9 +129,13 @@ def test_report_writes_the_files_the_cli_writes(
     assert _files(tmp_path / "api") == expected
 
 
-def test_report_takes_the_request_path_with_inputs_loaded(tmp_path: Path) -> None:
+def test_report_takes_the_request_path_with_inputs_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Results.report is one ReportRequest with the loaded gold set and runs: built by
-    # hand, the same request writes the same report.json
+    # hand, the same request writes the same report.json (at one fixed time: on a
+    # loaded machine the two reports were a second apart and their labels differed)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     results = reportgen.evaluate(GOLD, RUNS)
     results.report(tmp_path / "results", formats=[])
     inputs = ReportInputs(gold_from(GOLD), runs_from(RUNS))
