@@ -307,6 +307,13 @@ class Run:
         """Rows of the ranked lists (each chunk once per list)."""
         return self.results.height
 
+    @property
+    def longest_list(self) -> int:
+        """The most chunks any question's ranked list holds (0 for an empty run)."""
+        if not self.results.height:
+            return 0
+        return int(self.results.group_by("qid").len().get_column("len").max())  # type: ignore[arg-type]
+
 
 @dataclass(frozen=True)
 class SummarisedRun(Run):
@@ -317,6 +324,8 @@ class SummarisedRun(Run):
     whole_row_count: int = 0
     unscored_rows: int = 0
     """Rows of the whole run without a score."""
+    whole_longest_list: int = 0
+    """The longest ranked list of the whole run (``results`` keeps the top k_ctx only)."""
 
     @property
     def has_scores(self) -> bool:
@@ -325,6 +334,10 @@ class SummarisedRun(Run):
     @property
     def row_count(self) -> int:
         return self.whole_row_count
+
+    @property
+    def longest_list(self) -> int:
+        return self.whole_longest_list
 
 
 @dataclass(frozen=True)

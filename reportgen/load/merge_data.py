@@ -33,12 +33,14 @@ from reportgen.model import (
     GoldSet,
     MisspeltKey,
     SummarisedRun,
+    UnmatchedTrace,
     VerdictSet,
 )
 
 MERGE_FOLDER = "merge"
-MERGE_DATA_FORMAT = 1
-"""Bumped when merge/ changes so that an older merge would misread it."""
+MERGE_DATA_FORMAT = 2
+"""Bumped when merge/ changes so that an older merge would misread it (2: the runs'
+longest list and span traces, settings.context_k_assumed: a merge must not guess them)."""
 MERGE_DATA_FIX = "measure the shard again with `reportgen report --merge-data` (this reportgen)"
 FRAMES = ("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence")
 META_KEYS = ("merge_data_format", "settings", "gold", "runs", "verdicts", "manifest", "checks")
@@ -202,6 +204,23 @@ def _sent(shards: Sequence[ShardData], name: str) -> pl.DataFrame | None:
     return _rows(traced, "sent", name).sort("qid") if traced else None
 
 
+def _traces(metas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A span run's traces over the shards. Each shard reads the whole export against its
+    own questions, so a trace is unmatched only when no shard could match it."""
+    counts = [meta["traces"] for meta in metas if meta["traces"] is not None]
+    if not counts:
+        return {}
+    unmatched = [{u["trace_id"]: u for u in meta["unmatched_traces"]} for meta in metas]
+    everywhere = set.intersection(*(set(found) for found in unmatched))
+    kept = sorted((unmatched[0][t] for t in everywhere), key=lambda u: u["line"])
+    return {
+        "traces": max(counts),
+        "unmatched_traces": tuple(
+            UnmatchedTrace(u["trace_id"], u["reason"], u["line"]) for u in kept
+        ),
+    }
+
+
 def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScores:
     """One run over every shard's questions: scores, kept rows, ties and counts united."""
     gold_ids = gold.questions.get_column("qid")
@@ -219,6 +238,8 @@ def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScor
         sent_unretrieved=tuple(sorted({q for meta in metas for q in meta["sent_unretrieved"]})),
         whole_row_count=sum(meta["rows"] for meta in metas),
         unscored_rows=sum(meta["unscored_rows"] for meta in metas),
+        whole_longest_list=max(meta["longest_list"] for meta in metas),
+        **_traces(metas),
     )
     # a shard measured on part of the gold set counts the other parts' questions as extra
     extra = {q for meta in metas for q in meta["extra_questions"]} - set(gold_ids.to_list())
@@ -301,6 +322,7 @@ def merged_evaluation(
         settings["retrieved_when"],
         settings["min_coverage"],
         span_measures=chunkings is not None and bool(chunkings.maps),
+        context_k_assumed=settings["context_k_assumed"],
     )
     names = _agreed(shards, "the runs", lambda shard: list(shard.meta["runs"]))
     gold = gold or merged_gold(shards)

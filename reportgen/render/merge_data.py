@@ -76,6 +76,12 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
         "ties": {str(k): qids for k, qids in sorted(result.ties.items())},
         "chunk_map": None if result.chunked is None else result.chunked.chunk_map.source,
         "unmapped_chunks": _unmapped(result, findings),
+        "longest_list": run.longest_list,
+        "traces": run.traces,
+        "unmatched_traces": [
+            {"trace_id": u.trace_id, "reason": u.reason, "line": u.line}
+            for u in run.unmatched_traces
+        ],
     }
 
 
@@ -93,6 +99,7 @@ def merge_data_files(findings: Findings) -> dict[str, bytes]:
             "trec_eval": settings.trec_eval,
             "retrieved_when": settings.retrieved_when,
             "min_coverage": settings.min_coverage,
+            "context_k_assumed": settings.context_k_assumed,
         },
         "gold": {
             "source": gold.source,

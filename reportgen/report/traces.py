@@ -13,8 +13,7 @@ from reportgen.model import Run
 
 def context_section(run: Run, context_k: int) -> dict[str, Any]:
     """The top k_ctx or the trace's context, and whether every list is shorter than k_ctx."""
-    lengths = run.results.group_by("qid").len().get_column("len")
-    longest = int(lengths.max() or 0) if lengths.len() else 0  # type: ignore[arg-type]
+    longest = run.longest_list
     return {
         "source": "top_k" if run.sent is None else "trace",
         "traced_questions": 0 if run.sent is None else run.sent.height,
