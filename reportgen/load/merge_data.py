@@ -23,6 +23,7 @@ from reportgen.filesystem import reading
 from reportgen.load.json_input import json_document
 from reportgen.measure.chunked import Chunkings, chunk_run
 from reportgen.measure.scoring import Evaluation, RunScores, Settings, measuring_warnings
+from reportgen.measure.ties import RANK_SENSITIVE
 from reportgen.model import (
     EVIDENCE_SCHEMA,
     FORBIDDEN_SCHEMA,
@@ -221,6 +222,12 @@ def _traces(metas: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _measure_order(key: str) -> tuple[int, int]:
+    """``mrr@5`` -> (5, its place in RANK_SENSITIVE): the order ties_within_top_k gives."""
+    name, k = key.split("@")
+    return int(k), RANK_SENSITIVE.index(name)
+
+
 def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScores:
     """One run over every shard's questions: scores, kept rows, ties and counts united."""
     gold_ids = gold.questions.get_column("qid")
@@ -244,15 +251,19 @@ def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScor
     # a shard measured on part of the gold set counts the other parts' questions as extra
     extra = {q for meta in metas for q in meta["extra_questions"]} - set(gold_ids.to_list())
     ties: dict[int, set[str]] = {}
+    within: dict[str, set[str]] = {}
     for meta in metas:
         for k, qids in meta["ties"].items():
             ties.setdefault(int(k), set()).update(qids)
+        for key, qids in meta["ties_within"].items():
+            within.setdefault(key, set()).update(qids)
     return RunScores(
         run=run,
         scores=_rows(shards, "scores", name).sort("qid"),
         extra_questions=tuple(sorted(extra)),
         gold_rows=_gold_rows(shards, name, gold),
         ties={k: sorted(qids) for k, qids in sorted(ties.items())},
+        ties_within={key: sorted(within[key]) for key in sorted(within, key=_measure_order)},
     )
 
 

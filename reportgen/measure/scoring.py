@@ -30,7 +30,7 @@ from reportgen.measure.measures import (
     read_run,
 )
 from reportgen.measure.spans import DEFAULT_MIN_COVERAGE, span_keys
-from reportgen.measure.ties import ties_at_cutoffs
+from reportgen.measure.ties import ties_at_cutoffs, ties_within_top_k
 from reportgen.model import (
     EXAMPLES_SHOWN,
     RETRIEVED_RULES,
@@ -133,6 +133,8 @@ class RunScores:
     """(qid, chunk_id, rank) of the rows whose chunk is a positive gold chunk of any
     question (:func:`reportgen.measure.measures.read_run`): what the stale-gold check reads."""
     ties: dict[int, list[str]] = field(default_factory=dict)
+    ties_within: dict[str, list[str]] = field(default_factory=dict)
+    """Measure key -> questions whose value a tie inside the top k decides."""
     chunked: ChunkedRun | None = None
     """What the run's chunk map added: derived judgments, span measures; None without one."""
 
@@ -234,6 +236,8 @@ def score_run(
         scores=scores,
         extra_questions=tuple(extra),
         ties=ties_at_cutoffs(run, settings.ks),
+        # the gold the run is judged on: a chunk map's derived judgments when it has one
+        ties_within=ties_within_top_k(run, gold, settings.ks, settings.threshold),
         gold_rows=returned.gold_rows,
         chunked=chunked,
     )
@@ -292,7 +296,26 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
         )
     if scored.ties:
         found.append(_ties_warning(name, scored.ties))
+    if scored.ties_within:
+        found.append(_ties_within_warning(name, scored.ties_within))
     return found + _trace_warnings(scored.run)
+
+
+def _ties_within_warning(name: str, ties: dict[str, list[str]]) -> ReportWarning:
+    """Ties inside the top k that a rank-sensitive measure reads, one warning per run."""
+    tied = sorted({qid for qids in ties.values() for qid in qids})
+    titles = {"mrr": "MRR", "ndcg": "nDCG", "ap": "AP"}
+    listed = ", ".join(
+        f"{titles[key.split('@')[0]]}@{key.split('@')[1]} ({len(qids)})"
+        for key, qids in ties.items()
+    )
+    return ReportWarning(
+        "ties_within_top_k",
+        f"run {name!r}: tied scores inside the top k decide {listed} question(s); those "
+        "values depend on the tie-break (chunk id descending)",
+        len(tied),
+        examples(tied),
+    )
 
 
 def _trace_warnings(run: Run) -> list[ReportWarning]:

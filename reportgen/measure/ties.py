@@ -1,8 +1,20 @@
-"""Ties across a cutoff: questions whose measure at k depends on the tie-break.
+"""Ties that decide a measure: questions whose value at k depends on the tie-break.
 
 A run ranked by score puts equal scores in an arbitrary order (chunk id descending, as
-trec_eval does); where the scores at positions k and k + 1 are equal, the measures at k
-depend on that order, and the report says so.
+trec_eval does, SPEC.md). Where the scores at positions k and k + 1 are equal (a tie
+across k, :func:`ties_at_cutoffs`), which chunks are in the top k depends on that order.
+A tie wholly inside the top k keeps the same chunks but can still change the measures
+that read positions, and only then is it flagged (:func:`ties_within_top_k`):
+
+- RR@k, when the block holds a relevant and a non-relevant chunk and no relevant chunk
+  stands above it (the first relevant rank moves within the block);
+- AP@k, when the block holds a relevant and a non-relevant chunk (the precision at a
+  relevant rank moves);
+- nDCG@k, when the block holds chunks of different gains (grade, 0 for unjudged), since
+  every rank has its own discount.
+
+A block of relevant chunks only, or of non-relevant ones only, changes nothing (for
+nDCG, of one gain only), and is not flagged.
 """
 
 from __future__ import annotations
@@ -12,9 +24,12 @@ from collections.abc import Sequence
 import polars as pl
 
 from reportgen.measure.blocks import block_positions, block_starts
-from reportgen.model import Run
+from reportgen.model import GoldSet, Run
 
 _STARTS = block_starts()
+
+RANK_SENSITIVE = ("mrr", "ndcg", "ap")
+"""The measures whose value at k depends on the order inside the top k."""
 
 
 def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
@@ -81,3 +96,49 @@ def _positions(results: pl.DataFrame) -> pl.DataFrame:
     if not in_blocks:
         results = results.sort("qid", "rank")
     return results.with_columns(block_positions().alias("position"))
+
+
+def ties_within_top_k(
+    run: Run, gold: GoldSet, ks: Sequence[int], threshold: int = 1
+) -> dict[str, list[str]]:
+    """Measure key (``mrr@5``) -> the questions whose value at k a tie-break decides."""
+    if run.order != "score" or not run.has_scores:
+        return {}
+    score = pl.col("score")
+    ranked = (
+        run.results.join(gold.questions.select("qid"), on="qid", how="semi")
+        .join(gold.judgments, on=["qid", "chunk_id"], how="left")
+        .with_columns(pl.col("grade").fill_null(0))
+        .sort("qid", "rank")
+        .with_columns(
+            relevant=pl.col("grade") >= threshold,
+            gain=pl.col("grade").clip(lower_bound=0),
+            block=(score != score.shift(1)).fill_null(True).cum_sum().over("qid"),
+        )
+        .with_columns(first_relevant=pl.col("rank").filter(pl.col("relevant")).min().over("qid"))
+    )
+    blocks = (
+        ranked.group_by("qid", "block")
+        .agg(
+            start=pl.col("rank").min(),
+            end=pl.col("rank").max(),
+            size=pl.len(),
+            mixed=pl.col("relevant").any() & (~pl.col("relevant")).any(),
+            gains=pl.col("gain").n_unique(),
+            first_relevant=pl.col("first_relevant").first(),
+        )
+        .filter(pl.col("size") > 1)
+    )
+    changes = {
+        "mrr": pl.col("mixed") & (pl.col("first_relevant") >= pl.col("start")),
+        "ap": pl.col("mixed"),
+        "ndcg": pl.col("gains") > 1,
+    }
+    found: dict[str, list[str]] = {}
+    for k in sorted(set(ks)):
+        inside = blocks.filter(pl.col("end") <= k)
+        for name in RANK_SENSITIVE:
+            qids = inside.filter(changes[name]).get_column("qid").unique().sort().to_list()
+            if qids:
+                found[f"{name}@{k}"] = qids
+    return found

@@ -76,6 +76,7 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
         "ties": {str(k): qids for k, qids in sorted(result.ties.items())},
         "chunk_map": None if result.chunked is None else result.chunked.chunk_map.source,
         "unmapped_chunks": _unmapped(result, findings),
+        "ties_within": result.ties_within,
         "longest_list": run.longest_list,
         "traces": run.traces,
         "unmatched_traces": [

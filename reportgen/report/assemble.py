@@ -61,7 +61,8 @@ Format history (``format_version``):
       run and questions whose retrieved text the pages show; null when none).
       Also: ``settings.context_k_assumed``, ``runs.<name>.context`` (what reached the
       model: the top k_ctx or a trace's context) and ``runs.<name>.traces`` (span exports:
-      their traces, and those matching no question).
+      their traces, and those matching no question). Also ``runs.<name>.ties_within_top_k``
+      (rank-sensitive measure at k -> questions whose value a tie inside the top k decides).
 """
 
 from __future__ import annotations
@@ -232,6 +233,7 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
             "results": run.row_count,
         },
         "ties_at_cutoff": {str(k): len(qids) for k, qids in sorted(result.ties.items())},
+        "ties_within_top_k": {key: len(qids) for key, qids in result.ties_within.items()},
         "context": context_section(run, findings.evaluation.settings.context_k),
         "traces": traces_section(run),
         "leaks": _leaks_section(result.name, findings),

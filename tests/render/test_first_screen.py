@@ -67,10 +67,11 @@ def test_the_demo_leads_with_the_run_the_verdicts_are_for(demo: ReportResult) ->
     ]
     assert screen.figures[0].interval == "0.79\u20130.96"
     assert screen.gate is None and screen.verdict == ""
-    # stale gold stays in view; the five other warnings fold into two lines
+    # stale gold stays in view; the six other warnings (keyword ties inside its top 10
+    # too: nDCG@10 and AP@10) fold into two lines
     assert len(screen.alerts) == 1 and "not in the index manifest" in screen.alerts[0]
     assert [g.summary.split(":")[0] for g in screen.warning_groups] == [
-        "3 warnings about the numbers",
+        "4 warnings about the numbers",
         "2 warnings about ignored input",
     ]
     assert screen.others is not None
@@ -96,7 +97,7 @@ def test_pages_keep_the_first_screen_order(demo: ReportResult) -> None:
         "End-to-end pass rate 0.740 (37 of 50)",
         "> [!CAUTION]",
         "**The other runs**",
-        "<details><summary>⚠ 3 warnings about the numbers",
+        "<details><summary>⚠ 4 warnings about the numbers",
         "## Methods",
         "## Curves over k",
         "## By kind, top 5",

@@ -161,6 +161,7 @@ SEVERITIES = (
         {
             "missing_questions": "a run lacks questions",
             "ties_at_cutoff": "ties at the cutoff",
+            "ties_within_top_k": "ties inside the top k",
             "unmatched_traces": "traces matching no question",
             "no_relevant": "questions with nothing relevant",
             "verdicts_missing": "questions without a verdict",

@@ -124,6 +124,8 @@ class RunSection(TypedDict):
     by_kind: dict[str, CountedMeans]
     counts: RunCounts
     ties_at_cutoff: dict[str, int]
+    ties_within_top_k: dict[str, int]
+    """Rank-sensitive measure at k -> questions whose value a tie inside the top k decides."""
     context: RunContext
     traces: RunTraces | None
     """Null unless the run was read from an OpenTelemetry or Phoenix export."""
