@@ -214,7 +214,9 @@ def make_report(request: ReportRequest) -> ReportResult:
         refuse_unused_question_key(inputs.trace_question_key, read.runs)
         loaded = set_index_versions(list(read.runs), inputs.run_index_versions)
         target = inputs.verdicts_run or (loaded[0].name if loaded else "")
-        verdict_set = with_trace_verdicts(verdict_set, read.verdicts, target)
+        verdict_set = with_trace_verdicts(
+            verdict_set, read.verdicts, target, [run.name for run in loaded]
+        )
         documents = None if inputs.docs is None else Documents(Path(inputs.docs))
         chunkings = load_chunkings(
             gold_set,

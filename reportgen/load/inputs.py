@@ -8,7 +8,7 @@ also brings its verdicts and must carry the gold set of the report), or a span e
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,12 +94,13 @@ def refuse_other_gold(trace: Trace, gold: GoldSet) -> None:
 
 
 def with_trace_verdicts(
-    given: VerdictSet | None, traced: VerdictSet | None, target: str
+    given: VerdictSet | None, traced: VerdictSet | None, target: str, run_names: Sequence[str]
 ) -> VerdictSet | None:
     """The verdicts file's and the trace files' verdicts as one set, one source per run.
 
     ``target`` is the run the file's rows without a run name judge; they are named so,
-    lest they serve a trace's run too.
+    lest they serve a trace's run too. A file that judges none of ``run_names`` is
+    refused, as it is without traces: its verdicts would silently serve nothing.
     """
     if given is None or traced is None:
         return given or traced
@@ -109,6 +110,13 @@ def with_trace_verdicts(
             "give the verdicts file an id column, or leave it out",
         )
     rows = given.rows.with_columns(pl.col("run").fill_null(target))
+    named = sorted(set(rows["run"].unique()))
+    if not set(named) & set(run_names):
+        raise UsageError(
+            f"{given.source} has verdicts for run(s) {', '.join(named)}, "
+            f"none for a run of this report ({', '.join(run_names)})",
+            "name one of these runs in its run column, or leave --verdicts out",
+        )
     clash = sorted(set(rows["run"].unique()) & set(traced.rows["run"].unique()))
     if clash:
         raise UsageError(

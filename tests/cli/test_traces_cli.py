@@ -61,6 +61,15 @@ def test_verdicts_for_a_traced_run_from_a_file_too_are_refused(tmp_path: Path) -
     assert "run 'ircot' has verdicts in" in output and "one source of verdicts per run" in output
 
 
+def test_verdicts_for_no_run_of_the_report_beside_a_trace_are_refused(tmp_path: Path) -> None:
+    verdicts = tmp_path / "verdicts.csv"
+    verdicts.write_text("id,run,correct\nh1,small,true\n")
+    code, output, _ = _run(tmp_path, TRACE, "--verdicts", verdicts)
+    assert code == 2, output
+    assert "has verdicts for run(s) small, none for a run of this report (ircot)" in output
+    assert "Traceback" not in output
+
+
 def test_a_question_key_without_a_span_run_is_refused(tmp_path: Path) -> None:
     code, output, _ = _run(tmp_path, TRACE, "--trace-question-key", "qid")
     assert code == 2
@@ -146,3 +155,13 @@ def test_a_ranked_list_shorter_than_k_ctx_is_said_once(tmp_path: Path) -> None:
         "sent_not_retrieved": [],
     }
     assert output.count("Run short returns at most 2 chunks per question, fewer than") == 1
+
+
+def test_a_ranked_list_of_one_chunk_is_said_in_the_singular(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "q1", "gold": ["a"]}\n')
+    run = tmp_path / "short.jsonl"
+    run.write_text('{"id": "q1", "chunks": ["a"]}\n')
+    code, output, _ = _run(tmp_path, gold, run, "--context-k", "5")
+    assert code == 0, output
+    assert "Run short returns at most 1 chunk per question, fewer than" in output

@@ -47,7 +47,7 @@ def context_notes(report: Report) -> list[str]:
             )
         elif context["shorter_than_context_k"]:
             notes.append(
-                f"Run {name} returns at most {context['longest_list']} chunks per question, "
-                f"fewer than k_ctx = {k}: the measures at {k} read ranks it never filled."
+                f"Run {name} returns at most {plural(context['longest_list'], 'chunk')} per "
+                f"question, fewer than k_ctx = {k}: the measures at {k} read ranks it never filled."
             )
     return notes
