@@ -105,8 +105,17 @@ def ties_within_top_k(
     if run.order != "score" or not run.has_scores:
         return {}
     score = pl.col("score")
+    tied = (  # most lists have no equal scores at all: only the others are looked into
+        run.results.group_by("qid")
+        .agg(tied=pl.col("score").n_unique() < pl.len())
+        .filter(pl.col("tied"))
+        .select("qid")
+    )
+    if tied.is_empty():
+        return {}
     ranked = (
-        run.results.join(gold.questions.select("qid"), on="qid", how="semi")
+        run.results.join(tied, on="qid", how="semi")
+        .join(gold.questions.select("qid"), on="qid", how="semi")
         .join(gold.judgments, on=["qid", "chunk_id"], how="left")
         .with_columns(pl.col("grade").fill_null(0))
         .sort("qid", "rank")
