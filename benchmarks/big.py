@@ -68,8 +68,8 @@ def measure(qrels: Path, run: Path, out: Path, blocks: int) -> dict[str, float]:
 
     Settings of the 10m scenario: trec_eval's conventions, cutoffs 1, 3, 5, 10, 100.
     """
-    from reportgen.blockwise import write_in_blocks
     from reportgen.measure.scoring import Settings
+    from reportgen.scale.blocks import write_in_blocks
 
     start = time.perf_counter()
     settings = Settings((1, 3, 5, 10, 100), 5, 1, True)

@@ -14,22 +14,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from reportgen.analyse.run import AnalysisOptions, run_analyses
-from reportgen.demo import demo_request as demo_request
-from reportgen.demo import example_dir as example_dir
+from reportgen.core.filesystem import writing
+from reportgen.core.labels import created_at
+from reportgen.core.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
+from reportgen.core.progress import track
 from reportgen.errors import ParameterError, UsageError
-from reportgen.filesystem import writing
-from reportgen.labels import created_at
+from reportgen.examples import demo_request as demo_request
+from reportgen.examples import example_dir as example_dir
 from reportgen.load import load_manifest, load_run
-from reportgen.load.baseline import Baseline, load_baseline, per_question_path
-from reportgen.load.chunkings import chunk_manifest, load_chunkings
-from reportgen.load.chunks import parse_chunks_spec
-from reportgen.load.config import GateRules, load_gate_rules, rules_from_options
-from reportgen.load.evidence import Documents
-from reportgen.load.inputs import load_run_inputs, with_trace_verdicts
+from reportgen.load.evidence.chunkings import chunk_manifest, load_chunkings
+from reportgen.load.evidence.chunks import parse_chunks_spec
+from reportgen.load.evidence.spans import Documents
+from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
+from reportgen.load.inputs.run_files import load_run_inputs, with_trace_verdicts
+from reportgen.load.previous.baseline import Baseline, load_baseline, per_question_path
 from reportgen.measure.scoring import Settings, evaluate
-from reportgen.merging import MergeResult, merge
-from reportgen.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
-from reportgen.progress import track
+from reportgen.pipeline import (
+    ReportResult,
+    draws_charts,
+    planned_files,
+    render_files,
+    strict_failure,
+    write_report,
+)
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.output import (
     refuse_overwriting_inputs,
@@ -49,18 +56,11 @@ from reportgen.request import (
     requested_verdicts,
     run_named,
 )
-from reportgen.shard import make_shards as make_shards
-from reportgen.writing import (
-    ReportResult,
-    draws_charts,
-    planned_files,
-    render_files,
-    strict_failure,
-    write_report,
-)
+from reportgen.scale.merge import MergeResult, merge
+from reportgen.scale.shard import make_shards as make_shards
 
 if TYPE_CHECKING:
-    from reportgen.site import Published
+    from reportgen.site.publish import Published
 
 __all__ = [
     "GateRules",
@@ -304,7 +304,7 @@ def publish_report(
     history lines stay, marked). ``lock_timeout``: seconds to wait while another
     publisher holds the site.
     """
-    from reportgen.site import publish  # Jinja2 and vl-convert: only for this command
+    from reportgen.site.publish import publish  # Jinja2 and vl-convert: only for this command
 
     with writing(Path(site), "--site"):
         return publish(report_dir, site, keep=keep, lock_timeout=lock_timeout)

@@ -5,7 +5,7 @@
 >>> results.means["hit@2"].item()
 1.0
 
-The inputs get the checks a file gets (reportgen.load.memory); the numbers come from
+The inputs get the checks a file gets (reportgen.load.inputs.memory); the numbers come from
 the same scoring as the CLI's, and ``Results.report`` writes the CLI's files.
 """
 
@@ -23,20 +23,20 @@ import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.run import attribute_verdicts
+from reportgen.core.labels import created_at
+from reportgen.core.model import ReportWarning, RetrievedRule, VerdictSet
 from reportgen.errors import ParameterError
-from reportgen.labels import created_at
-from reportgen.load.memory import gold_from, runs_from, verdicts_from
+from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
 from reportgen.measure.scoring import evaluate as score
-from reportgen.model import ReportWarning, RetrievedRule, VerdictSet
 from reportgen.render.output import FORMATS
 from reportgen.report.assemble import per_question_rows
-from reportgen.report.types import DIGITS
+from reportgen.schema import DIGITS
 
 if TYPE_CHECKING:
     from reportgen.api import ReportResult
-    from reportgen.load.config import GateRules
+    from reportgen.load.inputs.config import GateRules
 
 PathLike = str | os.PathLike[str]
 Frame = Any

@@ -18,9 +18,10 @@ from pathlib import Path
 
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.drilldown import EXPLAIN_MODES, ExplainMode
+from reportgen.core.filesystem import refuse_undecodable
+from reportgen.core.labels import check_version_label
+from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.errors import ParameterError, printable
-from reportgen.filesystem import refuse_undecodable
-from reportgen.labels import check_version_label
 from reportgen.load import (
     GOLD_FORMATS,
     MANIFEST_FORMATS,
@@ -29,13 +30,12 @@ from reportgen.load import (
     load_verdicts,
     parse_run_spec,
 )
-from reportgen.load.chunkings import ChunksSpec
-from reportgen.load.chunks import CHUNK_MAP_FORMATS
-from reportgen.load.config import GateRules
-from reportgen.load.inputs import load_gold_input
-from reportgen.load.traces import Trace
+from reportgen.load.evidence.chunkings import ChunksSpec
+from reportgen.load.evidence.chunks import CHUNK_MAP_FORMATS
+from reportgen.load.inputs.config import GateRules
+from reportgen.load.inputs.run_files import load_gold_input
+from reportgen.load.inputs.traces import Trace
 from reportgen.measure.scoring import Settings
-from reportgen.model import GoldSet, Run, VerdictSet
 from reportgen.render.links import check_report_url
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
 

@@ -21,7 +21,7 @@ import cmarkgfm
 from cmarkgfm.cmark import Options
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-SHIPPED = {"../reportgen/report/schema.json": "report.schema.json"}
+SHIPPED = {"../reportgen/schema/schema.json": "report.schema.json"}
 """Link in docs/ -> the copy's name beside the pages."""
 
 PAGE = """<!doctype html>

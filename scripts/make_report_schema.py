@@ -1,4 +1,4 @@
-"""Write reportgen/report/schema.json, report.json's JSON Schema, from report/types/.
+"""Write reportgen/schema/schema.json, report.json's JSON Schema, from schema/.
 
     python scripts/make_report_schema.py           # rewrite the committed schema
     python scripts/make_report_schema.py --check   # exit 1 when it is out of date
@@ -22,9 +22,9 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from reportgen.report import types as report_types  # noqa: E402
+from reportgen import schema as report_types  # noqa: E402
 
-SCHEMA_PATH = REPO / "reportgen" / "report" / "schema.json"
+SCHEMA_PATH = REPO / "reportgen" / "schema" / "schema.json"
 SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 
@@ -92,7 +92,7 @@ def schema() -> dict[str, Any]:
         "title": "reportgen report.json",
         "description": (
             f"format_version {report_types.FORMAT_VERSION}; generated from "
-            "reportgen/report/types/ by scripts/make_report_schema.py (do not edit)"
+            "reportgen/schema/ by scripts/make_report_schema.py (do not edit)"
         ),
         "type": "object",
         "properties": {"format_version": {"const": report_types.FORMAT_VERSION}},

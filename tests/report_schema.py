@@ -27,7 +27,7 @@ ERRORS_SHOWN = 5
 
 @cache
 def validator() -> Draft202012Validator:
-    schema = json.loads(files("reportgen.report").joinpath("schema.json").read_text("utf-8"))
+    schema = json.loads(files("reportgen.schema").joinpath("schema.json").read_text("utf-8"))
     return Draft202012Validator(schema)
 
 
@@ -57,8 +57,8 @@ def folder_problems(folder: Path) -> list[str]:
 
 def failure(problems: list[str]) -> str:
     return (
-        "report.json does not match reportgen/report/schema.json (a new key? add it to "
-        "reportgen/report/types/ and run python scripts/make_report_schema.py):\n  "
+        "report.json does not match reportgen/schema/schema.json (a new key? add it to "
+        "reportgen/schema/ and run python scripts/make_report_schema.py):\n  "
         + "\n  ".join(problems)
     )
 

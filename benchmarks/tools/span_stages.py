@@ -17,8 +17,8 @@ from typing import TypeVar
 import polars as pl
 
 from reportgen.load import load_gold, load_run
-from reportgen.load.chunks import load_chunk_map
-from reportgen.load.evidence import locate
+from reportgen.load.evidence.chunks import load_chunk_map
+from reportgen.load.evidence.spans import locate
 from reportgen.measure.chunked import chunk_lengths
 from reportgen.measure.spans import derived_judgments, overlaps, span_scores
 

@@ -23,9 +23,9 @@ import polars as pl
 
 from reportgen.analyse.coverage import ContextSource, by_coverage
 from reportgen.analyse.coverage import retrieved as retrieved_by
+from reportgen.core.model import GoldSet, ReportWarning, RetrievedRule, VerdictSet, examples
 from reportgen.errors import ParameterError, UsageError
 from reportgen.measure.measures import IN_MEANS
-from reportgen.model import GoldSet, ReportWarning, RetrievedRule, VerdictSet, examples
 
 CELLS = ("retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong")
 """Row by row, as SPEC.md draws the table."""

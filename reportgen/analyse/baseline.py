@@ -16,11 +16,11 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.analyse.compare import Side, apply_holm, compare_sides, method
+from reportgen.core.model import fingerprint_of
 from reportgen.errors import InputError
-from reportgen.load.baseline import Baseline
+from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import IN_MEANS, in_means
 from reportgen.measure.scoring import Evaluation
-from reportgen.model import fingerprint_of
 
 GoldChangePolicy = Literal["refuse", "intersect"]
 GOLD_CHANGE_POLICIES: tuple[GoldChangePolicy, ...] = ("refuse", "intersect")

@@ -15,7 +15,7 @@ from typing import Literal
 
 import polars as pl
 
-from reportgen.model import GoldSet, RetrievedRule, Run
+from reportgen.core.model import GoldSet, RetrievedRule, Run
 
 COVERAGES = ("all", "some", "none")
 ContextSource = Literal["top_k", "trace"]

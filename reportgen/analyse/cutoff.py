@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from reportgen.core.model import Run
 from reportgen.measure.measures import IN_MEANS
-from reportgen.model import Run
 
 ANSWERABLE = "answerable"
 UNANSWERABLE = "unanswerable"

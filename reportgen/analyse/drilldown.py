@@ -17,7 +17,7 @@ import polars as pl
 
 from reportgen.analyse.attribution import Attribution
 from reportgen.measure.scoring import Evaluation, RunScores
-from reportgen.report.types import Cell
+from reportgen.schema import Cell
 
 ExplainMode = Literal["failures", "all", "none"]
 EXPLAIN_MODES: tuple[ExplainMode, ...] = ("failures", "all", "none")

@@ -21,12 +21,12 @@ import polars as pl
 
 from reportgen.analyse.baseline import BaselineComparison
 from reportgen.analyse.compare import Side, apply_holm, paired_measures
+from reportgen.core.model import outcome_word
 from reportgen.errors import UsageError
-from reportgen.load.config import GateRules, Rule
+from reportgen.load.inputs.config import GateRules, Rule
 from reportgen.measure.scoring import RunMeans
-from reportgen.model import outcome_word
-from reportgen.numbers import fmt
-from reportgen.report.types import GateSection, rounded
+from reportgen.schema import GateSection, rounded
+from reportgen.schema.numbers import fmt
 
 TOLERANCE = 1e-9
 

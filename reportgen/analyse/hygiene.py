@@ -15,9 +15,7 @@ from typing import Literal
 
 import polars as pl
 
-from reportgen.errors import ParameterError, UsageError
-from reportgen.measure.scoring import Evaluation
-from reportgen.model import (
+from reportgen.core.model import (
     EXAMPLES_SHOWN,
     FORBIDDEN_SCHEMA,
     GoldSet,
@@ -27,6 +25,8 @@ from reportgen.model import (
     empty_forbidden,
     examples,
 )
+from reportgen.errors import ParameterError, UsageError
+from reportgen.measure.scoring import Evaluation
 
 StaleBasis = Literal["manifest", "no_run_returns"]
 WRONG_VERSION = "wrong version"

@@ -43,14 +43,14 @@ from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
 from reportgen.analyse.gate import evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
+from reportgen.core.labels import created_at, default_version_label
+from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import ParameterError, UsageError
-from reportgen.labels import created_at, default_version_label
-from reportgen.load.baseline import Baseline
-from reportgen.load.config import GateRules
+from reportgen.load.inputs.config import GateRules
+from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, run_means
-from reportgen.model import Manifest, ReportWarning, VerdictSet
-from reportgen.report.types import rounded
+from reportgen.schema import rounded
 
 
 @dataclass(frozen=True)

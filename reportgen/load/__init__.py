@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reportgen.core.filesystem import is_file
 from reportgen.errors import UsageError, printable
-from reportgen.filesystem import is_file
-from reportgen.load.gold import load_gold
-from reportgen.load.manifest import load_manifest
-from reportgen.load.runs import load_run
-from reportgen.load.verdicts import load_verdicts
-from reportgen.load.vocabulary import GOLD_FORMATS, MANIFEST_FORMATS, RUN_FORMATS, VERDICT_FORMATS
+from reportgen.load.formats.vocabulary import (
+    GOLD_FORMATS,
+    MANIFEST_FORMATS,
+    RUN_FORMATS,
+    VERDICT_FORMATS,
+)
+from reportgen.load.inputs.gold import load_gold
+from reportgen.load.inputs.manifest import load_manifest
+from reportgen.load.inputs.runs import load_run
+from reportgen.load.inputs.verdicts import load_verdicts
 
 __all__ = [
     "GOLD_FORMATS",

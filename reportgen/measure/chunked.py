@@ -14,6 +14,14 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from reportgen.core.model import (
+    EXAMPLES_SHOWN,
+    ChunkMap,
+    GoldSet,
+    ReportWarning,
+    Run,
+    StaleEvidence,
+)
 from reportgen.errors import UsageError
 from reportgen.measure.spans import (
     DEFAULT_MIN_COVERAGE,
@@ -22,7 +30,6 @@ from reportgen.measure.spans import (
     span_scores,
     with_derived,
 )
-from reportgen.model import EXAMPLES_SHOWN, ChunkMap, GoldSet, ReportWarning, Run, StaleEvidence
 
 
 @dataclass(frozen=True)

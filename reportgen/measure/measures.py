@@ -20,8 +20,8 @@ from typing import Literal
 
 import polars as pl
 
+from reportgen.core.model import GoldSet, Run
 from reportgen.measure.blocks import block_positions, block_starts
-from reportgen.model import GoldSet, Run
 
 Status = Literal["scored", "missing", "no_relevant", "unanswerable"]
 """Why a question is or is not in the means:

@@ -13,6 +13,16 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from reportgen.core.model import (
+    EXAMPLES_SHOWN,
+    RETRIEVED_RULES,
+    GoldSet,
+    ReportWarning,
+    RetrievedRule,
+    Run,
+    examples,
+)
+from reportgen.core.progress import track
 from reportgen.errors import InputError, ParameterError, UsageError
 from reportgen.measure.chunked import (
     ChunkedRun,
@@ -31,16 +41,6 @@ from reportgen.measure.measures import (
 )
 from reportgen.measure.spans import DEFAULT_MIN_COVERAGE, span_keys
 from reportgen.measure.ties import ties_at_cutoffs, ties_within_top_k
-from reportgen.model import (
-    EXAMPLES_SHOWN,
-    RETRIEVED_RULES,
-    GoldSet,
-    ReportWarning,
-    RetrievedRule,
-    Run,
-    examples,
-)
-from reportgen.progress import track
 
 DEFAULT_KS = (1, 3, 5, 10)
 DEFAULT_CONTEXT_K = 5

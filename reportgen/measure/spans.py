@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from reportgen.model import SPANS_SCHEMA
+from reportgen.core.model import SPANS_SCHEMA
 
 DEFAULT_MIN_COVERAGE = 0.5
 SPAN_MEASURES = ("span_recall", "span_precision", "span_iou", "context_chars")

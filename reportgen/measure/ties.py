@@ -23,8 +23,8 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from reportgen.core.model import GoldSet, Run
 from reportgen.measure.blocks import block_positions, block_starts
-from reportgen.model import GoldSet, Run
 
 _STARTS = block_starts()
 

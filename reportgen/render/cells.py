@@ -6,7 +6,7 @@ that a cell is called the same and the same work is advised wherever it is read.
 
 from __future__ import annotations
 
-from reportgen.report.types import Cell, Focus
+from reportgen.schema import Cell, Focus
 
 CELL_NAMES: dict[Cell, str] = {
     "retrieved_correct": "working as designed",

@@ -15,7 +15,7 @@ from typing import Any
 
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec
-from reportgen.report.types import Report
+from reportgen.schema import Report
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 

@@ -22,7 +22,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.run import Findings
-from reportgen.load.merge_data import MERGE_DATA_FORMAT, MERGE_FOLDER
+from reportgen.load.previous.merge_data import MERGE_DATA_FORMAT, MERGE_FOLDER
 from reportgen.measure.scoring import RunScores
 
 

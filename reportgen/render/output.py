@@ -20,10 +20,10 @@ from pathlib import Path
 
 import polars as pl
 
+from reportgen.core.filesystem import writing
+from reportgen.core.spreadsheet import as_text
 from reportgen.errors import InputError, UsageError, printable
-from reportgen.filesystem import writing
-from reportgen.report.types import MergedReport, Report
-from reportgen.spreadsheet import as_text
+from reportgen.schema import MergedReport, Report
 
 FORMATS = ("html", "md", "json")
 PER_QUESTION_FORMATS = ("csv", "parquet")

@@ -28,7 +28,7 @@ from reportgen.render.views.comparisons import ComparisonBlock, cells_line, comp
 from reportgen.render.views.cutoff import cutoff_chart_specs
 from reportgen.render.views.methods import Figure, headline, headlines
 from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN
-from reportgen.report.types import Report
+from reportgen.schema import Report
 
 __all__ = [
     "CELL_NAMES",

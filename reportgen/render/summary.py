@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from reportgen.ci import DEFAULT_REPORT_URL
+from reportgen.core.ci import DEFAULT_REPORT_URL
 from reportgen.render.cells import ADVICE, CELL_NAMES
 from reportgen.render.links import link_target
 from reportgen.render.pages import environment, markdown_escape
@@ -42,7 +42,7 @@ from reportgen.render.views.context import context_k_words, context_notes
 from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
-from reportgen.report.types import Cell, Report
+from reportgen.schema import Cell, Report
 
 MARKER = "<!-- reportgen -->"
 SUMMARY_BUDGET = 60_000

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from reportgen.core.model import outcome_word
 from reportgen.errors import printable
-from reportgen.model import outcome_word
 from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import cells_line, gold_change_lines, selection_sentence
 from reportgen.render.views.context import context_notes
 from reportgen.render.views.methods import headline
-from reportgen.report.types import (
+from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
     Comparison,

@@ -74,6 +74,7 @@ from typing import Any, cast
 
 import polars as pl
 
+from reportgen import schema as types
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
@@ -81,9 +82,8 @@ from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.run import Findings
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
-from reportgen.report import types
 from reportgen.report.traces import context_section, traces_section
-from reportgen.report.types import FORMAT_VERSION, rounded
+from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
 
 Report = dict[str, Any]

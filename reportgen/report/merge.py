@@ -24,14 +24,14 @@ from typing import Any, cast
 import polars as pl
 
 from reportgen.analyse.gate import evaluate_gate
+from reportgen.core.labels import default_version_label
+from reportgen.core.model import fingerprint_of
 from reportgen.errors import InputError, UsageError
-from reportgen.labels import default_version_label
-from reportgen.load.config import GateRules
-from reportgen.load.per_question import measure_columns
-from reportgen.load.shards import Shard
+from reportgen.load.inputs.config import GateRules
+from reportgen.load.previous.per_question import measure_columns
+from reportgen.load.previous.shards import Shard
 from reportgen.measure.measures import cutoffs
 from reportgen.measure.scoring import RunMeans, run_means
-from reportgen.model import fingerprint_of
 from reportgen.report.assemble import (
     Report,
     header,
@@ -39,7 +39,7 @@ from reportgen.report.assemble import (
     question_counts,
     settings_sections,
 )
-from reportgen.report.types import MergedReport
+from reportgen.schema import MergedReport
 
 SETTING_KEYS = (
     *("k", "context_k", "relevance_threshold", "trec_eval"),

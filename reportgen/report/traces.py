@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reportgen.model import Run
+from reportgen.core.model import Run
 
 
 def context_section(run: Run, context_k: int) -> dict[str, Any]:

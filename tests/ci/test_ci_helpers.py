@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen import ci
-from reportgen.cli import cli
+from reportgen.cli.commands import cli
+from reportgen.core import ci
 from reportgen.errors import UsageError
 
 SHA = "0123456789abcdef0123456789abcdef01234567"

@@ -13,10 +13,10 @@ import click
 import pytest
 from click.core import ParameterSource
 
-from reportgen.cli import cli
-from reportgen.cli_config import config_keys
-from reportgen.cli_request import gate_rules
-from reportgen.load.config import REPORT_KEYS, Rule
+from reportgen.cli.commands import cli
+from reportgen.cli.config import config_keys
+from reportgen.cli.request import gate_rules
+from reportgen.load.inputs.config import REPORT_KEYS, Rule
 
 REPO = Path(__file__).resolve().parents[2]
 REPORT = cli.commands["report"]

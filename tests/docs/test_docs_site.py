@@ -42,7 +42,7 @@ def test_the_report_schema_is_published_beside_the_pages(tmp_path: Path) -> None
     builder().build(tmp_path)
     page = (tmp_path / "report-json.html").read_text()
     assert 'href="report.schema.json"' in page
-    shipped = REPO / "reportgen" / "report" / "schema.json"
+    shipped = REPO / "reportgen" / "schema" / "schema.json"
     assert (tmp_path / "report.schema.json").read_bytes() == shipped.read_bytes()
 
 

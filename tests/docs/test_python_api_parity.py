@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import reportgen.cli
+import reportgen.cli.commands
 from reportgen.api import ReportRequest
-from reportgen.cli import cli
-from reportgen.load.config import Rule
-from reportgen.model import GoldSet, Run, VerdictSet
+from reportgen.cli.commands import cli
+from reportgen.core.model import GoldSet, Run, VerdictSet
+from reportgen.load.inputs.config import Rule
 
 REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     # CLI parameter: (its request field, a command line setting it, the field's value then)
@@ -98,7 +98,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
 
 CLI_ONLY = {
     "quiet": "what the CLI prints (reportgen.render.terminal)",
-    "github_summary": "reportgen.ci.append_step_summary",
+    "github_summary": "reportgen.core.ci.append_step_summary",
 }
 
 PYTHON_ONLY = {
@@ -154,7 +154,7 @@ def test_the_command_line_fills_each_field(tmp_path: Path, monkeypatch: pytest.M
         seen.append(request)
         raise SystemExit(0)
 
-    monkeypatch.setattr(reportgen.cli, "make_report", capture)
+    monkeypatch.setattr(reportgen.cli.commands, "make_report", capture)
     monkeypatch.chdir(tmp_path)
     args = ["report", "gold.jsonl", "r=run.jsonl"]
     for _, option_args, _ in REQUEST_FIELDS.values():

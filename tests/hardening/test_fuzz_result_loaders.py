@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from reportgen.errors import ReportgenError
 from reportgen.load import load_verdicts
-from reportgen.load.baseline import load_baseline
-from reportgen.load.shards import load_shard
+from reportgen.load.previous.baseline import load_baseline
+from reportgen.load.previous.shards import load_shard
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 VERDICT_NAMES = ["v.jsonl", "v.csv", "v.json", "verdicts"]

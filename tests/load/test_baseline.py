@@ -18,7 +18,7 @@ from reportgen.api import (
 )
 from reportgen.errors import InputError
 from reportgen.load import load_gold
-from reportgen.load.baseline import find_report, load_baseline
+from reportgen.load.previous.baseline import find_report, load_baseline
 
 GOLD = [
     {"id": f"q{i}", "kind": "even" if i % 2 == 0 else "odd", "gold": [f"c{i}"]} for i in range(8)

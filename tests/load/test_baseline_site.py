@@ -20,10 +20,10 @@ from reportgen.api import (
     ReportSettings,
     make_report,
 )
-from reportgen.cli import cli
+from reportgen.cli.commands import cli
 from reportgen.errors import InputError
-from reportgen.load.baseline import load_baseline
-from reportgen.site import publish
+from reportgen.load.previous.baseline import load_baseline
+from reportgen.site.publish import publish
 
 QUESTIONS = [f"q{i}" for i in range(6)]
 

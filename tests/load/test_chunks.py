@@ -8,9 +8,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from reportgen.core.model import CHUNKS_SCHEMA
 from reportgen.errors import InputError, UsageError
-from reportgen.load.chunks import load_chunk_map, parse_chunks_spec
-from reportgen.model import CHUNKS_SCHEMA
+from reportgen.load.evidence.chunks import load_chunk_map, parse_chunks_spec
 from tests.load.conftest import Write
 
 JSONL = (

@@ -9,7 +9,7 @@ import pytest
 
 from reportgen.errors import InputError, UsageError
 from reportgen.load import load_gold
-from reportgen.load.evidence import Documents, find_quote, locate
+from reportgen.load.evidence.spans import Documents, find_quote, locate
 from tests.load.conftest import Write
 
 FAQ = "Refunds\n\ntake 5 to 7   business days.\nShipping is free. Shipping is fast."

@@ -13,10 +13,10 @@ import pytest
 
 from reportgen.errors import InputError
 from reportgen.load import load_gold, load_run
-from reportgen.load.fields import plain_fields
-from reportgen.load.ids import WHITE_SPACE, odd_id, suspect_id
-from reportgen.load.memory import runs_from
-from reportgen.load.repeats import keys_hash
+from reportgen.load.formats.fields import plain_fields
+from reportgen.load.formats.ids import WHITE_SPACE, odd_id, suspect_id
+from reportgen.load.formats.repeats import keys_hash
+from reportgen.load.inputs.memory import runs_from
 
 RUN = {0: "qid", 2: "chunk_id", 4: "raw"}
 

@@ -15,11 +15,11 @@ import pytest
 
 from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report, merge_reports
 from reportgen.errors import InputError
-from reportgen.load.baseline import load_baseline
-from reportgen.load.published import load_report_dir
-from reportgen.load.shards import load_shard
-from reportgen.report.types import FORMAT_VERSION, READABLE_FORMAT_VERSIONS
-from reportgen.site import publish
+from reportgen.load.previous.baseline import load_baseline
+from reportgen.load.previous.published import load_report_dir
+from reportgen.load.previous.shards import load_shard
+from reportgen.schema import FORMAT_VERSION, READABLE_FORMAT_VERSIONS
+from reportgen.site.publish import publish
 
 pytestmark = pytest.mark.hand_made_reports  # report.json files rewritten in other versions
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reportgen.core.model import GoldSet
 from reportgen.errors import InputError
-from reportgen.load.spans import load_span_run
-from reportgen.load.traces import load_trace
-from reportgen.model import GoldSet
+from reportgen.load.inputs.spans import load_span_run
+from reportgen.load.inputs.traces import load_trace
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

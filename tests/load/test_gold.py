@@ -8,9 +8,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from reportgen.core.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, UNLABELLED_KIND, GoldSet
 from reportgen.errors import InputError
 from reportgen.load import GOLD_FORMATS, load_gold
-from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, UNLABELLED_KIND, GoldSet
 from tests.load.conftest import Write
 
 TREC = Path("conformance") / "trec_eval"

@@ -17,8 +17,8 @@ from reportgen.api import (
     make_report,
 )
 from reportgen.errors import InputError
-from reportgen.load.baseline import load_baseline
-from reportgen.load.per_question import read_per_question
+from reportgen.load.previous.baseline import load_baseline
+from reportgen.load.previous.per_question import read_per_question
 
 FIX = "keep the file as reportgen wrote it"
 WIDE = "run,qid,kind,status,hit@1,mrr\nm,q1,a,scored,1.0,0.5\nm,q2,b,missing,0.0,0.0\n"

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
-from reportgen.load.baseline import load_baseline
-from reportgen.load.shards import load_shard
+from reportgen.core.spreadsheet import FORMULA_START
+from reportgen.load.previous.baseline import load_baseline
+from reportgen.load.previous.shards import load_shard
 from reportgen.render.output import per_question_bytes
-from reportgen.spreadsheet import FORMULA_START
 
 FORMULA_CHARACTERS = "=+-@\t\r"
 HOSTILE = st.text(

@@ -6,8 +6,8 @@ import pytest
 
 from reportgen.errors import InputError
 from reportgen.load import load_gold, load_run
-from reportgen.load.fields import fields, plain_fields, split_fields
-from reportgen.load.files import read_lines
+from reportgen.load.formats.fields import fields, plain_fields, split_fields
+from reportgen.load.formats.files import read_lines
 
 RUN = {0: "qid", 2: "chunk_id", 4: "raw"}
 LAYOUT = "qid Q0 docid rank score tag"

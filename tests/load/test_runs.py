@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from reportgen.core.model import RESULTS_SCHEMA, Run
 from reportgen.load import RUN_FORMATS, load_run, parse_run_spec
-from reportgen.model import RESULTS_SCHEMA, Run
 from tests.load.conftest import Write
 
 TREC = Path("conformance") / "trec_eval"

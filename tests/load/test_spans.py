@@ -14,12 +14,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from reportgen.core.model import GoldSet
 from reportgen.errors import InputError
-from reportgen.load.otel import read_spans, span_format
-from reportgen.load.spans import keyed_value, load_span_run
-from reportgen.load.traces import load_trace
-from reportgen.load.vocabulary import detect_format
-from reportgen.model import GoldSet
+from reportgen.load.formats.otel import read_spans, span_format
+from reportgen.load.formats.vocabulary import detect_format
+from reportgen.load.inputs.spans import keyed_value, load_span_run
+from reportgen.load.inputs.traces import load_trace
 from tests.load.conftest import Write
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

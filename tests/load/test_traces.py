@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from reportgen.errors import InputError
-from reportgen.load.inputs import load_gold_input, load_run_inputs
-from reportgen.load.traces import load_trace
-from reportgen.load.vocabulary import detect_format, is_trace_file
+from reportgen.load.formats.vocabulary import detect_format, is_trace_file
+from reportgen.load.inputs.run_files import load_gold_input, load_run_inputs
+from reportgen.load.inputs.traces import load_trace
 from tests.load.conftest import Write
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -8,8 +8,8 @@ import polars as pl
 import pytest
 
 from reportgen.errors import InputError
-from reportgen.load.per_question import read_per_question
-from reportgen.load.shards import load_shard
+from reportgen.load.previous.per_question import read_per_question
+from reportgen.load.previous.shards import load_shard
 
 FIX = "unused: trec_eval output has its own fix"
 

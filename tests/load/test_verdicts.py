@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from reportgen.core.model import VERDICTS_SCHEMA, VerdictSet
 from reportgen.errors import InputError, UsageError
 from reportgen.load import VERDICT_FORMATS, load_verdicts
-from reportgen.model import VERDICTS_SCHEMA, VerdictSet
 from tests.load.conftest import Write
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "verdicts"

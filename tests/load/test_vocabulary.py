@@ -8,7 +8,7 @@ import pytest
 
 from reportgen.errors import InputError, UsageError
 from reportgen.load import load_gold, load_manifest, load_verdicts
-from reportgen.load.vocabulary import (
+from reportgen.load.formats.vocabulary import (
     FALSE_WORDS,
     FORMATS,
     TRUE_WORDS,

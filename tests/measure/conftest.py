@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import polars as pl
 import pytest
 
-from reportgen.model import (
+from reportgen.core.model import (
     JUDGMENTS_SCHEMA,
     QUESTIONS_SCHEMA,
     RESULTS_SCHEMA,

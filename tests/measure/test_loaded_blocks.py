@@ -8,7 +8,7 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reportgen.load.memory import gold_from, runs_from
+from reportgen.load.inputs.memory import gold_from, runs_from
 from reportgen.measure.measures import judge, per_question
 from reportgen.measure.ties import ties_at_cutoffs
 

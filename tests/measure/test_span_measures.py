@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reportgen.core.model import CHUNKS_SCHEMA, ChunkMap
 from reportgen.measure.chunked import Chunkings, chunk_run
 from reportgen.measure.measures import per_question
 from reportgen.measure.spans import (
@@ -20,7 +21,6 @@ from reportgen.measure.spans import (
     span_scores,
     with_derived,
 )
-from reportgen.model import CHUNKS_SCHEMA, ChunkMap
 
 TOL = 1e-9
 SPEC_TOL = 5e-5

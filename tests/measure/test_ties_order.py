@@ -8,8 +8,8 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reportgen.core.model import Run
 from reportgen.measure.ties import ties_at_cutoffs
-from reportgen.model import Run
 
 
 def run_of(rows: list[tuple[str, str, int, float]]) -> Run:

@@ -10,8 +10,8 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reportgen.core.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, RESULTS_SCHEMA, GoldSet, Run
 from reportgen.measure.ties import ties_within_top_k
-from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, RESULTS_SCHEMA, GoldSet, Run
 
 
 def _gold(grades: dict[str, dict[str, int]]) -> GoldSet:

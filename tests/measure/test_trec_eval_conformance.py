@@ -17,8 +17,8 @@ from typing import NamedTuple
 import polars as pl
 import pytest
 
+from reportgen.core.model import Run
 from reportgen.measure.measures import MEASURES, in_means, means, measure_keys, per_question
-from reportgen.model import Run
 
 TOL = 0.00005
 """trec_eval prints 4 decimals."""

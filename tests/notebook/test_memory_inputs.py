@@ -17,7 +17,7 @@ from polars.testing import assert_frame_equal
 
 from reportgen.errors import InputError, ReportgenError
 from reportgen.load import load_gold, load_run
-from reportgen.load.memory import gold_from, is_one_run, runs_from, verdicts_from
+from reportgen.load.inputs.memory import gold_from, is_one_run, runs_from, verdicts_from
 
 GOLD = {"q1": {"c1": 2, "c2": 1}, "q2": ["c3"], "q3": {"c4": 0, "c5": 1}}
 RUN_SCORED = {"q1": {"c2": 0.9, "c1": 0.9, "c7": 0.1}, "q2": {"c3": 0.5}, "q9": {"c1": 1.0}}

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 import reportgen
 from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, example_dir, make_report
-from reportgen.cli import cli
+from reportgen.cli.commands import cli
 from reportgen.errors import InputError, ParameterError
-from reportgen.load.memory import gold_from, runs_from
+from reportgen.load.inputs.memory import gold_from, runs_from
 
 GOLD = {"q1": {"c1": 2, "c2": 1}, "q2": ["c3"], "q3": ["c4"]}
 RUN_FILES = [("keyword", "trec"), ("dense", "jsonl"), ("hybrid", "csv"), ("rerank", "jsonl")]

@@ -17,7 +17,7 @@ from polars.testing import assert_frame_equal
 
 import reportgen
 from reportgen.api import example_dir
-from reportgen.cli import cli
+from reportgen.cli.commands import cli
 
 EXAMPLE_RUNS = ("keyword.trec", "dense.jsonl", "hybrid.csv", "rerank.jsonl")
 

@@ -25,8 +25,8 @@ def test_wheel_in_a_fresh_venv_runs_the_demo(tmp_path: Path) -> None:
     )
     (wheel,) = wheels.glob("reportgen-*.whl")
     with zipfile.ZipFile(wheel) as archive:
-        shipped_schema = archive.read("reportgen/report/schema.json")
-    assert shipped_schema == (REPO / "reportgen" / "report" / "schema.json").read_bytes()
+        shipped_schema = archive.read("reportgen/schema/schema.json")
+    assert shipped_schema == (REPO / "reportgen" / "schema" / "schema.json").read_bytes()
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
@@ -49,7 +49,7 @@ def test_wheel_in_a_fresh_venv_runs_the_demo(tmp_path: Path) -> None:
     assert report["drilldown"]["count"] > 0
     assert "<table" in (out / "index.html").read_text()
     # the demo's report matches the schema as the installed package finds it
-    read_schema = "from importlib.resources import files; print(files('reportgen.report')"
+    read_schema = "from importlib.resources import files; print(files('reportgen.schema')"
     read_schema += ".joinpath('schema.json').read_text(), end='')"
     found = subprocess.run(
         [python, "-c", read_schema], capture_output=True, text=True, cwd=tmp_path, check=True

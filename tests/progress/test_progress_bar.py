@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from reportgen import progress
+from reportgen.core import progress
 
 
 class Terminal(io.StringIO):

@@ -20,7 +20,7 @@ from reportgen.api import (
     demo_request,
     make_report,
 )
-from reportgen.site import publish
+from reportgen.site.publish import publish
 from tests.chromium import Chromium, available
 from tests.render.test_size import write_large_inputs
 

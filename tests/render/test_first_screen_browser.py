@@ -28,7 +28,7 @@ from reportgen.api import (
     make_report,
     rules_from_options,
 )
-from reportgen.site import publish
+from reportgen.site.publish import publish
 from tests.chromium import Chromium, available
 from tests.render.test_browser import ARTIFACTS
 

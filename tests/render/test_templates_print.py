@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reportgen.analyse.compare import label
-from reportgen.model import outcome_word
+from reportgen.core.model import outcome_word
 from reportgen.render.cells import ADVICE, CELL_NAMES, FOCUS_CELL
 from reportgen.render.views.common import VERDICT_CLASSES, Cell, Table, verdict_class
 from reportgen.render.views.first_screen import GateView, overall_verdict

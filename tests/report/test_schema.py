@@ -13,11 +13,11 @@ from typing import Any, is_typeddict
 import pytest
 from jsonschema import Draft202012Validator
 
-from reportgen.report import types as report_types
+from reportgen import schema as report_types
 from tests.report_schema import folder_problems, report_problems
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA = REPO / "reportgen" / "report" / "schema.json"
+SCHEMA = REPO / "reportgen" / "schema" / "schema.json"
 
 pytest_plugins = ["pytester"]
 
@@ -34,7 +34,7 @@ def generator() -> ModuleType:
 
 def test_committed_schema_is_the_generated_one() -> None:
     assert SCHEMA.read_text(encoding="utf-8") == generator().rendered(), (
-        "reportgen/report/schema.json is out of date: run python scripts/make_report_schema.py"
+        "reportgen/schema/schema.json is out of date: run python scripts/make_report_schema.py"
     )
 
 
@@ -55,7 +55,7 @@ def test_schema_is_valid_and_every_type_is_in_it() -> None:
 def demo_report(folder: Path) -> dict[str, Any]:
     from click.testing import CliRunner
 
-    from reportgen.cli import cli
+    from reportgen.cli.commands import cli
 
     done = CliRunner().invoke(cli, ["demo", "--out", str(folder), "--quiet"])
     assert done.exit_code == 0, done.output

@@ -22,11 +22,11 @@ from reportgen.api import (
     make_shards,
     merge_reports,
 )
-from reportgen.cli import cli
+from reportgen.cli.commands import cli
+from reportgen.core.model import fingerprint_of
 from reportgen.errors import InputError, UsageError
 from reportgen.load import load_gold, load_run, load_verdicts
-from reportgen.model import fingerprint_of
-from reportgen.shard import shard_column, shard_of
+from reportgen.scale.shard import shard_column, shard_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "verdicts"
 QUESTIONS = 30

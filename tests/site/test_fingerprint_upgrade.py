@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen.cli import cli
-from reportgen.load.published import load_history
+from reportgen.cli.commands import cli
+from reportgen.load.previous.published import load_history
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "site_format1"
 GOLD = FIXTURE / "inputs" / "gold.jsonl"

@@ -24,10 +24,10 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import ReportOutputs, ReportSettings, demo_request, make_report
-from reportgen.cli import cli
-from reportgen.load.published import load_history
-from reportgen.site import publish
-from reportgen.sitelock import LOCK_NAME, site_lock
+from reportgen.cli.commands import cli
+from reportgen.load.previous.published import load_history
+from reportgen.site.lock import LOCK_NAME, site_lock
+from reportgen.site.publish import publish
 
 REPO = Path(__file__).resolve().parents[2]
 TRACED = ("rename", "renameat", "renameat2", "unlink", "unlinkat")
@@ -188,7 +188,7 @@ def check_recovered(site: Path, known: Known) -> set[str]:
 
 @pytest.fixture(scope="module")
 def known(reports: dict[str, Path]) -> Known:
-    from reportgen.publishing import report_files
+    from reportgen.site.install import report_files
 
     def site_tree(folder: Path) -> Tree:
         return {p.as_posix(): (folder / p).read_bytes() for p in report_files(folder)}

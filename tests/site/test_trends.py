@@ -18,7 +18,7 @@ from reportgen.api import (
     ReportSettings,
     make_report,
 )
-from reportgen.site import gold_segments, publish
+from reportgen.site.publish import gold_segments, publish
 
 RUNS = ("bm25", "dense")
 

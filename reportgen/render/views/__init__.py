@@ -23,7 +23,7 @@ from reportgen.render.views.first_screen import first_screen
 from reportgen.render.views.hygiene import hygiene_view
 from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
 from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows, runs_in_order
-from reportgen.report.types import Report
+from reportgen.schema import Report
 
 
 def facts(report: Report) -> list[tuple[str, str]]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reportgen.render.cells import CELL_NAMES, FOCUS_CELL, advice_sentence
 from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
-from reportgen.report.types import (
+from reportgen.schema import (
     AttributionSection,
     Cells,
     CoverageSplit,

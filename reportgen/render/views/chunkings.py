@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from reportgen.render.views.common import Cell, Table, fmt, plural
-from reportgen.report.types import Report
+from reportgen.schema import Report
 
 CHART = "chunkings"
 ANCHOR = "chunkings"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportgen.numbers import fmt as fmt  # the views' number format, shared with the gate
+from reportgen.schema.numbers import fmt as fmt  # the views' number format, shared with the gate
 
 IDS_INLINE = 8
 """Longest list of question ids a sentence names inline; longer ones are counted only."""

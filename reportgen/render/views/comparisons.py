@@ -10,7 +10,7 @@ from reportgen.measure.measures import MEASURES
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.attribution import with_stale
 from reportgen.render.views.common import Cell, Table, fmt, plural, verdict_class
-from reportgen.report.types import (
+from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
     Comparison,

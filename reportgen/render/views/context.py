@@ -9,7 +9,7 @@ by the pages, summary.md and the terminal alike.
 from __future__ import annotations
 
 from reportgen.render.views.common import plural
-from reportgen.report.types import Report
+from reportgen.schema import Report
 
 
 def context_k_words(report: Report) -> str:

@@ -12,7 +12,7 @@ from markupsafe import Markup
 from reportgen.analyse.cutoff import CutoffAnalysis, histogram
 from reportgen.render.charts import cutoff_chart_spec
 from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
-from reportgen.report.types import CutoffSection, Report, ScoreRange
+from reportgen.schema import CutoffSection, Report, ScoreRange
 
 
 @dataclass(frozen=True)

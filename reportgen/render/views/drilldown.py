@@ -16,7 +16,7 @@ from reportgen.analyse.drilldown import Explained, Sent, explain
 from reportgen.analyse.run import Findings
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import fmt_score, plural
-from reportgen.report.types import Report
+from reportgen.schema import Report
 
 PANELS_SHOWN = 200
 MARKDOWN_PANELS = 20

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportgen.model import outcome_word
+from reportgen.core.model import outcome_word
 from reportgen.render.views.attribution import AttributionView, attribution_view
 from reportgen.render.views.common import (
     Cell,
@@ -22,7 +22,7 @@ from reportgen.render.views.common import (
     plural,
     verdict_class,
 )
-from reportgen.report.types import BaselineComparison, Report
+from reportgen.schema import BaselineComparison, Report
 
 HEADLINE_MEASURES = (("hit", "hit"), ("recall", "recall"))
 """The measures at k_ctx the first screen gives with their interval and change."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reportgen.analyse.hygiene import shallow_runs
 from reportgen.render.views.common import fmt, listed_ids, plural
-from reportgen.report.types import HygieneSection, Provenance, Report, Stale, counted
+from reportgen.schema import HygieneSection, Provenance, Report, Stale, counted
 
 
 @dataclass(frozen=True)

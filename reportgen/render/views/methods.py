@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from reportgen.measure.measures import CUTOFF_MEASURES, MEASURES, WHOLE_LIST_MEASURES
 from reportgen.render.views.common import Cell, Table, fmt, fmt_interval, plural
-from reportgen.report.types import Report, RunSection
+from reportgen.schema import Report, RunSection
 
 
 def headline(name: str, run: RunSection, context_k: int) -> str:

@@ -12,7 +12,7 @@ import polars as pl
 from reportgen.measure.scoring import Evaluation
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import IDS_SHOWN
-from reportgen.report.types import Report
+from reportgen.schema import Report
 
 EVIDENCE_ONLY = "(evidence spans)"
 """What the gold column says of a question whose gold is evidence spans only: its chunks

@@ -33,10 +33,8 @@ from hypothesis import strategies as st
 from reportgen.analyse.attribution import Attribution
 from reportgen.analyse.coverage import coverage
 from reportgen.analyse.run import attribute_verdicts
-from reportgen.cli import cli
-from reportgen.load.traces import load_trace
-from reportgen.measure.scoring import Settings, evaluate
-from reportgen.model import (
+from reportgen.cli.commands import cli
+from reportgen.core.model import (
     JUDGMENTS_SCHEMA,
     QUESTIONS_SCHEMA,
     RESULTS_SCHEMA,
@@ -45,6 +43,8 @@ from reportgen.model import (
     Run,
     VerdictSet,
 )
+from reportgen.load.inputs.traces import load_trace
+from reportgen.measure.scoring import Settings, evaluate
 
 MULTIHOP = Path(__file__).resolve().parents[2] / "fixtures" / "traces" / "multihop.jsonl"
 BY_COVERAGE: dict[str, dict[str, float | int | None]] = {

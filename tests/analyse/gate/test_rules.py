@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reportgen.errors import InputError, UsageError
-from reportgen.load.config import GateRules, Rule, find_config, load_gate_rules, parse_rule
+from reportgen.load.inputs.config import GateRules, Rule, find_config, load_gate_rules, parse_rule
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,10 @@ import pytest
 
 from reportgen.analyse.hygiene import check, leak_counts, leak_line, stale_warning
 from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
+from reportgen.core.model import Manifest
 from reportgen.errors import UsageError
 from reportgen.load import load_gold, load_manifest, load_run
 from reportgen.measure.scoring import Evaluation, Settings, evaluate
-from reportgen.model import Manifest
 from reportgen.report.assemble import Report, assemble
 
 SETTINGS = Settings(ks=(1, 3), context_k=3)

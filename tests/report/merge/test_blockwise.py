@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, ReportSettings, make_report
-from reportgen.blockwise import measure_in_blocks, question_ranges, write_in_blocks
 from reportgen.errors import InputError, UsageError
 from reportgen.load import load_gold, load_run
-from reportgen.load.runs import in_range
+from reportgen.load.inputs.runs import in_range
 from reportgen.measure.scoring import Settings
+from reportgen.scale.blocks import measure_in_blocks, question_ranges, write_in_blocks
 
 
 def inputs(folder: Path) -> tuple[Path, Path]:
@@ -67,7 +67,7 @@ def test_blocks_give_the_whole_reports_numbers(tmp_path: Path, blocks: int) -> N
        st.integers(1, 6), st.text("abq0123456789", max_size=5))  # fmt: skip
 def test_the_ranges_hold_every_id_once(qids: list[str], blocks: int, other: str) -> None:
     """Each gold id, and any other id, falls in exactly one block."""
-    from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, GoldSet
+    from reportgen.core.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, GoldSet
 
     blocks = min(blocks, len(qids))
     questions = pl.DataFrame(

@@ -20,9 +20,9 @@ from reportgen.api import (
     make_report,
     merge_reports,
 )
+from reportgen.core.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, GoldSet, fingerprint_of
 from reportgen.errors import InputError
 from reportgen.load import load_gold
-from reportgen.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, GoldSet, fingerprint_of
 from tests.report.merge.test_merge import example_runs, split_gold
 
 

@@ -17,14 +17,14 @@ import polars as pl
 import pytest
 
 from reportgen.analyse.run import AnalysisOptions, run_analyses
+from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.errors import InputError, UsageError
-from reportgen.load.merge_data import merged_evaluation, merged_verdicts, read_merge_data
-from reportgen.load.traces import load_trace
+from reportgen.load.inputs.traces import load_trace
+from reportgen.load.previous.merge_data import merged_evaluation, merged_verdicts, read_merge_data
 from reportgen.measure.scoring import Settings, evaluate
-from reportgen.model import GoldSet, Run, VerdictSet
 from reportgen.render.merge_data import merge_data_files
 from reportgen.report.assemble import assemble
-from reportgen.shard import shard_of
+from reportgen.scale.shard import shard_of
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CREATED = datetime(2026, 12, 1, tzinfo=UTC)

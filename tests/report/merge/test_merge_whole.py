@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import example_dir
-from reportgen.cli import cli
+from reportgen.cli.commands import cli
 
 MERGED_KEYS = ("merged_from",)
 """The only keys of a merged report.json that say it was merged; every other key, at
@@ -266,7 +266,7 @@ def test_through_the_installed_command(tmp_path: Path) -> None:
 def test_a_gold_chunk_returned_only_in_another_shard_is_not_stale(tmp_path: Path, run_cli: Any):
     """Without a manifest, "returned by no run" looks at every question's list: c-shared
     is gold for one question and returned only for a question in another shard."""
-    from reportgen.shard import shard_of
+    from reportgen.scale.shard import shard_of
 
     qids = [f"q{n}" for n in range(40)]
     first = qids[0]

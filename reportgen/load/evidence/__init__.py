@@ -1,0 +1,1 @@
+"""Evidence spans and the chunk maps that place chunks in their documents."""

@@ -1,0 +1,307 @@
+"""Gold sets, runs and verdicts handed over in memory: dicts, Polars or pandas DataFrames.
+
+Each form becomes what a file reader makes (JSON records, CSV rows, table rows, scored
+lists) and goes through the same checks, so a notebook's input is held to the same
+rules as a file. An error names the parameter and the record in the caller's own
+syntax (``gold['q7']``, ``runs['bm25'].row(3)``) where a file's would name a line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from reportgen.core.model import GoldSet, Run, VerdictSet
+from reportgen.errors import InputError, UsageError, printable
+from reportgen.load.formats.csv_input import optional_column
+from reportgen.load.formats.ids import json_id
+from reportgen.load.formats.meta import identified
+from reportgen.load.formats.vocabulary import CHUNK_COLUMNS, ID_KEYS
+from reportgen.load.inputs.gold import gold_set, load_gold, parsed_records, parsed_rows
+from reportgen.load.inputs.qrels import judged_frames
+from reportgen.load.inputs.ranking import rank_rows
+from reportgen.load.inputs.runs import listed_rows, load_run, scored_rows, table_rows
+from reportgen.load.inputs.verdicts import load_verdicts, verdict_records
+
+Where = Callable[[int | None], str]
+"""The record an error's line number stands for, as the caller would write it."""
+HEADER_LINE = 1
+"""Tables are numbered as their CSV would be: the columns on line 1, row 0 on line 2."""
+_LINE = re.compile(r"\b(?:on )?line (\d+)")
+
+
+def is_path(value: object) -> bool:
+    return isinstance(value, str | os.PathLike)
+
+
+def is_pandas(value: object) -> bool:
+    """A pandas DataFrame, found without importing pandas for callers who do not use it."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(value, pandas.DataFrame)
+
+
+def is_frame(value: object) -> bool:
+    return isinstance(value, pl.DataFrame) or is_pandas(value)
+
+
+@contextmanager
+def located(where: Where) -> Iterator[None]:
+    """Errors raised inside name the record instead of a line (``line 3`` included)."""
+    try:
+        yield
+    except InputError as err:
+        problem = _LINE.sub(lambda found: f"at {where(int(found[1]))}", err.problem)
+        raise InputError(where(err.line), problem, err.fix) from None
+
+
+def _keyed(label: str, keys: Sequence[Any]) -> Where:
+    """Records of a mapping: line n is its n-th key."""
+
+    def where(line: int | None) -> str:
+        if line is None or not 1 <= line <= len(keys):
+            return label
+        return f"{label}[{keys[line - 1]!r}]"
+
+    return where
+
+
+def _rows_of(label: str, pandas: bool) -> Where:
+    """Rows of a DataFrame, as the caller would pick one out."""
+
+    def where(line: int | None) -> str:
+        if line is None:
+            return label
+        if line == HEADER_LINE:
+            return f"{label} (its columns)"
+        return f"{label}.iloc[{line - 2}]" if pandas else f"{label}.row({line - 2})"
+
+    return where
+
+
+def _pairs_of(label: str, run: Mapping[Any, Mapping[Any, Any]]) -> Where:
+    """Items of ``{qid: {chunk_id: score}}``: line n is the n-th pair, in reading order."""
+
+    def where(line: int | None) -> str:
+        if line is not None:
+            seen = 0
+            for qid, ranked in run.items():
+                if line <= seen + len(ranked):
+                    chunk = list(ranked)[line - seen - 1]
+                    return f"{label}[{qid!r}][{chunk!r}]"
+                seen += len(ranked)
+        return label
+
+    return where
+
+
+def polars_frame(value: Any, label: str, *, nan_is_missing: bool = True) -> pl.DataFrame:
+    """A Polars DataFrame, from pandas when need be (pandas and pyarrow: reportgen[pandas]).
+
+    pandas writes a missing value as NaN: read as null (an empty CSV cell) unless
+    ``nan_is_missing`` is False, for scores, where NaN is a failed score to refuse."""
+    if isinstance(value, pl.DataFrame):
+        return value
+    try:
+        return pl.from_pandas(value, nan_to_null=nan_is_missing)
+    except ImportError as err:
+        raise UsageError(
+            f"{label} is a pandas DataFrame, and reading it needs pyarrow ({err})",
+            "pip install 'reportgen[pandas]', or pass a Polars DataFrame",
+        ) from None
+
+
+def _empty(label: str, what: str) -> InputError:
+    return InputError(label, f"no {what}", f"pass at least one {what[:-1]}")
+
+
+def gold_from(value: Any, parameter: str = "gold") -> GoldSet:
+    """A gold set from a path, ``{qid: {chunk_id: grade}}``, ``{qid: [chunk_ids]}`` or a
+    DataFrame of rows as in a gold CSV file (``qid``, ``chunk_id``, ``grade``, ``kind``,
+    ``unanswerable``, ...)."""
+    if is_path(value):
+        return load_gold(value)
+    if is_frame(value):
+        frame = polars_frame(value, parameter)
+        if frame.height == 0:
+            raise _empty(parameter, "questions")
+        header = [name.strip().lower() for name in frame.columns]
+        with located(_rows_of(parameter, is_pandas(value))):
+            judged = _judgment_rows(frame, header)
+            if judged is not None:
+                return gold_set(Path(parameter), *judged_frames(Path(parameter), judged))
+            texts = frame.select(pl.all().cast(pl.String).fill_null(""))
+            rows = ((line, list(row)) for line, row in enumerate(texts.iter_rows(), start=2))
+            parsed = parsed_rows(Path(parameter), header, rows)
+            return gold_set(Path(parameter), *parsed.frames(), parsed)
+    if isinstance(value, Mapping):
+        if not value:
+            raise _empty(parameter, "questions")
+        keys = list(value)
+        records = (
+            (line, {"id": qid, "gold": _plain(chunks)})
+            for line, (qid, chunks) in enumerate(value.items(), start=1)
+        )
+        with located(_keyed(parameter, keys)):
+            parsed = parsed_records(Path(parameter), identified(Path(parameter), records))
+            return gold_set(Path(parameter), *parsed.frames(), parsed)
+    raise _unreadable(parameter, value, "{qid: {chunk_id: grade}} or {qid: [chunk_ids]}")
+
+
+def _judgment_rows(frame: pl.DataFrame, header: list[str]) -> pl.DataFrame | None:
+    """A table of (question, chunk, grade) only, every cell filled, as qrels rows (qid,
+    chunk_id, raw, line) for the frame-wide checks; None sends it through the gold CSV
+    reader, row by row (kinds, unanswerable rows, forbidden chunks, empty cells)."""
+    qid, chunk = optional_column(header, ID_KEYS), optional_column(header, CHUNK_COLUMNS)
+    grade = optional_column(header, ("grade",))
+    if qid is None or chunk is None or len(header) != 2 + (grade is not None):
+        return None
+    text = [pl.col(frame.columns[i]).cast(pl.String).str.strip_chars() for i in (qid, chunk)]
+    raw = pl.lit("1") if grade is None else pl.col(frame.columns[grade])
+    # grades held as signed integers are what the text would parse to: kept as they are
+    whole = grade is not None and frame.schema[frame.columns[grade]] in _SIGNED
+    rows = frame.select(
+        qid=text[0],
+        chunk_id=text[1],
+        raw=raw if whole else raw.cast(pl.String).str.strip_chars(),
+        line=pl.int_range(2, pl.len() + 2, dtype=pl.Int64),
+    )
+    empty = [pl.col(name).is_null() | (pl.col(name) == "") for name in ("qid", "chunk_id")]
+    empty.append(pl.col("raw").is_null() | (pl.lit(False) if whole else pl.col("raw") == ""))
+    return None if rows.select(pl.any_horizontal(empty).any()).item() else rows
+
+
+_SIGNED = (pl.Int8, pl.Int16, pl.Int32, pl.Int64)
+
+
+def _plain(value: Any) -> Any:
+    """A mapping or sequence as the dict or list a JSON reader would have made."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, list | tuple | set | frozenset):
+        return list(value)
+    return value
+
+
+def _unreadable(parameter: str, value: Any, shape: str) -> UsageError:
+    return UsageError(
+        f"{parameter} is a {type(value).__name__}, which reportgen cannot read",
+        f"pass a file path, a Polars or pandas DataFrame, or a dict {shape}",
+    )
+
+
+def is_one_run(value: Any) -> bool:
+    """A run itself rather than runs by name: a path, a DataFrame, or ``{qid: ...}`` whose
+    values are a question's ranked list (not a whole run)."""
+    if is_path(value) or is_frame(value):
+        return True
+    if not isinstance(value, Mapping):
+        return False
+    return not all(is_path(v) or is_frame(v) or _holds_lists(v) for v in value.values())
+
+
+def _holds_lists(value: Any) -> bool:
+    """``{qid: {chunk: score}}`` or ``{qid: [chunk]}``: judged by the first question."""
+    if not isinstance(value, Mapping) or not value:
+        return False
+    first = next(iter(value.values()))
+    return isinstance(first, Mapping | list | tuple)
+
+
+def runs_from(value: Any, parameter: str = "runs") -> list[Run]:
+    """Runs from one run or a mapping name -> run; each a path, ``{qid: {chunk_id: score}}``,
+    ``{qid: [chunk_ids]}`` (list order ranks) or a DataFrame (``qid``, ``chunk_id``,
+    ``score`` and/or ``rank``). A list of paths is taken as the CLI takes them."""
+    if isinstance(value, list | tuple) and all(is_path(v) for v in value):
+        return [load_run(path) for path in value]
+    if is_one_run(value):
+        return [run_from(value, "run" if not is_path(value) else None, parameter)]
+    if not isinstance(value, Mapping):
+        raise _unreadable(parameter, value, "{name: run}, {qid: {chunk_id: score}}")
+    if not value:
+        raise _empty(parameter, "runs")
+    runs = []
+    for name, run in value.items():
+        if not isinstance(name, str):
+            raise UsageError(
+                f"{parameter} has a run named {name!r}, not a string",
+                "name each run with a string, e.g. {'bm25': ..., 'dense': ...}",
+            )
+        runs.append(run_from(run, name, f"{parameter}[{name!r}]"))
+    return runs
+
+
+def run_from(value: Any, name: str | None, label: str) -> Run:
+    """One run; ``name`` None takes the file's name, as the CLI does."""
+    if is_path(value):
+        return load_run(value, name=name)
+    path = Path(label)
+    if is_frame(value):
+        where = _rows_of(label, is_pandas(value))
+        with located(where):
+            rows = table_rows(path, polars_frame(value, label, nan_is_missing=False))
+    elif isinstance(value, Mapping) and all(isinstance(v, Mapping) for v in value.values()):
+        value = _string_keys(value, label)
+        where = _pairs_of(label, value)
+        with located(where):
+            rows = scored_rows(path, dict(value))
+    elif isinstance(value, Mapping):
+        keys = list(value)
+        where = _keyed(label, keys)
+        records = lambda: identified(  # noqa: E731 - read twice when an item needs a closer look
+            path,
+            ((n, {"id": q, "chunks": _plain(v)}) for n, (q, v) in enumerate(value.items(), 1)),
+        )
+        with located(where):
+            rows = listed_rows(path, records)
+    else:
+        raise _unreadable(label, value, "{qid: {chunk_id: score}} or {qid: [chunk_ids]}")
+    with located(where):
+        results, repeated = rank_rows(path, rows)
+    return Run(
+        name=printable(name or "run"),
+        results=results,
+        source=label,
+        order=rows.order,
+        repeated_chunks=repeated,
+        in_blocks=True,
+    )
+
+
+def _string_keys(run: Mapping[Any, Mapping[Any, Any]], label: str) -> Mapping[str, Any]:
+    """Question and chunk ids as strings (numbers allowed, as in JSON), checked only when
+    some key is not a string already: one set of types per question costs little."""
+    if all(type(q) is str and set(map(type, r)) <= {str} for q, r in run.items()):
+        return run
+    keys = list(run)
+    with located(_keyed(label, keys)):
+        return {
+            json_id(qid, Path(label), line, "question id"): {
+                json_id(chunk, Path(label), line, "chunk id"): score
+                for chunk, score in ranked.items()
+            }
+            for line, (qid, ranked) in enumerate(run.items(), start=1)
+        }
+
+
+def verdicts_from(value: Any, parameter: str = "verdicts") -> VerdictSet:
+    """Verdicts from a path, ``{qid: correct}`` or ``{qid: {"correct": ..., "abstained":
+    ..., "run": ...}}`` (correct None: unknown, e.g. the judge errored)."""
+    if is_path(value):
+        return load_verdicts(value)
+    if not isinstance(value, Mapping):
+        raise _unreadable(parameter, value, "{qid: correct}")
+    keys = list(value)
+    records = (
+        (line, {"id": qid, **(dict(v) if isinstance(v, Mapping) else {"correct": v})})
+        for line, (qid, v) in enumerate(value.items(), start=1)
+    )
+    with located(_keyed(parameter, keys)):
+        rows = verdict_records(Path(parameter), records).frame()
+    return VerdictSet(rows=rows, source=parameter, format="memory")

@@ -1,0 +1,138 @@
+"""Runs of every kind, read into runs and the verdicts that came with them.
+
+A run file is a ranked list (TREC, JSON Lines, CSV, Parquet, ranx), a trace file (which
+also brings its verdicts and must carry the gold set of the report), or a span export
+(OTLP JSON or Phoenix), which needs the gold set to match its traces to questions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from reportgen.core.model import GoldSet, Run, VerdictSet
+from reportgen.errors import InputError, UsageError
+from reportgen.load.formats.vocabulary import (
+    SPAN_FORMATS,
+    TRACE_FORMAT,
+    detect_format,
+    is_trace_file,
+)
+from reportgen.load.inputs.gold import load_gold
+from reportgen.load.inputs.runs import load_run
+from reportgen.load.inputs.spans import load_span_run
+from reportgen.load.inputs.traces import Trace, load_trace
+
+
+@dataclass(frozen=True)
+class RunInputs:
+    """The runs in the order given, and the verdicts their trace files held."""
+
+    runs: tuple[Run, ...]
+    verdicts: VerdictSet | None
+
+
+def load_gold_input(
+    path: Path, fmt: str | None, version: str | None, index_version: str | None
+) -> tuple[GoldSet, Trace | None]:
+    """The gold set, and the trace when the gold file is a trace file (its first run)."""
+    if fmt is None and is_trace_file(path):
+        trace = load_trace(path)
+        gold = dataclasses.replace(
+            trace.gold,
+            version=trace.gold.version if version is None else version,
+            index_version=trace.gold.index_version if index_version is None else index_version,
+        )
+        return gold, trace
+    return load_gold(path, fmt, version=version, index_version=index_version), None
+
+
+def load_run_inputs(
+    specs: Iterable[tuple[str | None, Path] | Run],
+    gold: GoldSet,
+    fmt: str | None = None,
+    question_key: str | None = None,
+    first: Trace | None = None,
+) -> RunInputs:
+    """Every run of the report; ``first`` is the trace the gold file was, if it was one."""
+    runs: list[Run] = [] if first is None else [first.run]
+    verdicts: list[VerdictSet] = [] if first is None or first.verdicts is None else [first.verdicts]
+    for spec in specs:
+        if isinstance(spec, Run):  # loaded already (the Python API)
+            runs.append(spec)
+            continue
+        name, path = spec
+        found = detect_format(path, fmt, "run")
+        if found == TRACE_FORMAT:
+            trace = load_trace(path, name)
+            refuse_other_gold(trace, gold)
+            runs.append(trace.run)
+            if trace.verdicts is not None:
+                verdicts.append(trace.verdicts)
+        elif found in SPAN_FORMATS:
+            runs.append(load_span_run(path, gold, name, question_key, found))
+        else:
+            runs.append(load_run(path, name=name, fmt=found))
+    merged = None
+    if verdicts:
+        merged = VerdictSet(
+            rows=pl.concat([v.rows for v in verdicts]),
+            source=", ".join(v.source for v in verdicts),
+            format=TRACE_FORMAT,
+        )
+    return RunInputs(tuple(runs), merged)
+
+
+def refuse_other_gold(trace: Trace, gold: GoldSet) -> None:
+    """A trace file scored against another gold set would compare unlike numbers."""
+    if trace.gold.fingerprint != gold.fingerprint:
+        raise InputError(
+            trace.run.source,
+            f"its gold set (fingerprint {trace.gold.fingerprint}) is not the report's, "
+            f"{gold.source} (fingerprint {gold.fingerprint})",
+            "give trace files written over the same gold set, or report them separately",
+        )
+
+
+def with_trace_verdicts(
+    given: VerdictSet | None, traced: VerdictSet | None, target: str, run_names: Sequence[str]
+) -> VerdictSet | None:
+    """The verdicts file's and the trace files' verdicts as one set, one source per run.
+
+    ``target`` is the run the file's rows without a run name judge; they are named so,
+    lest they serve a trace's run too. A file that judges none of ``run_names`` is
+    refused, as it is without traces: its verdicts would silently serve nothing.
+    """
+    if given is None or traced is None:
+        return given or traced
+    if given.join_on == "question":
+        raise UsageError(
+            f"{given.source} joins verdicts by question text, the trace files by id",
+            "give the verdicts file an id column, or leave it out",
+        )
+    rows = given.rows.with_columns(pl.col("run").fill_null(target))
+    named = sorted(set(rows["run"].unique()))
+    if not set(named) & set(run_names):
+        raise UsageError(
+            f"{given.source} has verdicts for run(s) {', '.join(named)}, "
+            f"none for a run of this report ({', '.join(run_names)})",
+            "name one of these runs in its run column, or leave --verdicts out",
+        )
+    clash = sorted(set(rows["run"].unique()) & set(traced.rows["run"].unique()))
+    if clash:
+        raise UsageError(
+            f"run {clash[0]!r} has verdicts in {given.source} and in its trace file",
+            "keep one source of verdicts per run: drop --verdicts, or its rows for that run",
+        )
+    return VerdictSet(
+        rows=pl.concat([rows, traced.rows]),
+        source=f"{given.source}, {traced.source}",
+        format=f"{given.format}, {traced.format}",
+        join_on=given.join_on,
+        metric=given.metric,
+        threshold=given.threshold,
+    )

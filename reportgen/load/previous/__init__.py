@@ -1,0 +1,1 @@
+"""What reportgen wrote before, read back: baselines, sites' history, shards, merge data."""

@@ -1,0 +1,277 @@
+"""A previous report to compare against: its report.json and its per-question values.
+
+The baseline may be given as the report.json itself, the folder it sits in (a report
+folder, or one version folder of a site), a published site folder, or that site's
+history.jsonl. From a site, the version compared with is the newest by creation time
+whose gold fingerprint is this report's (numbers on another gold set cannot be
+compared); when none is, the newest, and ``--on-gold-change`` then decides. A label
+(``--baseline-version``) picks one instead. Versions pruned by ``publish --keep`` have
+no folder left and are never chosen. Histories written before ``publish`` recorded
+gold sets, or with a ``path`` per entry, read the same. Without a history, every
+``*/report.json`` of the folder is a version.
+
+Comparisons are paired by question, so the per-question file written beside
+report.json (per_question.parquet or per_question.csv) is required.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
+
+import polars as pl
+
+from reportgen.core.filesystem import reading
+from reportgen.errors import InputError
+from reportgen.load.formats.files import check_file
+from reportgen.load.previous.per_question import read_per_question
+from reportgen.load.previous.published import (
+    HISTORY_FIX,
+    current_fingerprint,
+    history_entries,
+    read_report,
+    report_fingerprint,
+)
+
+REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs", "gold.fingerprint")
+BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"
+HISTORY = "history.jsonl"
+LABELS_SHOWN = 20
+
+Rule = Literal["requested", "same_gold", "newest"]
+
+
+@dataclass(frozen=True)
+class SiteVersion:
+    """One version a site holds, as its history (or its report.json) tells it."""
+
+    version: str
+    created: str
+    folder: Path
+    fingerprint: str | None
+    """None when an old history does not say: then its report.json is read."""
+    pruned: bool
+    line: int | None
+    """Its line in history.jsonl (None for a site without a history)."""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A previous report: the dict it wrote and its per-question values."""
+
+    path: Path
+    """The report.json that was read."""
+    report: dict[str, Any]
+    per_question: pl.DataFrame
+    selection: dict[str, Any] | None = None
+    """How the version was chosen from a site; None when it was given directly."""
+
+
+def load_baseline(
+    path: str | Path, *, gold_fingerprint: str | None = None, version: str | None = None
+) -> Baseline:
+    """The baseline that ``path`` stands for.
+
+    ``gold_fingerprint`` (this report's gold set) steers the choice among a site's
+    versions; ``version`` names one.
+    """
+    with reading(Path(path)):
+        report_path, selection = find_report(Path(path), gold_fingerprint, version)
+        report = _read_report(report_path)
+        if version is not None and str(report["version"]) != version:
+            raise InputError(
+                report_path,
+                f"this report is version {report['version']!r}, not {version!r} "
+                "as --baseline-version asks",
+                "give the site folder with --baseline to pick a version from it, "
+                "or drop --baseline-version",
+            )
+        per_question = _read_per_question(report_path)
+    return Baseline(report_path, report, per_question, selection)
+
+
+def find_report(
+    path: Path, gold_fingerprint: str | None = None, version: str | None = None
+) -> tuple[Path, dict[str, Any] | None]:
+    """The report.json that ``path`` stands for, and how it was chosen from a site."""
+    if path.is_file():
+        if path.suffix == ".jsonl":
+            site = path.parent
+            return _choose(path, site, _history_versions(site, path), gold_fingerprint, version)
+        return path, None
+    if not path.exists():
+        raise InputError(path, "no such file or folder", BASELINE_FIX)
+    if not path.is_dir():
+        check_file(path)  # a pipe or a device: said so
+    if (path / "report.json").is_file():
+        return path / "report.json", None
+    if (path / HISTORY).is_file():
+        versions = _history_versions(path, path / HISTORY)
+    else:
+        versions = _folder_versions(path)
+    if not versions:
+        raise InputError(
+            path,
+            "no report.json here, nor a published site (history.jsonl or */report.json)",
+            BASELINE_FIX,
+        )
+    return _choose(path, path, versions, gold_fingerprint, version)
+
+
+def _history_versions(site: Path, history: Path) -> list[SiteVersion]:
+    """The last publication of each version in the history (a re-publish replaces)."""
+    last: dict[str, tuple[int, dict[str, Any]]] = {}
+    for number, entry in history_entries(history, ("version", "created")):
+        last[entry["version"]] = (number, entry)
+    versions = []
+    for label, (number, entry) in last.items():
+        folder = _entry_folder(site, history, number, entry)
+        versions.append(
+            SiteVersion(
+                version=label,
+                created=str(entry["created"]),
+                folder=folder,
+                fingerprint=current_fingerprint(entry, folder),
+                pruned=bool(entry.get("pruned")),
+                line=number,
+            )
+        )
+    if not versions:
+        raise InputError(history, "the history is empty", "publish a version first")
+    return versions
+
+
+def _entry_folder(site: Path, history: Path, number: int, entry: dict[str, Any]) -> Path:
+    """The version's folder: ``path`` in older histories (checked to stay inside the
+    site), else the folder named by the label."""
+    given = entry.get("path")
+    if given is None:
+        return site / str(entry["version"])
+    relative = PurePosixPath(str(given))
+    if relative.is_absolute() or ".." in relative.parts or not relative.parts:
+        raise InputError(
+            history,
+            f"the entry's path {str(given)!r} leads outside the site",
+            HISTORY_FIX,
+            number,
+        )
+    folder = site.joinpath(*relative.parts)
+    return folder.parent if relative.name == "report.json" else folder
+
+
+def _folder_versions(site: Path) -> list[SiteVersion]:
+    versions = []
+    for path in sorted(site.glob("*/report.json")):
+        report = _read_report(path)
+        versions.append(
+            SiteVersion(
+                version=str(report["version"]),
+                created=str(report["created"]),
+                folder=path.parent,
+                fingerprint=report_fingerprint(report),
+                pruned=False,
+                line=None,
+            )
+        )
+    return versions
+
+
+def _fingerprint(entry: SiteVersion) -> str | None:
+    if entry.fingerprint is not None:
+        return entry.fingerprint
+    report = entry.folder / "report.json"
+    return report_fingerprint(_read_report(report)) if report.is_file() else None
+
+
+def _choose(
+    given: Path,
+    site: Path,
+    versions: Sequence[SiteVersion],
+    gold_fingerprint: str | None,
+    wanted: str | None,
+) -> tuple[Path, dict[str, Any]]:
+    """The version to compare with: the one asked for, else the newest on this gold set,
+    else the newest; pruned versions have no folder and are passed over."""
+    newest_first = sorted(
+        (entry for entry in versions if not entry.pruned),
+        key=lambda entry: (entry.created, entry.line or 0, str(entry.folder)),
+        reverse=True,
+    )
+    rule: Rule
+    if wanted is not None:
+        chosen = _requested(given, versions, newest_first, wanted)
+        rule = "requested"
+    else:
+        if not newest_first:
+            raise InputError(
+                given,
+                "every version of this site was pruned (publish --keep): none has a folder left",
+                "publish a version first, or give a report folder with --baseline",
+            )
+        same_gold = [entry for entry in newest_first if _fingerprint(entry) == gold_fingerprint]
+        chosen, rule = (same_gold[0], "same_gold") if same_gold else (newest_first[0], "newest")
+    report = chosen.folder / "report.json"
+    if not report.is_file():
+        raise InputError(
+            given if chosen.line is None else site / HISTORY,
+            f"version {chosen.version}'s report is missing ({report})",
+            "republish that version, or pick another with --baseline-version",
+            chosen.line,
+        )
+    newer = newest_first[: newest_first.index(chosen)]
+    return report, {
+        "site": str(site),
+        "rule": rule,
+        "versions": len(newest_first),
+        "newer": [entry.version for entry in newer],
+    }
+
+
+def _requested(
+    given: Path,
+    versions: Sequence[SiteVersion],
+    newest_first: Sequence[SiteVersion],
+    wanted: str,
+) -> SiteVersion:
+    for entry in newest_first:
+        if entry.version == wanted:
+            return entry
+    labels = [entry.version for entry in newest_first]
+    shown = ", ".join(labels[:LABELS_SHOWN]) or "none"
+    if len(labels) > LABELS_SHOWN:
+        shown += f" and {len(labels) - LABELS_SHOWN} older"
+    pruned = any(entry.version == wanted and entry.pruned for entry in versions)
+    problem = (
+        f"version {wanted!r} was pruned (publish --keep): its folder is gone"
+        if pruned
+        else f"no version {wanted!r} here"
+    )
+    raise InputError(
+        given,
+        f"{problem}; the versions it holds, newest first: {shown}",
+        "pass one of them to --baseline-version",
+    )
+
+
+def _read_report(path: Path) -> dict[str, Any]:
+    return read_report(path, REQUIRED_KEYS, BASELINE_FIX)
+
+
+def per_question_path(report_path: Path) -> Path:
+    """The per-question file read beside a baseline's report.json (Parquet first)."""
+    parquet = report_path.parent / "per_question.parquet"
+    return parquet if parquet.is_file() else report_path.parent / "per_question.csv"
+
+
+def _read_per_question(report_path: Path) -> pl.DataFrame:
+    source = per_question_path(report_path)
+    if not source.is_file():
+        raise InputError(
+            source,
+            "the baseline's per-question values are missing; comparisons are paired by "
+            "question and need them",
+            "keep per_question.csv (or .parquet) beside report.json when you publish",
+        )
+    return read_per_question(source, BASELINE_FIX)

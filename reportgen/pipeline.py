@@ -1,0 +1,163 @@
+"""Write a report from what the analyses found: the steps `report` and `merge` share.
+
+``make_report`` measures, ``merge`` rebuilds the measured evaluation from shards; both
+then run the analyses and hand the findings here, so a merged report is laid out,
+rendered and written by the same code as one report over every question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportgen.analyse.gate import failures
+from reportgen.analyse.run import Findings
+from reportgen.errors import GateFailed
+from reportgen.measure.scoring import Evaluation
+from reportgen.render.chart_engine import ChartWorker
+from reportgen.render.output import (
+    FORMATS,
+    per_question_bytes,
+    refuse_overwriting_inputs,
+    report_json,
+    write_files,
+)
+from reportgen.report.assemble import assemble, per_question_rows
+from reportgen.request import ReportOutputs, check_formats
+from reportgen.schema import MergedShard, Report
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    report: Report
+    findings: Findings
+    """What every analysis found, with the per-question scores they read."""
+    files: list[Path]
+    strict: bool = False
+    """Whether any warning fails (``ReportChecks.strict``)."""
+
+    @property
+    def evaluation(self) -> Evaluation:
+        """The per-question frames of every run."""
+        return self.findings.evaluation
+
+    @property
+    def gate_failures(self) -> list[str]:
+        """One message per failed quality rule; empty when the gate passed or was unset."""
+        return failures(self.report.get("gate"))
+
+    @property
+    def failure(self) -> GateFailed | None:
+        """What fails a CI job: the failed quality rules, else (strict) any warning."""
+        failed = self.gate_failures
+        if failed:
+            return GateFailed(
+                (f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule")
+                + " failed (the report was written):\n"
+                + "\n".join(failed)
+            )
+        return strict_failure(self.report) if self.strict else None
+
+
+def strict_failure(report: Report) -> GateFailed | None:
+    """--strict: any warning fails the gate (after the report is written)."""
+    warnings = report["warnings"]
+    if not warnings:
+        return None
+    codes = ", ".join(sorted({w["code"] for w in warnings}))
+    return GateFailed(f"--strict: {len(warnings)} warning(s) ({codes}); see report.json 'warnings'")
+
+
+def draws_charts(formats: Sequence[str]) -> bool:
+    """Whether these outputs need charts (and so Jinja2 and vl-convert)."""
+    return "html" in formats or "md" in formats
+
+
+def planned_files(formats: Sequence[str], per_question_format: str) -> list[str]:
+    """The files :func:`render_files` makes for these formats, charts aside."""
+    names = ["report.json", f"per_question.{per_question_format}"]
+    names += ["summary.md", "report.md"] if "md" in formats else []
+    return names + (["index.html"] if "html" in formats else [])
+
+
+def render_files(
+    report: Report,
+    findings: Findings,
+    formats: Sequence[str] = FORMATS,
+    per_question_format: str = "csv",
+    report_url: str = "index.html",
+    chart_png: bool = False,
+    chart_worker: ChartWorker | None = None,
+) -> dict[str, bytes]:
+    """Every output file's bytes, rendered in memory before anything is written.
+
+    ``report_url`` is where readers of summary.md find the full report (e.g. the
+    published site's page of this version); relative by default. Charts are SVG files
+    (report.md shows them, GitHub included); ``chart_png`` adds a PNG of each, for
+    places that take no SVG (slides, some wikis and chat tools). ``chart_worker``
+    draws them when given (started early, its engine is ready by now).
+    """
+    check_formats(formats, per_question_format)
+    per_question_file = f"per_question.{per_question_format}"
+    specs = {}
+    if draws_charts(formats):
+        from reportgen.render.charts import report_chart_specs
+        from reportgen.render.views.cutoff import cutoff_chart_specs
+
+        specs = report_chart_specs(report) | cutoff_chart_specs(report, findings.cutoffs)
+        if chart_worker is not None:
+            chart_worker.send(specs)  # drawn in the child while the other files render
+    files = {
+        "report.json": report_json(report).encode(),
+        per_question_file: per_question_bytes(
+            per_question_rows(findings.evaluation), per_question_format
+        ),
+    }
+    if not draws_charts(formats):
+        return files
+    # Jinja2 and vl-convert only when HTML or Markdown is asked for
+    from reportgen.render.chart_engine import render_charts
+    from reportgen.render.pages import render_html, render_markdown
+    from reportgen.render.summary import render_summary
+
+    if "md" in formats:
+        files["summary.md"] = render_summary(report, report_url).encode()
+    charts = render_charts(specs, png=chart_png, worker=chart_worker)
+    files.update({f"charts/{name}": data for name, data in charts.items()})
+    if "html" in formats:
+        files["index.html"] = render_html(report, findings, charts, per_question_file).encode()
+    if "md" in formats:
+        files["report.md"] = render_markdown(report, findings, charts, per_question_file).encode()
+    return files
+
+
+def write_report(
+    findings: Findings,
+    outputs: ReportOutputs,
+    files_read: list[tuple[str, Path]],
+    worker: ChartWorker | None = None,
+    strict: bool = False,
+    merged_from: list[MergedShard] | None = None,
+    command: str = "report",
+) -> ReportResult:
+    """Assemble, render and write what the analyses found (``report`` and ``merge``)."""
+    report = assemble(findings)
+    if merged_from is not None:
+        report["merged_from"] = merged_from
+    files = render_files(
+        report,
+        findings,
+        outputs.formats,
+        outputs.per_question_format,
+        outputs.report_url,
+        chart_png=outputs.chart_png,
+        chart_worker=worker,
+    )
+    if outputs.merge_data:
+        from reportgen.render.merge_data import merge_data_files
+
+        files |= merge_data_files(findings)
+    out_dir = Path(outputs.out_dir)
+    refuse_overwriting_inputs(out_dir, files, files_read, command)
+    return ReportResult(report, findings, write_files(out_dir, files), strict=strict)

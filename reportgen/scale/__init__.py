@@ -1,0 +1,1 @@
+"""Beyond one process: shards cut by question, merged back, and runs read in blocks."""

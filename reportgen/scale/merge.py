@@ -1,0 +1,354 @@
+"""``reportgen merge``: shards measured apart, back into the report of all their questions.
+
+Shards measured with ``--merge-data`` carry what the analyses read (merge/), so the
+merged evaluation goes the way of ``reportgen report`` after measuring: the analyses
+(cells, cutoff, checks, comparisons, baseline, gate), report.json, the pages. Shards
+holding only per-question values (``trec_eval -q`` output, older reportgen) give the
+merged means (report/merge.py): report.json and the per-question file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from reportgen.analyse.gate import failures
+from reportgen.analyse.run import AnalysisOptions, run_analyses
+from reportgen.core.filesystem import reading, refuse_undecodable
+from reportgen.core.labels import check_version_label, created_at
+from reportgen.core.model import GoldSet
+from reportgen.errors import GateFailed, UsageError
+from reportgen.load import load_manifest
+from reportgen.load.evidence.chunkings import chunk_manifest, load_chunkings
+from reportgen.load.evidence.chunks import parse_chunks_spec
+from reportgen.load.evidence.spans import Documents
+from reportgen.load.previous.baseline import load_baseline, per_question_path
+from reportgen.load.previous.merge_data import (
+    MERGE_FOLDER,
+    ShardData,
+    checked_for,
+    chunk_mapped,
+    has_merge_data,
+    manifest_named,
+    merged_evaluation,
+    merged_gold,
+    merged_verdicts,
+    read_merge_data,
+)
+from reportgen.load.previous.shards import Shard
+from reportgen.measure.chunked import Chunkings
+from reportgen.pipeline import ReportResult, draws_charts, planned_files, write_report
+from reportgen.render.chart_engine import ChartWorker
+from reportgen.render.links import check_report_url
+from reportgen.render.output import (
+    per_question_bytes,
+    refuse_overwriting_inputs,
+    report_json,
+    write_files,
+)
+from reportgen.request import MergeRequest, check_choice, check_formats
+from reportgen.schema import MergedReport, MergedShard
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """A merge of shards holding per-question values only: the merged means."""
+
+    report: MergedReport
+    files: list[Path]
+    notes: tuple[str, ...] = ()
+    """What the merge could not write, and why."""
+
+    @property
+    def failure(self) -> GateFailed | None:
+        """The failed quality rules (``--min``), as ``reportgen report`` fails them."""
+        failed = failures(self.report.get("gate"))
+        if not failed:
+            return None
+        count = f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule"
+        return GateFailed(f"{count} failed (the report was written):\n" + "\n".join(failed))
+
+
+def check_merge_request(request: MergeRequest) -> None:
+    """Refuse a bad value before any shard is read."""
+    refuse_undecodable(
+        {
+            "version (--version)": request.version,
+            "verdicts_run (--verdicts-run)": request.inputs.verdicts_run,
+            "audience (--audience)": request.checks.audience,
+            "reference_run (--reference-run)": request.reference_run,
+            "report_url (--report-url)": request.outputs.report_url,
+            "compare_measures (--compare-measures)": ",".join(request.compare_measures or []),
+        }
+    )
+    if request.version is not None:
+        check_version_label(request.version)
+    check_report_url(request.outputs.report_url)
+    check_formats(request.outputs.formats, request.outputs.per_question_format)
+    check_choice("on_gold_change", request.on_gold_change, ("refuse", "intersect"))
+    if request.inputs.baseline_version is not None and request.inputs.baseline is None:
+        raise UsageError(
+            "--baseline-version picks a version of the baseline, but no baseline is given",
+            "pass the site to pick the version from (--baseline)",
+        )
+    if not request.inputs.shards:
+        raise UsageError("no shard to merge", "pass the per-question outputs of every shard")
+    _refuse_repeated_shards(request.inputs.shards)
+
+
+def _refuse_repeated_shards(shards: Sequence[str | Path]) -> None:
+    """A shard given twice (a shell glob and a name, a path spelt two ways) is a mistake to
+    name as such, not as questions two shards share."""
+    seen: dict[Path, str | Path] = {}
+    for shard in shards:
+        resolved = Path(shard).resolve()
+        if resolved in seen:
+            first = seen[resolved]
+            again = "" if str(first) == str(shard) else f" (as {first} and as {shard})"
+            raise UsageError(
+                f"{shard}: this shard is given twice{again}",
+                "pass each shard's folder once",
+            )
+        seen[resolved] = shard
+
+
+def _has_merge_data(shard: str | Path) -> bool:
+    """Whether the shard (its folder, or a file in it) has merge/; an unreadable path is
+    an input error naming it."""
+    path = Path(shard)
+    with reading(path):
+        return has_merge_data(path if path.is_dir() else path.parent)
+
+
+def merge(request: MergeRequest) -> ReportResult | MergeResult:
+    """The whole report when every shard has merge/, else the merged means."""
+    check_merge_request(request)
+    shards = [Path(shard) for shard in request.inputs.shards]
+    whole = [_has_merge_data(shard) for shard in shards]
+    if all(whole):
+        folders = [shard if shard.is_dir() else shard.parent for shard in shards]
+        return merge_whole(request, [read_merge_data(folder) for folder in folders])
+    if any(whole):
+        without = shards[whole.index(False)]
+        raise UsageError(
+            f"{without} has no {MERGE_FOLDER}/ folder, and other shards have one",
+            "measure every shard with `reportgen report --merge-data`, then merge",
+        )
+    return merge_values(request)
+
+
+def _shard_fingerprint(shard: ShardData) -> str:
+    frames = shard.frames
+    part = GoldSet(frames["questions"], frames["judgments"], "", forbidden=frames["forbidden"])
+    return part.fingerprint
+
+
+SHARD_OUTPUTS = ("report.json", "per_question.csv", "per_question.parquet")
+"""What a shard's measure job wrote beside merge/: a merge written over them spoils the shard."""
+
+
+def _files_read(request: MergeRequest, shards: Sequence[ShardData]) -> list[tuple[str, Path]]:
+    """Every file a whole merge reads: none may be overwritten."""
+    files = [
+        ("the shard's merge data", path)
+        for shard in shards
+        for path in sorted((shard.folder / MERGE_FOLDER).iterdir())
+    ]
+    files += [
+        ("the shard's " + name, shard.folder / name)
+        for shard in shards
+        for name in SHARD_OUTPUTS
+        if (shard.folder / name).exists()
+    ]
+    inputs = request.inputs
+    if inputs.manifest is not None:
+        files.append(("the manifest", Path(inputs.manifest)))
+    for spec in inputs.chunks:
+        _, path = parse_chunks_spec(spec) if isinstance(spec, str) else spec
+        files.append(("the chunk map", Path(path)))
+    if inputs.baseline is not None:
+        files.append(("the baseline", Path(inputs.baseline)))
+    gate = request.checks.gate
+    return files + [("the config file", Path(source)) for source in (gate.sources if gate else ())]
+
+
+def _as_of(request: MergeRequest, shards: Sequence[ShardData], indexed: bool) -> date | None:
+    """The shards kept the chunks forbidden for one audience on one date (and in one
+    manifest): merge checks the same, so the leaks are theirs."""
+    checked = checked_for(shards)
+    audience, given = request.checks.audience, request.checks.as_of
+    if audience != checked["audience"]:
+        raise UsageError(
+            f"--audience is {audience!r}, and the shards were measured for {checked['audience']!r}",
+            "give merge the shards' --audience (or measure them for this one)",
+        )
+    as_of = None if checked["as_of"] is None else date.fromisoformat(checked["as_of"])
+    if given is not None and as_of is not None and given != as_of:
+        raise UsageError(
+            f"--as-of is {given}, and the shards were measured as of {as_of}",
+            "leave --as-of out (merge takes the shards'), or measure them as of this date",
+        )
+    named = manifest_named(shards)
+    if named is not None and not indexed:
+        raise UsageError(
+            f"the shards were checked against the manifest {named['source']}, and merge has none",
+            f"pass it to merge too: --manifest {named['source']}",
+        )
+    if named is None and indexed:
+        raise UsageError(
+            "merge has a manifest, and the shards were measured without one",
+            "measure the shards with --manifest too, or merge without it",
+        )
+    return given or as_of
+
+
+def _chunkings(
+    request: MergeRequest, shards: Sequence[ShardData], gold: GoldSet
+) -> Chunkings | None:
+    """The chunk maps the shards were measured through, loaded from merge's --chunks
+    (they cover the whole index, so no shard carries them): the same runs must have one."""
+    mapped = chunk_mapped(shards)
+    inputs = request.inputs
+    names = list(shards[0].meta["runs"])
+    documents = None if inputs.docs is None else Documents(Path(inputs.docs))
+    chunkings = load_chunkings(gold, inputs.chunks, names, documents, inputs.chunks_format)
+    given = {} if chunkings is None else dict(chunkings.maps)
+    if set(given) != set(mapped):
+        odd = sorted(set(given) ^ set(mapped))[0]
+        problem = (
+            f"run {odd!r} was measured through the chunk map {mapped[odd]}, and merge has none"
+            if odd in mapped
+            else f"run {odd!r} has a chunk map in merge's --chunks, and its shards had none"
+        )
+        raise UsageError(problem, "give merge the shards' --chunks (and --docs)")
+    return chunkings
+
+
+def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportResult:
+    """The report ``reportgen report`` writes over every shard's questions."""
+    inputs, checks, outputs = request.inputs, request.checks, request.outputs
+    gold = merged_gold(shards)
+    chunkings = _chunkings(request, shards, gold)
+    evaluation = merged_evaluation(shards, gold, chunkings)
+    if inputs.trec_eval is not None and inputs.trec_eval != evaluation.settings.trec_eval:
+        raise UsageError(
+            f"--trec-eval is {inputs.trec_eval} but the shards were measured with "
+            f"{evaluation.settings.trec_eval}",
+            "leave the option out: the shards decide",
+        )
+    index = (
+        chunk_manifest(chunkings)
+        if inputs.manifest is None
+        else load_manifest(inputs.manifest, inputs.manifest_format)
+    )
+    as_of = _as_of(request, shards, index is not None)
+    worker = ChartWorker() if draws_charts(outputs.formats) else None
+    try:
+        created = created_at()
+        previous = (
+            None
+            if inputs.baseline is None
+            else load_baseline(
+                inputs.baseline,
+                gold_fingerprint=evaluation.gold.fingerprint,
+                version=inputs.baseline_version,
+            )
+        )
+        files_read = _files_read(request, shards)
+        if previous is not None:
+            files_read.append(
+                ("the baseline's per-question file", per_question_path(previous.path))
+            )
+        planned = planned_files(outputs.formats, outputs.per_question_format)
+        refuse_overwriting_inputs(Path(outputs.out_dir), planned, files_read, "merge")
+        options = AnalysisOptions(
+            verdicts=merged_verdicts(shards),
+            verdicts_run=inputs.verdicts_run,
+            manifest=index,
+            audience=checks.audience,
+            as_of=as_of or created.date(),
+            reference_run=request.reference_run,
+            compare_measures=request.compare_measures,
+            baseline=previous,
+            on_gold_change=request.on_gold_change,
+            gate=checks.gate,
+            explain=request.explain,
+        )
+        findings = run_analyses(evaluation, options, version=request.version, created=created)
+        merged_from: list[MergedShard] = [
+            {
+                "source": shard.source,
+                "questions": shard.frames["questions"].height,
+                "fingerprint": _shard_fingerprint(shard),
+            }
+            for shard in shards
+        ]
+        return write_report(
+            findings, outputs, files_read, worker, checks.strict, merged_from, "merge"
+        )
+    finally:
+        if worker is not None:
+            worker.close()
+
+
+def _shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:
+    """Every file a merge of values reads (per-question files, the report.json beside)."""
+    inputs = []
+    for shard in shards:
+        inputs.append(("the shard", Path(shard.source)))
+        if shard.report is not None:
+            inputs.append(("the shard's report.json", Path(shard.source).parent / "report.json"))
+    return inputs
+
+
+def merge_values(request: MergeRequest) -> MergeResult:
+    """The merged means of shards holding per-question values only; ``--min`` rules are
+    checked on them (max-drop rules need a baseline, which needs the whole report)."""
+    from reportgen.load.previous.shards import load_shard
+    from reportgen.report.merge import merge_shards
+
+    inputs, checks, gate = request.inputs, request.checks, request.checks.gate
+    whole_only = {
+        "--baseline": inputs.baseline,
+        "--manifest": inputs.manifest,
+        "--verdicts-run": inputs.verdicts_run,
+        "--audience": checks.audience,
+        "--as-of": checks.as_of,
+        "--strict": checks.strict,
+        "--reference-run": request.reference_run,
+        "--compare-measures": request.compare_measures,
+        "--max-drop": gate is not None and any(rule.type == "max-drop" for rule in gate.rules),
+        "--merge-data": request.outputs.merge_data,
+    }
+    given = [flag for flag, value in whole_only.items() if value]
+    if given:
+        raise UsageError(
+            f"{given[0]} needs the whole report, and the shards hold per-question values only",
+            "measure the shards with `reportgen report --merge-data`, then merge",
+        )
+    loaded = [load_shard(shard) for shard in request.inputs.shards]
+    report, rows = merge_shards(
+        loaded,
+        trec_eval=request.inputs.trec_eval,
+        version=request.version,
+        created=created_at(),
+        gate=gate,
+    )
+    outputs = request.outputs
+    files = {
+        "report.json": report_json(report).encode(),
+        f"per_question.{outputs.per_question_format}": per_question_bytes(
+            rows, outputs.per_question_format
+        ),
+    }
+    out_dir = Path(outputs.out_dir)
+    refuse_overwriting_inputs(out_dir, files, _shard_inputs(loaded), "merge")
+    notes: tuple[str, ...] = ()
+    if draws_charts(outputs.formats):
+        notes = (
+            "the shards hold per-question values only, so no pages were written (measure "
+            "them with `reportgen report --merge-data` for the whole report)",
+        )
+    return MergeResult(report, write_files(out_dir, files), notes)

@@ -1,0 +1,279 @@
+"""report.json's shape as types: every section a TypedDict, the format version, rounding.
+
+The bottom of the house: it imports nothing of reportgen, so that every stage (the
+analyses that build sections, the renderers that read them, the loaders of old
+reports) can name the same shapes without importing each other. Import every name
+from here; sections.py holds what was measured, compared.py the comparisons, the
+baseline and the gate. reportgen/schema/schema.json is generated from these types
+(scripts/make_report_schema.py), and the tests check every report.json they write
+against it: a key added to a section without adding it here fails the tests.
+
+Keys that a name varies (run names, measure keys, question ids, kinds, cutoffs) are
+``dict[str, ...]``; every other object is closed. See docs/report-json.md for what
+each key means and when ``format_version`` changes.
+"""
+
+from typing import NotRequired, TypedDict
+
+from reportgen.schema.compared import (
+    BaselineComparison,
+    BaselineGold,
+    BaselineSection,
+    CellsThenNow,
+    ChangedQuestion,
+    Comparison,
+    ComparisonsSection,
+    GateSection,
+    GoldChange,
+    IntervalMethod,
+    LeftOut,
+    LeftOutQuestions,
+    MeasureChange,
+    Method,
+    RandomizationMethod,
+    RuleResult,
+    Selection,
+    StaleThenNow,
+    ThenNow,
+)
+from reportgen.schema.sections import (
+    AttributionSection,
+    ByCoverage,
+    Cell,
+    CellCounts,
+    CellQuestions,
+    Cells,
+    CellShares,
+    ChunkingsSection,
+    ChunkMapSummary,
+    ContextSource,
+    CountedMeans,
+    CoverageSplit,
+    CutoffErrors,
+    CutoffQuestions,
+    CutoffSection,
+    DrilldownSection,
+    EvidenceSummary,
+    Focus,
+    Forbidden,
+    GoldSection,
+    HygieneSection,
+    InOverlap,
+    KindCounts,
+    Label,
+    LeakCounts,
+    LeakedChunk,
+    Leaks,
+    Listed,
+    ManifestSummary,
+    Means,
+    Outcome,
+    Provenance,
+    RetrievedRule,
+    RunContext,
+    RunCounts,
+    RunSection,
+    RunTraces,
+    ScoreRange,
+    SettingsSection,
+    Stale,
+    StaleBasis,
+    Unanswerable,
+    UnansweredQuestions,
+    UnmatchedTraceEntry,
+    VerdictsSection,
+    WarningEntry,
+    counted,
+)
+
+FORMAT_VERSION = 2
+"""Bumped when a key changes meaning or a complete list becomes partial; adding a key
+does not bump it (docs/report-json.md, "Format history")."""
+
+READABLE_FORMAT_VERSIONS = (1, 2)
+"""Versions that baselines, shards and published sites may have been written in: a
+report.json of version 1 differs only in listing every question with stale gold ids."""
+
+DIGITS = 10
+"""Means are rounded so that last-bit float noise cannot change the bytes written."""
+
+
+def rounded(value: float | None) -> float | None:
+    """A value as report.json writes it: :data:`DIGITS` decimals, None kept."""
+    return None if value is None else round(float(value), DIGITS)
+
+
+class MergedShard(TypedDict):
+    source: str
+    questions: int
+    fingerprint: str | None
+
+
+class Report(TypedDict):
+    """report.json as ``reportgen report`` (and ``demo``) writes it."""
+
+    format_version: int
+    tool_version: str
+    version: str
+    created: str
+    settings: SettingsSection
+    k: list[int]
+    context_k: int
+    gold: GoldSection
+    runs: dict[str, RunSection]
+    hygiene: HygieneSection
+    warnings: list[WarningEntry]
+    verdicts: VerdictsSection | None
+    attribution: dict[str, AttributionSection]
+    cutoff: dict[str, CutoffSection]
+    comparisons: ComparisonsSection
+    baseline: BaselineSection | None
+    gate: GateSection | None
+    chunkings: ChunkingsSection | None
+    drilldown: DrilldownSection | None
+    merged_from: NotRequired[list[MergedShard]]
+    """Written by ``reportgen merge`` from shards measured with --merge-data: the
+    shards, and what each held; every other key is as one report over them all."""
+
+
+class MergedSettings(TypedDict):
+    k: list[int]
+    context_k: int | None
+    """Null when no shard had a report.json (``trec_eval -q`` output)."""
+    relevance_threshold: int | None
+    trec_eval: bool
+    retrieved_when: RetrievedRule | None
+    """Null when no shard's report.json says (no report.json, or one written before)."""
+    context_k_assumed: bool | None
+
+
+class MergedGold(TypedDict):
+    source: str
+    version: str | None
+    index_version: str | None
+    fingerprint: str | None
+    """The unsharded gold set's, from the shards' question digests; null when a shard
+    has none (trec_eval output, or a report.json written before them)."""
+    questions: int
+    answerable: int
+    unanswerable: int
+    no_relevant: int
+    question_digests: dict[str, str] | None
+
+
+class MergedCounts(TypedDict):
+    questions_scored: int
+    questions_missing: int
+    unanswerable_left_out: int
+    no_relevant: int
+    extra_questions: int | None
+    """Summed from the shards' report.json; null when a shard has none."""
+    repeated_chunks: int | None
+    results: int | None
+
+
+class MergedRun(TypedDict):
+    n: int
+    means: Means
+    by_kind: dict[str, CountedMeans]
+    counts: MergedCounts
+
+
+class MergedReport(TypedDict):
+    """report.json as ``reportgen merge`` writes it from shards holding per-question
+    values only (no merge/): the means recomputed from them, and what each shard held."""
+
+    format_version: int
+    tool_version: str
+    version: str
+    created: str
+    settings: MergedSettings
+    k: list[int]
+    context_k: int | None
+    gold: MergedGold
+    runs: dict[str, MergedRun]
+    warnings: list[WarningEntry]
+    gate: GateSection | None
+    """The --min rules on the merged means; null without any."""
+    merged_from: list[MergedShard]
+
+
+__all__ = [
+    "DIGITS",
+    "FORMAT_VERSION",
+    "READABLE_FORMAT_VERSIONS",
+    "AttributionSection",
+    "BaselineComparison",
+    "BaselineGold",
+    "BaselineSection",
+    "ByCoverage",
+    "Cell",
+    "CellCounts",
+    "CellQuestions",
+    "CellShares",
+    "Cells",
+    "CellsThenNow",
+    "ChangedQuestion",
+    "ChunkMapSummary",
+    "ChunkingsSection",
+    "Comparison",
+    "ComparisonsSection",
+    "ContextSource",
+    "CountedMeans",
+    "CoverageSplit",
+    "CutoffErrors",
+    "CutoffQuestions",
+    "CutoffSection",
+    "DrilldownSection",
+    "EvidenceSummary",
+    "Focus",
+    "Forbidden",
+    "GateSection",
+    "GoldChange",
+    "GoldSection",
+    "HygieneSection",
+    "InOverlap",
+    "IntervalMethod",
+    "KindCounts",
+    "Label",
+    "LeakCounts",
+    "LeakedChunk",
+    "Leaks",
+    "LeftOut",
+    "LeftOutQuestions",
+    "Listed",
+    "ManifestSummary",
+    "Means",
+    "MeasureChange",
+    "MergedCounts",
+    "MergedGold",
+    "MergedReport",
+    "MergedRun",
+    "MergedSettings",
+    "MergedShard",
+    "Method",
+    "Outcome",
+    "Provenance",
+    "RandomizationMethod",
+    "Report",
+    "RetrievedRule",
+    "RuleResult",
+    "RunContext",
+    "RunCounts",
+    "RunSection",
+    "RunTraces",
+    "ScoreRange",
+    "Selection",
+    "SettingsSection",
+    "Stale",
+    "StaleBasis",
+    "StaleThenNow",
+    "ThenNow",
+    "Unanswerable",
+    "UnansweredQuestions",
+    "UnmatchedTraceEntry",
+    "VerdictsSection",
+    "WarningEntry",
+    "counted",
+    "rounded",
+]

@@ -1,0 +1,1 @@
+"""The published site: versions installed without loss, one publisher at a time, trends."""

@@ -1,0 +1,321 @@
+"""The versioned site: one folder per report version, an index with trends, a history.
+
+``publish`` (publishing.py) copies a report folder to ``SITE/<version>/``, appends
+lines to ``SITE/history.jsonl`` and rebuilds ``SITE/index.html`` from that history
+with what this module draws: the history line of a report, the versions table and
+the trends.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from reportgen.core.labels import created_at
+from reportgen.errors import UsageError
+from reportgen.load.previous.published import FINGERPRINT_FROM, load_history, load_report_dir
+from reportgen.render.cells import CELL_NAMES
+from reportgen.render.chart_engine import Spec, render_charts
+from reportgen.render.charts import cells_trend_spec, trend_spec
+from reportgen.render.pages import Figure, environment, fmt, page_assets
+from reportgen.site.install import (
+    HISTORY,
+    INDEX,
+    install,
+    locked,
+    new_staging,
+    report_files,
+)
+
+DEFAULT_LOCK_TIMEOUT = 60.0
+HEADLINE_MEASURES = (
+    ("hit", "hit"),
+    ("recall", "recall"),
+    ("precision", "precision"),
+    ("mrr", "MRR"),
+)
+"""The measures of the headline line, at each version's k_ctx: (key, title)."""
+
+
+def history_entry(report: dict[str, Any], published: str) -> dict[str, Any]:
+    """The line history.jsonl keeps for one publication: enough to draw the trends.
+
+    ``report`` is a report.json as read from a folder (any readable format_version, or
+    a merged one): not a :class:`reportgen.schema.Report`; load_report_dir checked
+    the types of the keys read here."""
+    k = report["context_k"]
+    gold = report["gold"]
+    return {
+        "version": report["version"],
+        "created": report["created"],
+        "published": published,
+        "tool_version": report.get("tool_version"),
+        "gold": {
+            "version": gold.get("version"),
+            "fingerprint": gold.get("fingerprint"),
+            "fingerprint_from": FINGERPRINT_FROM,
+            "questions": gold.get("questions"),
+        },
+        "context_k": k,
+        "runs": {
+            name: {
+                "n": run.get("n"),
+                **{key: run["means"].get(f"{key}@{k}") for key, _ in HEADLINE_MEASURES},
+            }
+            for name, run in report["runs"].items()
+        },
+        "cells": {
+            name: attribution["cells"]
+            for name, attribution in report.get("attribution", {}).items()
+        },
+    }
+
+
+def latest_by_version(history: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The last publication of each version, oldest first by creation time.
+
+    Time, not label text: labels sorted as text put v10 before v2.
+    """
+    latest = {}
+    for position, entry in enumerate(history):
+        latest[entry["version"]] = (entry["created"], position, entry)
+    return [entry for _, _, entry in sorted(latest.values(), key=lambda item: item[:2])]
+
+
+def gold_segments(entries: Sequence[dict[str, Any]]) -> list[int]:
+    """For each entry (oldest first), which run of one gold set it belongs to: a new
+    segment starts where the fingerprint changes (unknown fingerprints change nothing)."""
+    segments, segment, previous = [], 0, None
+    for entry in entries:
+        fingerprint = (entry.get("gold") or {}).get("fingerprint")
+        if fingerprint is not None:
+            if previous is not None and fingerprint != previous:
+                segment += 1
+            previous = fingerprint
+        segments.append(segment)
+    return segments
+
+
+def gold_change_notes(entries: Sequence[dict[str, Any]]) -> list[str]:
+    """One sentence per change of gold set, for the note beside the trends."""
+    segments = gold_segments(entries)
+    notes = []
+    for i in range(1, len(entries)):
+        if segments[i] != segments[i - 1]:
+            before, after = entries[i - 1], entries[i]
+            notes.append(
+                f"{after['version']} is measured on another gold set than {before['version']} "
+                f"({_gold_label(before)} → {_gold_label(after)}): the lines break there, "
+                "since numbers on different gold sets are not comparable."
+            )
+    return notes
+
+
+def _gold_label(entry: dict[str, Any]) -> str:
+    gold = entry.get("gold") or {}
+    return f"{gold.get('version') or 'unversioned'}, fingerprint {gold.get('fingerprint')}"
+
+
+def trend_specs(entries: Sequence[dict[str, Any]]) -> dict[str, Spec]:
+    """Headline measures and the four cells across versions (oldest first), broken
+    where the gold set changes."""
+    versions = [entry["version"] for entry in entries]
+    segments = gold_segments(entries)
+    changes = [versions[i] for i in range(1, len(versions)) if segments[i] != segments[i - 1]]
+    specs = {}
+    for key, title in HEADLINE_MEASURES:
+        rows = [
+            {"version": entry["version"], "run": name, "value": values[key], "segment": segment}
+            for entry, segment in zip(entries, segments, strict=True)
+            for name, values in entry["runs"].items()
+            if values.get(key) is not None
+        ]
+        specs[f"trend_{key}"] = trend_spec(rows, versions, f"{title}@k_ctx", changes)
+    for name in dict.fromkeys(run for entry in entries for run in entry.get("cells", {})):
+        rows = [
+            {"version": entry["version"], "cell": label, "count": cells.get(key, 0), "order": i}
+            for entry in entries
+            if (cells := entry.get("cells", {}).get(name))
+            for i, (key, label) in enumerate(CELL_NAMES.items())
+        ]
+        spec = cells_trend_spec(rows, versions, changes)
+        spec["title"]["text"] = f"{name}: the four cells across versions"
+        specs[f"cells_{len(specs)}"] = spec
+    return specs
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    version: str
+    created: str
+    gold: str
+    headline: list[str]
+    links: list[tuple[str, str]]
+    pruned: str
+    """Empty, or when ``publish --keep`` removed its folder (the history keeps its line)."""
+
+    @property
+    def pruned_note(self) -> str:
+        """What the files column says of a pruned version; empty for one with files."""
+        if not self.pruned:
+            return ""
+        return (
+            f"pruned {self.pruned} (publish --keep): its folder is gone, "
+            "its numbers stay in the trends"
+        )
+
+
+def version_rows(
+    entries: Sequence[dict[str, Any]], folders: Mapping[str, Path]
+) -> list[VersionRow]:
+    """Newest first; links only to the files that the version folder holds (none once
+    pruned)."""
+    rows = []
+    for entry in reversed(entries):
+        version = entry["version"]
+        k = entry["context_k"]
+        gold = entry["gold"]
+        names = (("HTML", INDEX), ("Markdown", "report.md"), ("JSON", "report.json"))
+        rows.append(
+            VersionRow(
+                version=version,
+                created=entry["created"],
+                gold=f"{gold.get('version') or 'unversioned'} ({gold.get('fingerprint')})",
+                headline=[
+                    f"{name}: "
+                    + " | ".join(
+                        f"{title}@{k} {fmt(values.get(key))}" for key, title in HEADLINE_MEASURES
+                    )
+                    for name, values in entry["runs"].items()
+                ],
+                links=[
+                    (label, f"{version}/{file}")
+                    for label, file in names
+                    if not entry.get("pruned") and (folders[version] / file).is_file()
+                ],
+                pruned=str(entry.get("pruned") or ""),
+            )
+        )
+    return rows
+
+
+def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path]) -> str:
+    """The site's front page, from the history of the versions that have a folder or
+    were pruned (their points stay on the trends)."""
+    entries = [
+        entry
+        for entry in latest_by_version(history)
+        if entry["version"] in folders or entry.get("pruned")
+    ]
+    charts = render_charts(trend_specs(entries)) if entries else {}
+    figures = [
+        Figure(name.removesuffix(".svg"), Markup(data.decode()), "")
+        for name, data in charts.items()
+    ]
+    return (
+        environment()
+        .get_template("site_index.html.j2")
+        .render(
+            title="Retrieval reports",
+            versions=version_rows(entries, folders),
+            figures=figures,
+            gold_changes=gold_change_notes(entries),
+            assets=page_assets(),
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Published:
+    version: str
+    folder: Path
+    index: Path
+    pruned: list[str] = field(default_factory=list)
+    """Versions whose folders ``keep`` removed by this publish."""
+    recovered: list[str] = field(default_factory=list)
+    """What was done about publishes that had been killed, one sentence each."""
+
+
+def _pruned_lines(
+    history: Sequence[dict[str, Any]], version: str, keep: int | None, published: str
+) -> list[dict[str, Any]]:
+    """The lines that mark the oldest versions pruned, so that ``keep`` folders stand,
+    ``version`` (the one being published) always among them: a copy of each one's
+    last line (so the trends keep its point) with ``pruned`` set to the time."""
+    if keep is None:
+        return []
+    others = [
+        entry
+        for entry in latest_by_version(history)
+        if not entry.get("pruned") and entry["version"] != version
+    ]
+    return [{**entry, "pruned": published} for entry in others[: max(len(others) + 1 - keep, 0)]]
+
+
+def _encode(entry: dict[str, Any]) -> bytes:
+    return (json.dumps(entry, ensure_ascii=False) + "\n").encode()
+
+
+def publish(
+    report_dir: str | Path,
+    site: str | Path,
+    *,
+    keep: int | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> Published:
+    """Put the report of ``report_dir`` at ``site/<version>/`` and rebuild the index.
+
+    ``keep`` keeps the newest ``keep`` version folders (by creation time) and prunes
+    the others: their lines stay in history.jsonl, marked, so the trends keep them.
+    ``lock_timeout`` is how long to wait for another publisher of the same site.
+    """
+    report_dir, site = Path(report_dir), Path(site)
+    files = report_files(report_dir)
+    if keep is not None and keep < 1:
+        raise UsageError(f"--keep {keep} (keep) would keep no version", "give 1 or more")
+    if lock_timeout < 0:
+        raise UsageError(f"--lock-timeout {lock_timeout:g} is negative", "give seconds, e.g. 60")
+    report = load_report_dir(report_dir)
+    version = str(report["version"])  # checked by load_report_dir, as history lines are
+    if site.exists() and not site.is_dir():
+        raise UsageError(f"--site {site} is a file", "give a folder (created when missing)")
+    site.mkdir(parents=True, exist_ok=True)
+    with locked(site, lock_timeout) as recovered:
+        history_path = site / HISTORY
+        history = load_history(history_path)
+        published = created_at().strftime("%Y-%m-%dT%H:%M:%SZ")
+        entry = history_entry(report, published)
+        pruned = _pruned_lines(history, version, keep, published)
+        old = history_path.read_bytes() if history_path.is_file() else b""
+        line = _encode(entry)
+        staging = new_staging(site)
+        try:
+            staged = staging / version
+            for relative in files:
+                (staged / relative).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(report_dir / relative, staged / relative, follow_symlinks=False)
+            everything = [*history, entry, *pruned]
+            folders = {
+                item["version"]: site / item["version"]
+                for item in everything
+                if (site / item["version"]).is_dir()
+            }
+            index = render_index(everything, {**folders, version: staged}).encode()
+            history_bytes = b"".join([old, line, *map(_encode, pruned)])
+            names = [item["version"] for item in pruned]
+            install(site, staging, version, line, history_bytes, index, names)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return Published(
+        version=version,
+        folder=site / version,
+        index=site / INDEX,
+        pruned=names,
+        recovered=recovered,
+    )
