@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import ReportOutputs, ReportSettings, demo_request, make_report
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.site.publish import install as publishing
 from reportgen.site.publish import publish
 from reportgen.site.publish import publish as site_module
