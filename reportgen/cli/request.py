@@ -24,9 +24,6 @@ from reportgen.measure.scoring import DEFAULT_CONTEXT_K, Settings
 
 Part = TypeVar("Part")
 
-CLI_ONLY = ("quiet", "github_summary")
-"""Options that shape what the command prints, not the report."""
-
 
 def filled(part: type[Part], options: Mapping[str, Any], **given: Any) -> Part:
     """``part`` from the options named as its fields, and ``given`` (what is transformed);
