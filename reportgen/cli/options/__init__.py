@@ -24,8 +24,7 @@ COMPARING = "Comparisons and gate"
 OUTPUTS = "Outputs"
 PROVENANCE = "Provenance"
 SCALE_OUT = "Scale-out"
-SITE = "Site"
-GROUPS = (INPUTS, MEASURING, VERDICTS, COMPARING, OUTPUTS, PROVENANCE, SCALE_OUT, SITE)
+GROUPS = (INPUTS, MEASURING, VERDICTS, COMPARING, OUTPUTS, PROVENANCE, SCALE_OUT)
 """The titles of --help's sections, in the order a reader meets the questions."""
 
 

@@ -9,7 +9,7 @@ import click
 
 from reportgen.analyse.drilldown import EXPLAIN_MODES
 from reportgen.cli.errors import OptionValueError
-from reportgen.cli.options import OUTPUTS, PROVENANCE, SCALE_OUT, SITE, declare
+from reportgen.cli.options import OUTPUTS, PROVENANCE, SCALE_OUT, declare
 from reportgen.errors import closest
 from reportgen.load import MANIFEST_FORMATS
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
@@ -187,14 +187,14 @@ MERGE_DATA = declare(
 
 PUBLISHING = (
     declare(
-        SITE,
+        OUTPUTS,
         "--site",
         type=click.Path(file_okay=False, path_type=Path),
         required=True,
         help="The site folder: the report goes to SITE/<version>/, the index to SITE/index.html.",
     ),
     declare(
-        SITE,
+        OUTPUTS,
         "--keep",
         type=click.IntRange(min=1),
         default=None,
@@ -203,7 +203,7 @@ PUBLISHING = (
         "their lines stay in history.jsonl, marked, so the trends keep their points.",
     ),
     declare(
-        SITE,
+        OUTPUTS,
         "--lock-timeout",
         type=click.FloatRange(min=0),
         default=60,
