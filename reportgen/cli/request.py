@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from reportgen.api import (
     MergeInputs,
@@ -22,7 +22,10 @@ from reportgen.core.ci import DEFAULT_REPORT_URL, default_report_url, default_ve
 from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, Settings
 
-Part = TypeVar("Part")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Part = TypeVar("Part", bound="DataclassInstance")
 
 
 def filled(part: type[Part], options: Mapping[str, Any], **given: Any) -> Part:
@@ -30,7 +33,7 @@ def filled(part: type[Part], options: Mapping[str, Any], **given: Any) -> Part:
     a field no option of the command sets keeps its default."""
     named = {
         field.name: options[field.name]
-        for field in fields(part)  # type: ignore[arg-type]  # a request part: a dataclass
+        for field in fields(part)
         if field.name in options and field.name not in given
     }
     return part(**named, **given)
