@@ -1,5 +1,5 @@
 """`python -m reportgen` is the same as the `reportgen` command."""
 
-from reportgen.cli.commands import main
+from reportgen.cli import main
 
 main()

@@ -3,9 +3,10 @@
 ``ReportInputs`` are the files it reads, ``ReportSettings`` how it measures, compares
 and labels, ``ReportChecks`` what it holds the runs and the inputs to, and
 ``ReportOutputs`` what it writes where. Each option of ``reportgen report`` is one
-field (tests/docs/test_python_api_parity.py keeps it so); the CLI builds a request
-from its options, and ``reportgen demo`` is a ready-made one. The gold set, the runs
-and the verdicts may be given loaded already (``reportgen.evaluate``'s
+field, nearly always of its own name: the CLI fills each part by field name and
+transforms the few others (cli/request.py; tests/docs/test_python_api_parity.py checks
+that every option lands), and ``reportgen demo`` is a ready-made request. The gold set,
+the runs and the verdicts may be given loaded already (``reportgen.evaluate``'s
 ``Results.report`` gives its own), so that one path writes every report.
 """
 

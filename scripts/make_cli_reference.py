@@ -17,7 +17,7 @@ import click
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from reportgen.cli.commands import cli  # noqa: E402
+from reportgen.cli import cli  # noqa: E402
 
 TARGET = REPO / "docs" / "cli.md"
 WIDTH = 88

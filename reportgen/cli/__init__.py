@@ -1,10 +1,54 @@
-"""The command line: Click only. Each command parses its options and calls reportgen.api."""
+"""The command line: Click only. Each command is a module of this package that parses
+its options (declared once, in cli/options/) and calls reportgen.api.
+
+Exit codes: 0 done, 1 a failed quality gate, 2 bad input or usage (one line,
+``where: problem. Fix: ...``), 3 an internal error, 130 interrupted; never a
+traceback unless --debug (cli/errors.py).
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
+
+import click
+
+from reportgen.cli.command import ReportgenCommand, ReportgenGroup
+from reportgen.version import __version__
+
+COMMANDS = ("demo", "merge", "publish", "report", "shard")
+"""The commands: each the function NAME of the module reportgen/cli/NAME.py. To add a
+command, write its module and add its name here."""
+
+
+@click.group(
+    "reportgen", cls=ReportgenGroup, context_settings={"help_option_names": ["-h", "--help"]}
+)
+@click.version_option(__version__, prog_name="reportgen")
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="On an internal error (exit 3), print the traceback (also: REPORTGEN_DEBUG=1).",
+)
+def cli(debug: bool) -> None:
+    """Tell retrieval failures from generation failures in a RAG system.
+
+    \b
+    Quick start, on the bundled synthetic example:
+      reportgen demo --out demo-report
+    """
+
+
+def _register(name: str) -> None:
+    command = getattr(import_module(f"reportgen.cli.{name}"), name)
+    if not isinstance(command, ReportgenCommand):
+        raise TypeError(f"reportgen.cli.{name}.{name} is not a command made with @command")
+    cli.add_command(command)
+
+
+for _name in COMMANDS:
+    _register(_name)
+
 
 def main() -> None:
-    """The ``reportgen`` command (pyproject.toml's entry point)."""
-    from reportgen.cli.commands import main as run
-
-    run()
+    """The `reportgen` console script (and `python -m reportgen`)."""
+    cli(prog_name="reportgen")

@@ -1,11 +1,13 @@
-"""From the command line's options to a request: the one place where each option of
-`reportgen report` and `demo` becomes a field of the request (the parity test checks
-that every option has one)."""
+"""From the command line's options to a request: each part of the request takes the
+options named as its fields (an option's Python name is its field's), so a new option
+needs no line here; what is written here are the few real transformations."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from reportgen.api import (
     MergeInputs,
@@ -19,112 +21,83 @@ from reportgen.api import (
 from reportgen.core.ci import DEFAULT_REPORT_URL, default_report_url, default_version
 from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, Settings
-from reportgen.measure.spans import DEFAULT_MIN_COVERAGE
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Part = TypeVar("Part", bound="DataclassInstance")
+
+
+def filled(part: type[Part], options: Mapping[str, Any], **given: Any) -> Part:
+    """``part`` from the options named as its fields, and ``given`` (what is transformed);
+    a field no option of the command sets keeps its default."""
+    named = {
+        field.name: options[field.name]
+        for field in fields(part)
+        if field.name in options and field.name not in given
+    }
+    return part(**named, **given)
 
 
 def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -> ReportRequest:
     """The request `reportgen report` makes of its arguments and options."""
     checks = report_checks(options)
-    inputs = ReportInputs(
-        gold,
-        list(runs),
-        gold_format=options["gold_format"],
-        run_format=options["run_format"],
-        gold_version=options["gold_version"],
-        index_version=options["index_version"],
-        run_index_versions=options["run_index_versions"],
-        verdicts=options["verdicts"],
-        verdicts_run=options["verdicts_run"],
-        verdict_format=options["verdict_format"],
-        verdict_metric=options["verdict_metric"],
-        verdict_threshold=options["verdict_threshold"],
-        trace_question_key=options["trace_question_key"],
-        manifest=options["manifest"],
-        manifest_format=options["manifest_format"],
-        chunks=list(options["chunks"]),
-        chunks_format=options["chunks_format"],
-        docs=options["docs"],
-        baseline=options["baseline"],
-        baseline_version=options["baseline_version"],
+    inputs = filled(
+        ReportInputs, options, gold=gold, runs=list(runs), chunks=list(options["chunks"])
     )
     return ReportRequest(inputs, report_outputs(options), report_settings(options), checks)
 
 
 def report_checks(options: dict[str, Any]) -> ReportChecks:
-    """What `report` and `merge` hold the runs to (merge has no config file)."""
-    return ReportChecks(
-        gate=gate_rules(
-            options.get("config_path"),
-            options["minimums"],
-            options["max_drops"],
-            options["significant_only"],
-        ),
-        strict=options["strict"],
-        audience=options["audience"],
-        as_of=None if options["as_of"] is None else options["as_of"].date(),
+    """What `report` and `merge` hold the runs to, the config file's gate rules first."""
+    gate = gate_rules(
+        options.get("config_path"),
+        options["minimums"],
+        options["max_drops"],
+        options["significant_only"],
     )
+    return filled(ReportChecks, options, gate=gate)
 
 
 def merge_request(shards: tuple[Path, ...], options: dict[str, Any]) -> MergeRequest:
     """The request `reportgen merge` makes: the options it shares with `report`."""
-    inputs = MergeInputs(
-        list(shards),
-        verdicts_run=options["verdicts_run"],
-        manifest=options["manifest"],
-        manifest_format=options["manifest_format"],
-        baseline=options["baseline"],
-        baseline_version=options["baseline_version"],
-        trec_eval=options["trec_eval"],
-        chunks=list(options["chunks"]),
-        chunks_format=options["chunks_format"],
-        docs=options["docs"],
-    )
-    compare_measures = options["compare_measures"]
-    return MergeRequest(
-        inputs,
-        report_outputs(options),
-        report_checks(options),
-        version=options["version"] or default_version(),
-        reference_run=options["reference_run"],
-        compare_measures=compare_measures.split(",") if compare_measures else None,
-        on_gold_change="intersect" if options["on_gold_change"] == "intersect" else "refuse",
-        explain=options["explain"],
+    inputs = filled(MergeInputs, options, shards=list(shards), chunks=list(options["chunks"]))
+    return filled(
+        MergeRequest,
+        options,
+        inputs=inputs,
+        outputs=report_outputs(options),
+        checks=report_checks(options),
+        **labelled(options),
     )
 
 
 def report_settings(options: dict[str, Any]) -> ReportSettings:
     """How to measure, compare and label (`demo` has no comparison options)."""
     assumed = options["context_k"] is None
-    scoring = Settings(
-        options["ks"],
-        DEFAULT_CONTEXT_K if assumed else options["context_k"],
-        options["relevance_threshold"],
-        options["trec_eval"],
-        retrieved_when=options["retrieved_when"],
-        min_coverage=options.get("min_coverage", DEFAULT_MIN_COVERAGE),
+    scoring = filled(
+        Settings,
+        options,
+        context_k=DEFAULT_CONTEXT_K if assumed else options["context_k"],
+        threshold=options["relevance_threshold"],
         context_k_assumed=assumed,
     )
-    compare_measures = options.get("compare_measures")
-    return ReportSettings(
-        scoring,
-        version=options["version"] or default_version(),
-        reference_run=options.get("reference_run"),
-        compare_measures=compare_measures.split(",") if compare_measures else None,
-        on_gold_change="intersect" if options.get("on_gold_change") == "intersect" else "refuse",
-    )
+    return filled(ReportSettings, options, scoring=scoring, **labelled(options))
+
+
+def labelled(options: dict[str, Any]) -> dict[str, Any]:
+    """The label (default: the commit measured) and the measures to compare, as a list."""
+    measures = options.get("compare_measures")
+    return {
+        "version": options["version"] or default_version(),
+        "compare_measures": measures.split(",") if measures else None,
+    }
 
 
 def report_outputs(options: dict[str, Any]) -> ReportOutputs:
-    """What `report` and `demo` write, where."""
-    return ReportOutputs(
-        options["out_dir"],
-        formats=options["formats"],
-        per_question_format=options["per_question_format"],
-        report_url=options["report_url"] or default_report_url() or DEFAULT_REPORT_URL,
-        chart_png=options["chart_png"],
-        explain=options.get("explain", "failures"),
-        merge_data=options.get("merge_data", False),
-    )
+    """What `report`, `demo` and `merge` write, where (the link: CI's page by default)."""
+    url = options["report_url"] or default_report_url() or DEFAULT_REPORT_URL
+    return filled(ReportOutputs, options, report_url=url)
 
 
 def gate_rules(

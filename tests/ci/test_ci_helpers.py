@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.core import ci
 from reportgen.errors import UsageError
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 
 DOC = "".join(f"{i:03d}," for i in range(250))  # 1000 characters, no passage twice
 # SPEC.md's worked example: evidence [100, 200) and [500, 550) of d

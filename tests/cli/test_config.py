@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from datetime import datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ import click
 import pytest
 from click.core import ParameterSource
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.cli.config import config_keys
 from reportgen.cli.request import gate_rules
 from reportgen.load.inputs.config import REPORT_KEYS, Rule
@@ -48,7 +48,7 @@ def test_the_documented_example_sets_what_it_says(tmp_path: Path) -> None:
     assert params["verdicts"] == Path("eval/verdicts.jsonl")
     assert params["verdicts_run"] == "rerank"
     assert params["run_index_versions"] == {"rerank": "kb-2026-11-02"}
-    assert params["as_of"] == datetime(2026, 11, 30)
+    assert params["as_of"] == date(2026, 11, 30)  # the option gives the day itself
     assert params["baseline"] == Path("site")
     assert params["strict"] and params["significant_only"]
     assert params["config_path"] == Path("reportgen.toml")

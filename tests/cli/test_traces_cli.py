@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 TRACE = FIXTURES / "traces" / "multihop.jsonl"

@@ -24,7 +24,7 @@ def generator() -> ModuleType:
 
 
 def all_contexts(generator: ModuleType) -> list[click.Context]:
-    from reportgen.cli.commands import cli
+    from reportgen.cli import cli
 
     return list(generator.contexts(cli, "reportgen"))
 

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import ReportOutputs, demo_request, load_runs, make_report
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.load import load_gold, load_verdicts
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from tests.docs.test_docs_pages import write_files
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "traces" / "multihop.jsonl"

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import reportgen.cli.commands
+import reportgen.cli.results
 from reportgen.api import ReportRequest
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.load.inputs.config import Rule
 
@@ -154,7 +154,7 @@ def test_the_command_line_fills_each_field(tmp_path: Path, monkeypatch: pytest.M
         seen.append(request)
         raise SystemExit(0)
 
-    monkeypatch.setattr(reportgen.cli.commands, "make_report", capture)
+    monkeypatch.setattr(reportgen.cli.results, "make_report", capture)
     monkeypatch.chdir(tmp_path)
     args = ["report", "gold.jsonl", "r=run.jsonl"]
     for _, option_args, _ in REQUEST_FIELDS.values():

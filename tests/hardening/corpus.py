@@ -20,7 +20,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD_GOLD = b'{"id": "q1", "gold": ["c1"]}\n{"id": "q2", "gold": ["c2"]}\n'

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.errors import InputError
 from reportgen.load import load_gold, load_manifest
 

@@ -18,7 +18,7 @@ from reportgen.api import (
     make_report,
     planned_files,
 )
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.errors import InputError
 from reportgen.render.output import (
     MAX_FOLDER_NAME,

@@ -20,7 +20,7 @@ from reportgen.api import (
     ReportSettings,
     make_report,
 )
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.errors import InputError
 from reportgen.load.previous.baseline import load_baseline
 from reportgen.site.publish import publish

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import reportgen
 from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, example_dir, make_report
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.errors import InputError, ParameterError
 from reportgen.load.inputs.memory import gold_from, runs_from
 

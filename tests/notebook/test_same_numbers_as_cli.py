@@ -17,7 +17,7 @@ from polars.testing import assert_frame_equal
 
 import reportgen
 from reportgen.api import example_dir
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 
 EXAMPLE_RUNS = ("keyword.trec", "dense.jsonl", "hybrid.csv", "rerank.jsonl")
 

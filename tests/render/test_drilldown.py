@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.render.views.drilldown import CHUNK_TEXT_SHOWN, MARKDOWN_PANELS, PANELS_SHOWN
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'

@@ -123,7 +123,7 @@ def test_baseline_deltas_and_gate(tmp_path, monkeypatch) -> None:  # type: ignor
     from click.testing import CliRunner
 
     from reportgen.api import example_dir
-    from reportgen.cli.commands import cli
+    from reportgen.cli import cli
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764000000")
     example = example_dir()

@@ -55,7 +55,7 @@ def test_schema_is_valid_and_every_type_is_in_it() -> None:
 def demo_report(folder: Path) -> dict[str, Any]:
     from click.testing import CliRunner
 
-    from reportgen.cli.commands import cli
+    from reportgen.cli import cli
 
     done = CliRunner().invoke(cli, ["demo", "--out", str(folder), "--quiet"])
     assert done.exit_code == 0, done.output

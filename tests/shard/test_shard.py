@@ -22,7 +22,7 @@ from reportgen.api import (
     make_shards,
     merge_reports,
 )
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.core.model import fingerprint_of
 from reportgen.errors import InputError, UsageError
 from reportgen.load import load_gold, load_run, load_verdicts

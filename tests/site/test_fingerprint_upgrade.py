@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.load.previous.published import load_history
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "site_format1"

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import ReportOutputs, ReportSettings, demo_request, make_report
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.site import install as publishing
-from reportgen.site.publish import publish
 from reportgen.site import publish as site_module
+from reportgen.site.publish import publish
 
 EPOCHS = {"v2": "1760000000", "v10": "1761000000", "v9": "1762000000"}
 """Created in this order: v2, then v10, then v9 (text order would say v10, v2, v9)."""

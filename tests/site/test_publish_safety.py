@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import ReportOutputs, ReportSettings, demo_request, make_report
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.load.previous.published import load_history
 from reportgen.site.lock import LOCK_NAME, site_lock
 from reportgen.site.publish import publish

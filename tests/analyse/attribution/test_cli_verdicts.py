@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from tests.analyse.attribution.test_four_cells import write_case
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "verdicts"

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from reportgen.analyse.attribution import Attribution
 from reportgen.analyse.coverage import coverage
 from reportgen.analyse.run import attribute_verdicts
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.core.model import (
     JUDGMENTS_SCHEMA,
     QUESTIONS_SCHEMA,

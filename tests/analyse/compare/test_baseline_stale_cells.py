@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.analyse.baseline import _cells
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.render.pages import cells_line, comparisons_view
 from tests.analyse.attribution.test_four_cells import K, write_case
 from tests.analyse.attribution.test_stale_cells import write_manifest

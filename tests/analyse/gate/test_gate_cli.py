@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 
 REPO = Path(__file__).resolve().parents[3]
 QUESTIONS = [f"q{i}" for i in range(6)]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 
 
 def _report(scenario: dict[str, Path], out: Path, *extra: str) -> tuple[int, str]:

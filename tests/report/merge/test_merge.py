@@ -21,7 +21,7 @@ from reportgen.api import (
     make_report,
     merge_reports,
 )
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.errors import InputError, UsageError
 from reportgen.measure.scoring import Settings
 

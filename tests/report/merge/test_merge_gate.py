@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import merge_reports
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.errors import UsageError
 from reportgen.load.inputs.config import rules_from_options
 from tests.report.merge.test_merge import write_shard

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import merge_reports
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 
 ROUNDING = 0.0001
 """trec_eval prints each value rounded to 4 decimals (off by at most 0.00005): a mean of

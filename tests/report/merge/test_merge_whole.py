@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.api import example_dir
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 
 MERGED_KEYS = ("merged_from",)
 """The only keys of a merged report.json that say it was merged; every other key, at

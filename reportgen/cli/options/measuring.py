@@ -1,0 +1,154 @@
+"""The options that say how to measure, what to compare and what fails the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES
+from reportgen.cli.errors import OptionValueError
+from reportgen.cli.options import COMPARING, MEASURING, declare
+from reportgen.core.model import RETRIEVED_RULES
+from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, MAX_CUTOFF, MAX_GRADE
+from reportgen.measure.spans import DEFAULT_MIN_COVERAGE
+
+K_FIX = "e.g. --k 1,3,5,10"
+
+
+def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(int(part) for part in value.split(",") if part.strip())
+    except ValueError:
+        problem = "not a comma-separated list of whole numbers"
+        raise OptionValueError(value, problem, K_FIX) from None
+    if not ks or min(ks) < 1 or max(ks) > MAX_CUTOFF:
+        raise OptionValueError(value, f"every k must be from 1 to {MAX_CUTOFF:,}", K_FIX)
+    return ks
+
+
+TREC_EVAL = declare(
+    MEASURING,
+    "--trec-eval/--no-trec-eval",
+    help="trec_eval's conventions: questions with no relevant chunk count as 0.",
+)
+SCORING = (
+    declare(
+        MEASURING,
+        "--k",
+        "ks",
+        default=",".join(map(str, DEFAULT_KS)),
+        show_default=True,
+        callback=_int_list,
+        help="Cutoffs k, comma-separated.",
+    ),
+    declare(
+        MEASURING,
+        "--context-k",
+        type=click.IntRange(min=1, max=MAX_CUTOFF),
+        default=None,
+        help=f"Chunks sent to the model: the k of the headline (added to --k). Default "
+        f"{DEFAULT_CONTEXT_K}, and the report says it was assumed.",
+    ),
+    declare(
+        MEASURING,
+        "--retrieved-when",
+        type=click.Choice(RETRIEVED_RULES),
+        default="any",
+        show_default=True,
+        help="In the four cells, a question counts as retrieved when any of its gold "
+        "chunks reached the model, or only when all of them did (multi-hop questions).",
+    ),
+    declare(
+        MEASURING,
+        "--relevance-threshold",
+        type=click.IntRange(min=1, max=MAX_GRADE),
+        default=1,
+        show_default=True,
+        help="Lowest grade that counts as relevant (TREC Deep Learning uses 2).",
+    ),
+    TREC_EVAL,
+)
+"""How to measure: `report` and `demo` (a merge takes the shards')."""
+
+MIN_COVERAGE = declare(
+    MEASURING,
+    "--min-coverage",
+    type=float,
+    default=DEFAULT_MIN_COVERAGE,
+    show_default=True,
+    help="A chunk is relevant when it holds this share of an evidence range, or this "
+    "share of the chunk is evidence.",
+)
+
+COMPARISONS = (
+    declare(
+        COMPARING,
+        "--reference-run",
+        default=None,
+        help="Compare every run with this one instead of every pair.",
+    ),
+    declare(
+        COMPARING,
+        "--compare-measures",
+        default=None,
+        help="Measures to test, comma-separated, or 'all' (default: those at --context-k "
+        "and the whole-list ones). Each extra measure widens the Holm correction.",
+    ),
+    declare(
+        COMPARING,
+        "--baseline",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="A previous report (its report.json or its folder), or a published site (its "
+        "folder or history.jsonl: the newest version on the same gold set, else the "
+        "newest), to compare each run with its namesake there.",
+    ),
+    declare(
+        COMPARING,
+        "--baseline-version",
+        default=None,
+        metavar="LABEL",
+        help="With a site as --baseline: compare with this version instead.",
+    ),
+    declare(
+        COMPARING,
+        "--on-gold-change",
+        type=click.Choice(GOLD_CHANGE_POLICIES),
+        default="refuse",
+        show_default=True,
+        help="When the baseline's gold set differs: refuse, or compare on the shared questions.",
+    ),
+)
+"""Which runs and measures the comparisons test, and against what: `report` and `merge`."""
+
+GATE = (
+    declare(
+        COMPARING,
+        "--min",
+        "minimums",
+        multiple=True,
+        metavar="[RUN/]MEASURE[:KIND]=VALUE",
+        help="Fail (exit 1) when a mean is below VALUE, e.g. --min recall@5=0.80. Repeatable.",
+    ),
+    declare(
+        COMPARING,
+        "--max-drop",
+        "max_drops",
+        multiple=True,
+        metavar="[RUN/]MEASURE[:KIND]=VALUE",
+        help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. "
+        "Repeatable. Without --baseline (a first run) it is skipped with a notice.",
+    ),
+    declare(
+        COMPARING,
+        "--significant-only/--no-significant-only",
+        help="A drop fails only when it is significant (Holm-adjusted p < 0.05, interval below 0).",
+    ),
+    declare(
+        COMPARING,
+        "--strict/--no-strict",
+        help="Fail (exit 1, after writing the report) when there is any warning.",
+    ),
+)
+"""What fails the run (exit 1, the report written): `report` and `merge`."""

@@ -1,0 +1,219 @@
+"""The options that say what to write and label, and where the inputs came from."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+
+import click
+
+from reportgen.analyse.drilldown import EXPLAIN_MODES
+from reportgen.cli.errors import OptionValueError
+from reportgen.cli.options import OUTPUTS, PROVENANCE, SCALE_OUT, declare
+from reportgen.errors import closest
+from reportgen.load import MANIFEST_FORMATS
+from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
+
+
+def _formats(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    chosen = tuple(part.strip() for part in value.split(",") if part.strip())
+    unknown = [f for f in chosen if f not in FORMATS]
+    if unknown:
+        guess = closest(unknown[0], FORMATS)
+        hint = f"did you mean {guess}? Choose" if guess else "choose"
+        raise OptionValueError(
+            value, f"unknown format {unknown[0]!r}", f"{hint} from {', '.join(FORMATS)}"
+        )
+    return chosen
+
+
+def _name_values(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for item in value:
+        name, sep, version = item.partition("=")
+        if not sep or not name.strip() or not version.strip():
+            raise OptionValueError(
+                item, "not NAME=VERSION", "e.g. --run-index-version dense=kb-2026-11-02"
+            )
+        pairs[name.strip()] = version.strip()
+    return pairs
+
+
+def _day(ctx: click.Context, param: click.Parameter, value: datetime | None) -> date | None:
+    return None if value is None else value.date()
+
+
+OUT = declare(
+    OUTPUTS,
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("report"),
+    show_default=True,
+    help="Folder to write the report into (created if missing; other files kept).",
+)
+QUIET = declare(OUTPUTS, "--quiet/--no-quiet", "-q", help="Print nothing but errors.")
+WRITTEN = (
+    declare(
+        PROVENANCE,
+        "--version",
+        "version",
+        default=None,
+        help="Label of this report. Default: the commit measured (the pull request's "
+        "head, GITHUB_SHA, CI_COMMIT_SHORT_SHA or `git rev-parse --short HEAD`), else the "
+        "creation time YYYYMMDD-HHMMSS (SOURCE_DATE_EPOCH makes it fixed).",
+    ),
+    declare(
+        OUTPUTS,
+        "--format",
+        "formats",
+        default=",".join(FORMATS),
+        show_default=True,
+        callback=_formats,
+        help="Outputs to write, comma-separated; report.json is always written.",
+    ),
+    declare(
+        OUTPUTS,
+        "--per-question-format",
+        type=click.Choice(PER_QUESTION_FORMATS),
+        default="csv",
+        show_default=True,
+        help="File format of the per-question values (a row per run and question, a "
+        "column per measure).",
+    ),
+    declare(
+        OUTPUTS,
+        "--chart-png/--no-chart-png",
+        help="Also write each chart as PNG (charts/*.png, 2x) beside its SVG, for places "
+        "that show no SVG.",
+    ),
+    declare(
+        OUTPUTS,
+        "--report-url",
+        help="Where readers of summary.md find the full report: an http(s) URL (e.g. its "
+        "published page) or a path relative to summary.md. Default: this run's page in "
+        "GitHub Actions (its artifacts) or GitLab CI; elsewhere index.html, which "
+        "summary.md names rather than links, since a relative link is dead in a PR comment.",
+    ),
+    declare(
+        OUTPUTS,
+        "--github-summary/--no-github-summary",
+        help="Append summary.md to GitHub's job summary ($GITHUB_STEP_SUMMARY).",
+    ),
+    QUIET,
+)
+"""What to write and how to label it: `report`, `demo` and `merge`."""
+
+EXPLAIN = declare(
+    OUTPUTS,
+    "--explain",
+    type=click.Choice(EXPLAIN_MODES),
+    default="failures",
+    show_default=True,
+    help="Which questions get a folded panel with the text of the chunks sent (needs "
+    "chunk text: a text column or --docs): the generation and retrieval failures, all, "
+    "or none.",
+)
+
+INDEX_VERSIONS = (
+    declare(
+        PROVENANCE,
+        "--gold-version",
+        default=None,
+        help="Version of the gold set (overrides the file).",
+    ),
+    declare(
+        PROVENANCE,
+        "--index-version",
+        default=None,
+        help="Index version the gold ids were read from (overrides the file).",
+    ),
+    declare(
+        PROVENANCE,
+        "--run-index-version",
+        "run_index_versions",
+        multiple=True,
+        metavar="NAME=VERSION",
+        callback=_name_values,
+        help="Index version a run was made on (overrides its file); repeat for each run.",
+    ),
+)
+"""Which versions of the gold set and the index were measured: `report`."""
+
+MANIFEST = (
+    declare(
+        PROVENANCE,
+        "--manifest",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Chunk ids of the current index: one per line ('# index_version: X' comment), "
+        "JSON Lines or CSV, optionally with audience, doc_version, valid_from, valid_to. "
+        "Gold ids missing from it are flagged as stale.",
+    ),
+    declare(
+        PROVENANCE,
+        "--manifest-format",
+        type=click.Choice(MANIFEST_FORMATS),
+        default=None,
+        help="Force the manifest's format instead of detecting it.",
+    ),
+    declare(
+        PROVENANCE,
+        "--audience",
+        default=None,
+        help="Who reads the answers, e.g. public: manifest chunks labelled for another "
+        "audience (e.g. staff) count as leaks when retrieved.",
+    ),
+    declare(
+        PROVENANCE,
+        "--as-of",
+        type=click.DateTime(formats=["%Y-%m-%d"]),
+        default=None,
+        callback=_day,
+        help="Date that decides which manifest chunks are out of date (valid_from/valid_to; "
+        "default: the report's date).",
+    ),
+)
+"""The current index, who reads the answers and as of when: `report` and `merge`."""
+
+MERGE_DATA = declare(
+    SCALE_OUT,
+    "--merge-data/--no-merge-data",
+    help="Also write merge/: what `reportgen merge` needs to rebuild the whole report "
+    "(pages, cells, cutoff, comparisons, gate) when these questions are one shard.",
+)
+
+PUBLISHING = (
+    declare(
+        OUTPUTS,
+        "--site",
+        type=click.Path(file_okay=False, path_type=Path),
+        required=True,
+        help="The site folder: the report goes to SITE/<version>/, the index to SITE/index.html.",
+    ),
+    declare(
+        OUTPUTS,
+        "--keep",
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="N",
+        help="Keep the newest N version folders (by creation time) and prune the others; "
+        "their lines stay in history.jsonl, marked, so the trends keep their points.",
+    ),
+    declare(
+        OUTPUTS,
+        "--lock-timeout",
+        type=click.FloatRange(min=0),
+        default=60,
+        show_default=True,
+        metavar="SECONDS",
+        help="How long to wait while another publish holds the site's lock, then exit 2.",
+    ),
+)
+"""Where `publish` puts a report, and what it keeps."""
+
+SHARD_COUNT = declare(
+    SCALE_OUT, "--shards", "count", type=int, required=True, help="How many shards to cut."
+)

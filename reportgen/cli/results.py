@@ -1,0 +1,62 @@
+"""What the commands that write a report print once it is written, and the summary
+they append to a CI job's page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from reportgen.api import ReportRequest, ReportResult, make_report
+from reportgen.cli.errors import reader_may_leave
+from reportgen.core import progress
+from reportgen.core.ci import append_step_summary
+from reportgen.errors import UsageError
+
+
+def run_request(request: ReportRequest, options: dict[str, Any]) -> None:
+    """Make the report, print what a person reads first; a failed check exits 1."""
+    quiet = options["quiet"]
+    progress.enable(False if quiet else None)
+    result = make_report(request)
+    with reader_may_leave():  # `| head`: the gate below still sets the exit code
+        if not quiet:
+            from reportgen.render.terminal import report_lines  # the views: only to print
+
+            echo_lines(report_lines(result.report, result.files))
+        if options["github_summary"]:
+            write_step_summary(result, quiet)
+    if result.failure is not None:
+        raise result.failure
+
+
+def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:
+    """Refuse --github-summary before any work when no Markdown will be written."""
+    if github_summary and "md" not in formats:
+        raise UsageError(
+            "--github-summary needs the Markdown output, and --format leaves it out",
+            "add md to --format, or drop --github-summary",
+        )
+
+
+def write_step_summary(result: ReportResult, quiet: bool) -> None:
+    """Append the report's summary to the job summary; outside GitHub Actions, only warn.
+
+    The report is written by then, so a missing GITHUB_STEP_SUMMARY (a CI command
+    tried on a laptop) is worth a warning, not a failed run.
+    """
+    written = {path.name: path for path in result.files}
+    summary = written.get("summary.md") or written["report.md"]
+    try:
+        target = append_step_summary(summary)
+    except UsageError as error:
+        click.echo(f"warning: --github-summary: {error}", err=True)
+        return
+    if not quiet:
+        click.echo(f"Appended {summary.name} to the job summary ({target})")
+
+
+def echo_lines(lines: Sequence[str]) -> None:
+    for line in lines:
+        click.echo(line)
