@@ -106,6 +106,15 @@ def _verdicts(data: DataSet, root: Path) -> list[str]:
     return ["--verdicts", str(w.verdicts_jsonl(data, root / "verdicts.jsonl"))]
 
 
+def verdicts_naming_the_run(data: DataSet, root: Path, options: Options) -> Outcome:
+    """Verdicts whose run field names the run they judge, and no --verdicts-run."""
+    for name in RUNS:
+        w.run_trec(data, name, root / "runs" / f"{name}.trec")
+    verdicts = ["--verdicts", str(w.verdicts_jsonl(data, root / "v.jsonl", options.judged))]
+    gold = _gold(data, root, options)
+    return report_cli(root, gold, _named(root, "trec"), options, verdicts, named=False)
+
+
 def _files(suffix: str, write: Callable[[DataSet, str, Path], Path]) -> PathFunction:
     def path(data: DataSet, root: Path, options: Options) -> Outcome:
         for name in RUNS:
@@ -127,13 +136,22 @@ def _gold_file(write: Callable[[DataSet, Path], Path], name: str) -> PathFunctio
     return path
 
 
-def traces(data: DataSet, root: Path, options: Options, named: bool = False) -> Outcome:
+def traces(
+    data: DataSet, root: Path, options: Options, named: bool = False, context: bool = False
+) -> Outcome:
     """One trace file per run, the judged run's carrying the verdicts (as ``correct``);
-    ``named``: --verdicts-run as well, naming the run the trace file's verdicts are for."""
+    ``named``: --verdicts-run as well, naming the run the trace file's verdicts are for;
+    ``context``: each line says it sent its top --context-k chunks."""
     _gold(data, root, options)  # the chunk map and the documents
+    sent = options.context_k if context else None
     files = [
         w.trace_file(
-            data, name, root / f"{name}.traces.jsonl", name == options.judged, options.chunks
+            data,
+            name,
+            root / f"{name}.traces.jsonl",
+            name == options.judged,
+            options.chunks,
+            sent,
         )
         for name in RUNS
     ]
@@ -184,6 +202,12 @@ def evaluate_dicts(data: DataSet, root: Path, options: Options) -> Outcome:
     return _evaluate(gold, runs, data, root, options)
 
 
+def evaluate_lists(data: DataSet, root: Path, options: Options) -> Outcome:
+    """``{qid: [chunks]}``: list order ranks, no scores (so no cutoff)."""
+    runs = {name: w.run_dict(data, name) for name in RUNS}
+    return _evaluate(w.gold_frame(data), runs, data, root, options)
+
+
 def evaluate_polars(data: DataSet, root: Path, options: Options) -> Outcome:
     runs = {name: w.run_frame(data, name) for name in RUNS}
     return _evaluate(w.gold_frame(data), runs, data, root, options)
@@ -227,19 +251,24 @@ NO_UNANSWERABLE = {
     "unanswerable": "no unanswerable question",
     "cutoff": "no unanswerable question",
 }
+TRACE_LACKS = {"unanswerable": "a trace line has no abstained"}
 WAYS: dict[str, Way] = {
     "jsonl": Way(_files("jsonl", w.run_jsonl)),
     "csv": Way(_files("csv", w.run_csv)),
     "parquet": Way(_files("parquet", w.run_parquet)),
+    "ranx-json": Way(_files("json", w.run_ranx)),
+    "verdicts-name-the-run": Way(verdicts_naming_the_run),
     "gold-qrels": Way(
         _gold_file(w.gold_qrels, "gold.qrels"), NO_UNANSWERABLE, kinds=False, evidence=False
     ),
     "gold-csv": Way(_gold_file(w.gold_csv, "gold.csv"), evidence=False),
-    "traces": Way(traces, {"unanswerable": "a trace line has no abstained"}),
+    "traces": Way(traces, TRACE_LACKS),
+    "traces-context": Way(lambda d, r, o: traces(d, r, o, context=True), TRACE_LACKS),
     "otlp": Way(spans("otlp.json", key=True)),
     "phoenix-jsonl": Way(spans("phoenix.jsonl", key=False)),
     "phoenix-parquet": Way(spans("phoenix.parquet", key=True)),
     "evaluate-dicts": Way(evaluate_dicts, NO_UNANSWERABLE, kinds=False, evidence=False),
+    "evaluate-lists": Way(evaluate_lists, {"cutoff": "no scores"}, evidence=False),
     "evaluate-polars": Way(evaluate_polars, evidence=False),
     "evaluate-pandas": Way(evaluate_pandas, evidence=False),
 }

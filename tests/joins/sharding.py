@@ -49,8 +49,10 @@ class Sharding:
     measured: tuple[int, ...] | None = None
     """The shards measured and merged (None: all): one left out is a missing shard."""
     verdicts_run_on_merge: bool = True
-    """Give merge --verdicts-run too (else only the shards are told); never to shards
-    without merge/ (merge refuses it there: the cells need the whole report)."""
+    """Give merge --verdicts-run too (else only the shards are told). Never given to shards
+    without merge/, nor --chunks: neither has anything to act on there (test_refusals)."""
+    merge_extra: tuple[str, ...] = ()
+    """More options for merge (paths relative to the data set's folder)."""
     merge_chunk_every: int | None = None
     """The chunk map merge is given keeps one chunk in n (None: the shards' map)."""
 
@@ -96,9 +98,9 @@ def sharded(data: DataSet, root: Path, options: Options, how: Sharding) -> Outco
     merge = ["merge", *outs, "--out", str(root / "merged")]
     if options.verdicts_run is not None and how.verdicts_run_on_merge and how.merge_data:
         merge += ["--verdicts-run", options.verdicts_run]
-    if options.chunks:
+    if options.chunks and how.merge_data:
         merge += ["--chunks", str(root / "chunks-merge.csv"), "--docs", str(root / "docs")]
-    code, output = reportgen(merge, root, how.subprocess)
+    code, output = reportgen([*merge, *how.merge_extra], root, how.subprocess)
     if code not in (0, 1):
         return Outcome(None, code, output)
     report = json.loads((root / "merged" / "report.json").read_text())

@@ -106,3 +106,25 @@ def test_merge_through_another_chunk_map_is_refused_or_counted(
     else:
         runs = got.report["chunkings"]["runs"]
         assert {run: v["not_in_map"] for run, v in runs.items()} == missing
+
+
+def test_merging_values_only_refuses_verdicts_run(tmp_path: Path) -> None:
+    """Shards without merge/ hold no verdicts: --verdicts-run cannot be carried."""
+    how = Sharding(shards=2, merge_data=False, merge_extra=("--verdicts-run", "dense"))
+    got = sharded(data_set(SEED), tmp_path, OPTION_SETS["defaults"], how)
+    assert got.code == 2, got.output
+    assert _refused(got.output, "--verdicts-run needs the whole report", "--merge-data")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="merge of shards without merge/ given --chunks and --docs: exit 0, the map "
+    "silently ignored (report.json has no chunkings), where --verdicts-run and --baseline "
+    "on such shards are refused (exit 2, 'needs the whole report')",
+)
+def test_merging_values_only_refuses_chunks(tmp_path: Path) -> None:
+    how = Sharding(
+        shards=2, merge_data=False, merge_extra=("--chunks", "chunks.csv", "--docs", "docs")
+    )
+    got = sharded(data_set(SEED), tmp_path, OPTION_SETS["chunks"], how)
+    assert got.code == 2 and _refused(got.output, "--chunks"), got.output

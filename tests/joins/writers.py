@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from tests.joins.dataset import JUDGED_RUN, DataSet, Question
+from tests.joins.dataset import DataSet, Question
 
 T0 = 1_700_000_000_000_000_000
 """Start of the first span, in nanoseconds (a whole second: Phoenix keeps microseconds)."""
@@ -125,16 +125,25 @@ def run_parquet(data: DataSet, run: str, path: Path) -> Path:
     return path
 
 
+def run_ranx(data: DataSet, run: str, path: Path) -> Path:
+    """ranx's JSON, question -> chunk -> score: a repeat keeps its first score."""
+    scored = {qid: dict(reversed(ranked)) for qid, ranked in data.runs[run].items()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(scored))
+    return path
+
+
 def run_dict(data: DataSet, run: str) -> dict[str, list[str]]:
     """``{qid: [chunks]}``, list order ranking: no scores (so no cutoff)."""
     return {qid: [chunk for chunk, _ in ranked] for qid, ranked in data.runs[run].items()}
 
 
-def verdict_records(data: DataSet, run_field: bool = False) -> list[dict[str, Any]]:
+def verdict_records(data: DataSet, run: str | None = None) -> list[dict[str, Any]]:
+    """``run``: the run field, naming the run judged (None: no such field)."""
     return [
         {
             "id": v.qid,
-            **({"run": JUDGED_RUN} if run_field else {}),
+            **({"run": run} if run else {}),
             "correct": v.correct,
             "abstained": v.abstained,
         }
@@ -142,13 +151,20 @@ def verdict_records(data: DataSet, run_field: bool = False) -> list[dict[str, An
     ]
 
 
-def verdicts_jsonl(data: DataSet, path: Path, run_field: bool = False) -> Path:
-    return lines(path, verdict_records(data, run_field))
+def verdicts_jsonl(data: DataSet, path: Path, run: str | None = None) -> Path:
+    return lines(path, verdict_records(data, run))
 
 
-def trace_file(data: DataSet, run: str, path: Path, verdicts: bool, evidence: bool = False) -> Path:
+def trace_file(
+    data: DataSet,
+    run: str,
+    path: Path,
+    verdicts: bool,
+    evidence: bool = False,
+    context_k: int | None = None,
+) -> Path:
     """The gold set (``evidence`` too), one run and (``verdicts``) its verdicts, one line
-    per gold question.
+    per gold question; ``context_k``: each line's ``context``, its top k chunks.
 
     A trace line has no ``abstained``, and cannot name a question the gold set lacks."""
     judged = {v.qid: v.correct for v in data.verdicts}
@@ -159,6 +175,8 @@ def trace_file(data: DataSet, run: str, path: Path, verdicts: bool, evidence: bo
         record = _gold_record(question, evidence)
         ranked = data.ranked(run, question.qid)
         record["retrieved"] = [{"id": chunk, "score": score} for chunk, score in ranked]
+        if context_k is not None:
+            record["context"] = list(dict.fromkeys(chunk for chunk, _ in ranked))[:context_k]
         if verdicts and question.qid in judged:
             record["correct"] = judged[question.qid]
         records.append(record)
