@@ -23,8 +23,12 @@ OPTION_SETS: dict[str, Options] = {
     "k-1-2-7": Options(k=(1, 2, 7)),
     "threshold-2": Options(threshold=2),
     "chunks": Options(chunks=True),
+    "trec-eval": Options(trec_eval=True, threshold=2),
     "combined": Options(
         k=(1, 2, 7), context_k=3, threshold=2, retrieved_when="all", verdicts_run=None
+    ),
+    "chunks-combined": Options(
+        chunks=True, k=(1, 2, 7), context_k=3, threshold=2, retrieved_when="all"
     ),
 }
 DEFAULT_SETS = ("defaults", "combined", "chunks")

@@ -34,6 +34,8 @@ class Options:
     """None: not given (the verdicts then judge the first run)."""
     chunks: bool = False
     """--chunks (and --docs) over a gold set with evidence for some questions."""
+    trec_eval: bool = False
+    """--trec-eval: questions with nothing relevant stay in the means at 0."""
     chunk_every: int = 1
     """The chunk map keeps one chunk in n (n > 1: runs return chunks it lacks)."""
 
@@ -46,6 +48,7 @@ class Options:
         args = ["--k", ",".join(map(str, self.k)), "--context-k", str(self.context_k)]
         args += ["--relevance-threshold", str(self.threshold)]
         args += ["--retrieved-when", self.retrieved_when]
+        args += ["--trec-eval"] if self.trec_eval else []
         if self.verdicts_run is not None and verdicts_run:
             args += ["--verdicts-run", self.verdicts_run]
         if self.chunks:
@@ -104,6 +107,14 @@ def _gold(data: DataSet, root: Path, options: Options) -> Path:
 
 def _verdicts(data: DataSet, root: Path) -> list[str]:
     return ["--verdicts", str(w.verdicts_jsonl(data, root / "verdicts.jsonl"))]
+
+
+def verdicts_csv(data: DataSet, root: Path, options: Options) -> Outcome:
+    """The plain path, its verdicts as CSV."""
+    for name in RUNS:
+        w.run_trec(data, name, root / "runs" / f"{name}.trec")
+    verdicts = ["--verdicts", str(w.verdicts_csv(data, root / "verdicts.csv"))]
+    return report_cli(root, _gold(data, root, options), _named(root, "trec"), options, verdicts)
 
 
 def verdicts_naming_the_run(data: DataSet, root: Path, options: Options) -> Outcome:
@@ -184,6 +195,7 @@ def _evaluate(
         k=options.k,
         context_k=options.context_k,
         relevance_threshold=options.threshold,
+        trec_eval=options.trec_eval,
         verdicts=verdicts,
         verdicts_run=options.verdicts_run,
         retrieved_when=options.retrieved_when,  # type: ignore[arg-type]
@@ -258,6 +270,7 @@ WAYS: dict[str, Way] = {
     "parquet": Way(_files("parquet", w.run_parquet)),
     "ranx-json": Way(_files("json", w.run_ranx)),
     "verdicts-name-the-run": Way(verdicts_naming_the_run),
+    "verdicts-csv": Way(verdicts_csv),
     "gold-qrels": Way(
         _gold_file(w.gold_qrels, "gold.qrels"), NO_UNANSWERABLE, kinds=False, evidence=False
     ),
@@ -265,6 +278,8 @@ WAYS: dict[str, Way] = {
     "traces": Way(traces, TRACE_LACKS),
     "traces-context": Way(lambda d, r, o: traces(d, r, o, context=True), TRACE_LACKS),
     "otlp": Way(spans("otlp.json", key=True)),
+    "otlp-lines": Way(spans("otlp-lines.jsonl", key=False)),
+    "otlp-genai": Way(spans("genai.otlp.json", key=True)),
     "phoenix-jsonl": Way(spans("phoenix.jsonl", key=False)),
     "phoenix-parquet": Way(spans("phoenix.parquet", key=True)),
     "evaluate-dicts": Way(evaluate_dicts, NO_UNANSWERABLE, kinds=False, evidence=False),

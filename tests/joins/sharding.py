@@ -46,6 +46,8 @@ class Sharding:
     shards: int = 2
     merge_data: bool = True
     subprocess: bool = False
+    per_question: str = "csv"
+    """--per-question-format of the shards (what merge reads back)."""
     measured: tuple[int, ...] | None = None
     """The shards measured and merged (None: all): one left out is a missing shard."""
     verdicts_run_on_merge: bool = True
@@ -91,6 +93,7 @@ def sharded(data: DataSet, root: Path, options: Options, how: Sharding) -> Outco
         if not how.merge_data:
             line.remove("--merge-data")
         args = [*line[2:], *measure_options(options, root), "--format", "json"]
+        args += ["--per-question-format", how.per_question]
         code, output = reportgen(["report", *args], root / "shards" / folder, how.subprocess)
         if code not in (0, 1):
             return Outcome(None, code, output)

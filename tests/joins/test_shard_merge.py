@@ -19,11 +19,16 @@ from tests.joins.sharding import Sharding, sharded
 
 PlainReport = Callable[[int, str], dict[str, Any]]
 
-SHARDINGS = {"2": Sharding(2), "3": Sharding(3), "3-values": Sharding(3, merge_data=False)}
+SHARDINGS = {
+    "2": Sharding(2),
+    "3": Sharding(3),
+    "3-parquet": Sharding(3, per_question="parquet"),
+    "3-values": Sharding(3, merge_data=False),
+}
 DEFAULT_CASES = {
     ("defaults", "2"): Sharding(2, subprocess=True),
     ("defaults", "3-values"): Sharding(3, merge_data=False),
-    ("combined", "3"): Sharding(3),
+    ("combined", "3-parquet"): Sharding(3, per_question="parquet"),
     ("chunks", "2"): Sharding(2),
 }
 """The default run's: one through real processes, the rest in-process (click's runner)."""

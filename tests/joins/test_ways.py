@@ -79,7 +79,9 @@ MOVES = {
     "k-1-2-7": "means",
     "threshold-2": "means",
     "chunks": "means",
+    "trec-eval": "means",
     "combined": "by_coverage",
+    "chunks-combined": "cells",
 }
 
 

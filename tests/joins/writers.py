@@ -155,6 +155,15 @@ def verdicts_jsonl(data: DataSet, path: Path, run: str | None = None) -> Path:
     return lines(path, verdict_records(data, run))
 
 
+def verdicts_csv(data: DataSet, path: Path) -> Path:
+    """``id,correct,abstained``; an unknown verdict is an empty cell."""
+    rows = [(v.qid, {True: "yes", False: "no", None: ""}[v.correct], v.abstained)
+            for v in data.verdicts]  # fmt: skip
+    frame = pl.DataFrame(rows, schema=["id", "correct", "abstained"], orient="row")
+    frame.write_csv(path)
+    return path
+
+
 def trace_file(
     data: DataSet,
     run: str,
@@ -251,29 +260,35 @@ def _attr(key: str, value: Any) -> dict[str, Any]:
     return {"key": key, "value": {kind: str(value) if kind == "intValue" else value}}
 
 
-def otlp(traces: list[SpanTrace], path: Path) -> Path:
-    """One OTLP JSON document (the collector's file exporter), OpenInference attributes."""
-    spans = []
-    for t, trace in enumerate(traces):
-        trace_id = f"{t + 1:032x}"
-        root = f"{(t + 1) * 16:016x}"
-        first = min(hop.start for hop in trace.hops)
-        spans.append(
-            {
-                "traceId": trace_id,
-                "spanId": root,
-                "name": "query",
-                "kind": 1,
-                "startTimeUnixNano": str(first - 1000),
-                "endTimeUnixNano": str(first + 10**9 // 2),
-                "attributes": [
-                    _attr("openinference.span.kind", "CHAIN"),
-                    _attr("input.value", trace.text),
-                    _attr("metadata", json.dumps({"question_id": trace.qid})),
-                ],
-            }
-        )
-        for h, hop in enumerate(trace.hops):
+def _otlp_spans(t: int, trace: SpanTrace, genai: bool) -> list[dict[str, Any]]:
+    """One trace's spans: its root, then a retriever span per hop, OpenInference's
+    attributes or (``genai``) OpenTelemetry GenAI's."""
+    trace_id, root = f"{t + 1:032x}", f"{(t + 1) * 16:016x}"
+    first = min(hop.start for hop in trace.hops)
+    spans = [
+        {
+            "traceId": trace_id,
+            "spanId": root,
+            "name": "query",
+            "kind": 1,
+            "startTimeUnixNano": str(first - 1000),
+            "endTimeUnixNano": str(first + 10**9 // 2),
+            "attributes": [
+                _attr("openinference.span.kind", "CHAIN"),
+                _attr("input.value", trace.text),
+                _attr("metadata", json.dumps({"question_id": trace.qid})),
+            ],
+        }
+    ]
+    for h, hop in enumerate(trace.hops):
+        if genai:
+            documents = [{"id": chunk, "score": score} for chunk, score in hop.documents]
+            attributes = [
+                _attr("gen_ai.operation.name", "retrieval"),
+                _attr("gen_ai.retrieval.query.text", trace.text),
+                _attr("gen_ai.retrieval.documents", json.dumps(documents)),
+            ]
+        else:
             attributes = [
                 _attr("openinference.span.kind", "RETRIEVER"),
                 _attr("input.value", trace.text),
@@ -281,30 +296,43 @@ def otlp(traces: list[SpanTrace], path: Path) -> Path:
             for i, (chunk, score) in enumerate(hop.documents):
                 attributes.append(_attr(f"retrieval.documents.{i}.document.id", chunk))
                 attributes.append(_attr(f"retrieval.documents.{i}.document.score", score))
-            parent = root if hop.parent is None else f"{(t + 1) * 16 + hop.parent + 1:016x}"
-            spans.append(
-                {
-                    "traceId": trace_id,
-                    "spanId": f"{(t + 1) * 16 + h + 1:016x}",
-                    "parentSpanId": parent,
-                    "name": "retrieve",
-                    "kind": 1,
-                    "startTimeUnixNano": str(hop.start),
-                    "endTimeUnixNano": str(hop.end),
-                    "attributes": attributes,
-                }
-            )
-    document = {
-        "resourceSpans": [
+        parent = root if hop.parent is None else f"{(t + 1) * 16 + hop.parent + 1:016x}"
+        spans.append(
             {
-                "resource": {"attributes": [_attr("service.name", "rag")]},
-                "scopeSpans": [{"scope": {"name": "joins"}, "spans": spans}],
+                "traceId": trace_id,
+                "spanId": f"{(t + 1) * 16 + h + 1:016x}",
+                "parentSpanId": parent,
+                "name": "retrieve",
+                "kind": 1,
+                "startTimeUnixNano": str(hop.start),
+                "endTimeUnixNano": str(hop.end),
+                "attributes": attributes,
             }
-        ]
-    }
+        )
+    return spans
+
+
+def _batch(spans: list[dict[str, Any]]) -> dict[str, Any]:
+    scope = {"scope": {"name": "joins"}, "spans": spans}
+    resource = {"attributes": [_attr("service.name", "rag")]}
+    return {"resourceSpans": [{"resource": resource, "scopeSpans": [scope]}]}
+
+
+def otlp(traces: list[SpanTrace], path: Path, genai: bool = False) -> Path:
+    """One OTLP JSON document, as the collector's file exporter writes a single batch."""
+    spans = [span for t, trace in enumerate(traces) for span in _otlp_spans(t, trace, genai)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document))
+    path.write_text(json.dumps(_batch(spans), indent=1))
     return path
+
+
+def otlp_lines(traces: list[SpanTrace], path: Path) -> Path:
+    """One batch per line (as the file exporter appends them), a trace per batch."""
+    return lines(path, [_batch(_otlp_spans(t, trace, False)) for t, trace in enumerate(traces)])
+
+
+def otlp_genai(traces: list[SpanTrace], path: Path) -> Path:
+    return otlp(traces, path, genai=True)
 
 
 def _phoenix_rows(traces: list[SpanTrace]) -> list[dict[str, Any]]:
@@ -354,6 +382,8 @@ def phoenix_parquet(traces: list[SpanTrace], path: Path) -> Path:
 
 SPAN_WRITERS = {
     "otlp.json": otlp,
+    "otlp-lines.jsonl": otlp_lines,
+    "genai.otlp.json": otlp_genai,
     "phoenix.jsonl": phoenix_jsonl,
     "phoenix.parquet": phoenix_parquet,
 }
