@@ -27,7 +27,8 @@ class Options:
     """The options that change numbers; the defaults are the plain report's."""
 
     k: tuple[int, ...] = (1, 3, 5, 10)
-    context_k: int = 5
+    context_k: int | None = 5
+    """None: not given (5 is assumed, and the report says so)."""
     threshold: int = 1
     retrieved_when: str = "any"
     verdicts_run: str | None = JUDGED_RUN
@@ -45,7 +46,8 @@ class Options:
         return self.verdicts_run or RUNS[0]
 
     def cli(self, root: Path, verdicts_run: bool = True) -> list[str]:
-        args = ["--k", ",".join(map(str, self.k)), "--context-k", str(self.context_k)]
+        args = ["--k", ",".join(map(str, self.k))]
+        args += [] if self.context_k is None else ["--context-k", str(self.context_k)]
         args += ["--relevance-threshold", str(self.threshold)]
         args += ["--retrieved-when", self.retrieved_when]
         args += ["--trec-eval"] if self.trec_eval else []
@@ -154,7 +156,7 @@ def traces(
     ``named``: --verdicts-run as well, naming the run the trace file's verdicts are for;
     ``context``: each line says it sent its top --context-k chunks."""
     _gold(data, root, options)  # the chunk map and the documents
-    sent = options.context_k if context else None
+    sent = (options.context_k or 5) if context else None
     files = [
         w.trace_file(
             data,
@@ -193,7 +195,7 @@ def _evaluate(
         gold,
         runs,
         k=options.k,
-        context_k=options.context_k,
+        context_k=options.context_k or 5,
         relevance_threshold=options.threshold,
         trec_eval=options.trec_eval,
         verdicts=verdicts,

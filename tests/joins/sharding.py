@@ -46,6 +46,8 @@ class Sharding:
     shards: int = 2
     merge_data: bool = True
     subprocess: bool = False
+    last_shard_extra: tuple[str, ...] = ()
+    """More options for the last shard only (a shard measured differently)."""
     per_question: str = "csv"
     """--per-question-format of the shards (what merge reads back)."""
     measured: tuple[int, ...] | None = None
@@ -94,6 +96,7 @@ def sharded(data: DataSet, root: Path, options: Options, how: Sharding) -> Outco
             line.remove("--merge-data")
         args = [*line[2:], *measure_options(options, root), "--format", "json"]
         args += ["--per-question-format", how.per_question]
+        args += list(how.last_shard_extra) if i == len(plan["folders"]) - 1 else []
         code, output = reportgen(["report", *args], root / "shards" / folder, how.subprocess)
         if code not in (0, 1):
             return Outcome(None, code, output)
