@@ -11,7 +11,7 @@ no number (hops that repeat a chunk mid-list are tested on their own, in test_ho
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 KINDS = ("how-to", "table", "version")
 RUNS = ("bm25", "dense", "hybrid")
@@ -63,11 +63,27 @@ class DataSet:
     def ranked(self, run: str, qid: str) -> list[tuple[str, float]]:
         return self.runs[run].get(qid, [])
 
+    def without_repeats(self) -> DataSet:
+        """The same lists, each chunk once at its first position (a repeat takes no rank)."""
+        runs = {
+            name: {qid: _first_of_each(ranked) for qid, ranked in lists.items()}
+            for name, lists in self.runs.items()
+        }
+        return replace(self, runs=runs)
 
-def draw(seed: int, questions: int = 40) -> DataSet:
+
+def _first_of_each(ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    kept: dict[str, float] = {}
+    for chunk, score in ranked:
+        kept.setdefault(chunk, score)
+    return list(kept.items())
+
+
+def draw(seed: int, questions: int = 40, inside: bool = False) -> DataSet:
     """Questions with kinds, grades 0-2 and unanswerable ones; three runs with tied scores,
     repeats, missing and extra questions; verdicts (some unknown, some abstained) for the
-    second run; a chunk map over three documents and evidence for some questions."""
+    second run; a chunk map over three documents and evidence for some questions.
+    ``inside``: a repeat takes its place in the list by its own score, not at the end."""
     rng = random.Random(seed)
     pool = [f"c{i:02d}" for i in range(60)]
     chunk_map = {
@@ -96,7 +112,7 @@ def draw(seed: int, questions: int = 40) -> DataSet:
             evidence = ((doc, start + 2, end - 2),)  # most of one chunk: derived relevant
         text = f"What does question {qid} ask about {rng.choice(['refunds', 'cables', 'plans'])}?"
         drawn.append(Question(qid, text, rng.choice(KINDS), gold, evidence))
-    runs = {name: _run(rng, drawn, pool) for name in RUNS}
+    runs = {name: _run(rng, drawn, pool, inside) for name in RUNS}
     verdicts = tuple(
         Verdict(qid, rng.choice([True, True, False, None]), rng.random() < 0.15)
         for qid in [*(q.qid for q in drawn), "x-unknown"]
@@ -106,7 +122,7 @@ def draw(seed: int, questions: int = 40) -> DataSet:
 
 
 def _run(
-    rng: random.Random, questions: list[Question], pool: list[str]
+    rng: random.Random, questions: list[Question], pool: list[str], inside: bool
 ) -> dict[str, list[tuple[str, float]]]:
     lists: dict[str, list[tuple[str, float]]] = {}
     for qid, gold in [*((q.qid, q.gold) for q in questions), ("x-1", {}), ("x-2", {})]:
@@ -117,8 +133,11 @@ def _run(
         chunks = [*found, *others]
         rng.shuffle(chunks)
         scored = [(chunk, rng.randint(2, 10) / 10) for chunk in chunks]  # one decimal: ties
+        repeat = rng.random() < (0.5 if inside else 0.2)
+        if repeat and inside:
+            scored.append((rng.choice(chunks), rng.randint(2, 10) / 10))
         ranked = sorted(scored, key=lambda pair: (pair[1], pair[0]), reverse=True)
-        if rng.random() < 0.2:
+        if repeat and not inside:
             ranked.append((ranked[0][0], 0.1))  # a repeat, below every other score
         lists[qid] = ranked
     return lists
