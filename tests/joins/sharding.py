@@ -41,9 +41,21 @@ def reportgen(args: list[str], cwd: Path, subprocess_: bool) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+RUN_WRITERS = {
+    "trec": w.run_trec,
+    "jsonl": w.run_jsonl,
+    "csv": w.run_csv,
+    "parquet": w.run_parquet,
+    "json": w.run_ranx,
+}
+"""The run formats `reportgen shard` cuts (trace files and span exports it refuses)."""
+
+
 @dataclass(frozen=True)
 class Sharding:
     shards: int = 2
+    runs: str = "trec"
+    """The runs' format, a suffix of RUN_WRITERS."""
     merge_data: bool = True
     subprocess: bool = False
     last_shard_extra: tuple[str, ...] = ()
@@ -77,9 +89,9 @@ def sharded(data: DataSet, root: Path, options: Options, how: Sharding) -> Outco
             data, root / "chunks-merge.csv", how.merge_chunk_every or options.chunk_every
         )
         w.docs_folder(data, root / "docs")
-    runs = [f"{name}=runs/{name}.trec" for name in RUNS]
+    runs = [f"{name}=runs/{name}.{how.runs}" for name in RUNS]
     for name in RUNS:
-        w.run_trec(data, name, root / "runs" / f"{name}.trec")
+        RUN_WRITERS[how.runs](data, name, root / "runs" / f"{name}.{how.runs}")
     w.verdicts_jsonl(data, root / "verdicts.jsonl")
     cut = [gold.name, *runs, "--verdicts", "verdicts.jsonl", "--shards", str(how.shards)]
     code, output = reportgen(["shard", *cut, "--out", "shards"], root, how.subprocess)

@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 
+from tests.joins import writers as w
 from tests.joins.compare import SECTIONS, difference
 from tests.joins.conftest import OPTION_SETS, SEED, SLOW_SEEDS, data_set
+from tests.joins.dataset import RUNS
 from tests.joins.paths import Options, plain
-from tests.joins.sharding import Sharding, sharded
+from tests.joins.sharding import RUN_WRITERS, Sharding, reportgen, sharded
 
 PlainReport = Callable[[int, str], dict[str, Any]]
 
@@ -29,7 +31,7 @@ DEFAULT_CASES = {
     ("defaults", "2"): Sharding(2, subprocess=True),
     ("defaults", "3-values"): Sharding(3, merge_data=False),
     ("combined", "3-parquet"): Sharding(3, per_question="parquet"),
-    ("chunks", "2"): Sharding(2),
+    ("chunks", "2"): Sharding(2, runs="parquet"),
 }
 """The default run's: one through real processes, the rest in-process (click's runner)."""
 
@@ -47,6 +49,11 @@ def _cases() -> list[Any]:
                 marks = [] if default else [pytest.mark.slow]
                 cases.append(pytest.param(seed, option_set, default or how, marks=marks,
                                           id=f"{seed}-{option_set}-{name}"))  # fmt: skip
+    for runs in RUN_WRITERS:
+        for option_set in ("defaults", "combined"):
+            how = Sharding(3, runs=runs)
+            cases.append(pytest.param(SEED, option_set, how, marks=[pytest.mark.slow],
+                                      id=f"{SEED}-{option_set}-3-{runs}"))  # fmt: skip
     return cases
 
 
@@ -184,3 +191,19 @@ def test_context_k_given_or_assumed_merges(tmp_path: Path, plain_report: PlainRe
     got = sharded(data_set(SEED), tmp_path, options, how)
     assert got.report is not None, got.output
     assert difference(plain_report(SEED, "defaults"), got.report, list(SECTIONS)) is None
+
+
+@pytest.mark.parametrize("suffix", ["traces.jsonl", *w.SPAN_WRITERS])
+def test_shard_refuses_traces_and_spans(tmp_path: Path, suffix: str) -> None:
+    """A trace file or a span export is read with its gold set: it is no ranked list to cut."""
+    data = data_set(SEED)
+    gold = w.gold_jsonl(data, tmp_path / "gold.jsonl")
+    run = tmp_path / f"bm25.{suffix}"
+    if suffix == "traces.jsonl":
+        w.trace_file(data, RUNS[0], run, verdicts=False)
+    else:
+        w.SPAN_WRITERS[suffix](w.span_traces(data, RUNS[0]), run)
+    code, output = reportgen(["shard", gold.name, f"bm25={run.name}", "--shards", "2",
+                              "--out", "shards"], tmp_path, subprocess_=False)  # fmt: skip
+    assert code == 2 and _refused(output, run.name, "holds more than a ranked list"), output
+    assert not (tmp_path / "shards").exists()
