@@ -18,7 +18,10 @@ from click.testing import CliRunner
 
 import reportgen
 from reportgen.cli.commands import cli
+from reportgen.measure.scoring import Settings
+from reportgen.scale.blocks import write_in_blocks
 from tests.joins import writers as w
+from tests.joins.compare import SECTIONS
 from tests.joins.dataset import JUDGED_RUN, RUNS, DataSet
 
 
@@ -242,6 +245,22 @@ def evaluate_pandas_float_grades(data: DataSet, root: Path, options: Options) ->
     return _evaluate(w.gold_frame(data).to_pandas(), runs, data, root, options)
 
 
+def blocks(data: DataSet, root: Path, options: Options) -> Outcome:
+    """``reportgen.scale.blocks.write_in_blocks``: Parquet runs measured three blocks of
+    questions at a time, the blocks merged (means only: no verdicts)."""
+    for name in RUNS:
+        w.run_parquet(data, name, root / "runs" / f"{name}.parquet")
+    gold = _gold(data, root, options)
+    settings = Settings(
+        ks=options.k,
+        context_k=options.context_k or 5,
+        threshold=options.threshold,
+        trec_eval=options.trec_eval,
+    )
+    write_in_blocks(gold, _named(root, "parquet"), root / "blocks", 3, settings=settings)
+    return Outcome(json.loads((root / "blocks" / "report.json").read_text()))
+
+
 PathFunction = Callable[[DataSet, Path, Options], Outcome]
 
 plain = _files("trec", w.run_trec)
@@ -285,6 +304,11 @@ WAYS: dict[str, Way] = {
     "phoenix-jsonl": Way(spans("phoenix.jsonl", key=False)),
     "phoenix-parquet": Way(spans("phoenix.parquet", key=True)),
     "evaluate-dicts": Way(evaluate_dicts, NO_UNANSWERABLE, kinds=False, evidence=False),
+    "blocks": Way(
+        blocks,
+        {name: "means only" for name in SECTIONS if name not in ("means", "by_kind")},
+        evidence=False,
+    ),
     "evaluate-lists": Way(evaluate_lists, {"cutoff": "no scores"}, evidence=False),
     "evaluate-polars": Way(evaluate_polars, evidence=False),
     "evaluate-pandas": Way(evaluate_pandas, evidence=False),
