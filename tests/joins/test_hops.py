@@ -21,7 +21,11 @@ from tests.joins.dataset import DataSet, Question
 from tests.joins.paths import run_cli, spans
 
 PlainReport = Callable[[int, str], dict[str, Any]]
-FORMATS = list(w.SPAN_WRITERS)
+DEFAULT_FORMATS = ("otlp.json", "phoenix.parquet")
+FORMATS = [
+    pytest.param(suffix, marks=[] if suffix in DEFAULT_FORMATS else [pytest.mark.slow])
+    for suffix in w.SPAN_WRITERS
+]
 MS = 1_000_000
 TEXT = "Which river flows through the capital of the country where the Eiffel Tower stands?"
 

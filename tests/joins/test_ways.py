@@ -26,6 +26,8 @@ from tests.joins.paths import WAYS, Options, evaluate_pandas_float_grades, plain
 from tests.report_schema import report_problems
 
 PlainReport = Callable[[int, str], dict[str, Any]]
+CHUNK_WAYS = ("parquet", "traces", "otlp", "phoenix-jsonl")
+"""The ways the default run measures through a chunk map (every one under -m slow)."""
 
 
 def _cases() -> list[Any]:
@@ -36,6 +38,7 @@ def _cases() -> list[Any]:
                 if OPTION_SETS[option_set].chunks and not spec.evidence:
                     continue  # no evidence to judge through a map (test_the_api_has_no_chunks)
                 slow = seed != SEED or option_set not in DEFAULT_SETS
+                slow = slow or (option_set == "chunks" and way not in CHUNK_WAYS)
                 marks = [pytest.mark.slow] if slow else []
                 cases.append(
                     pytest.param(
