@@ -5,7 +5,8 @@ run's ranked list is kept in the order trec_eval would read its TREC file (score
 descending, ties by chunk id descending), so that a format that ranks by list order or
 by rank gets the very same list. A repeated chunk is appended at the end of a list,
 below every score: it is counted as a repeat, and where it takes a rank or none moves
-no number (hops that repeat a chunk mid-list are tested on their own, in test_hops.py).
+no number (``draw(seed, inside=True)`` places repeats by their own score, for
+test_repeats.py; test_hops.py crafts hops that find a chunk again).
 """
 
 from __future__ import annotations
