@@ -185,7 +185,8 @@ def trace_file(
         ranked = data.ranked(run, question.qid)
         record["retrieved"] = [{"id": chunk, "score": score} for chunk, score in ranked]
         if context_k is not None:
-            record["context"] = list(dict.fromkeys(chunk for chunk, _ in ranked))[:context_k]
+            # the first k positions, a repeat among them taking its slot, as the top k does
+            record["context"] = list(dict.fromkeys(chunk for chunk, _ in ranked[:context_k]))
         if verdicts and question.qid in judged:
             record["correct"] = judged[question.qid]
         records.append(record)
