@@ -1,0 +1,71 @@
+"""A chunk repeated inside a list (by its own score, not at the end), through every way in.
+
+The list formats (TREC, JSON Lines, CSV, Parquet, trace files, frames, lists) spell the
+repeat, and it takes a rank there: they must give the plain report. ranx JSON and
+``{qid: {chunk: score}}`` cannot hold a repeat: they give the plain report of the lists
+without it. Span exports follow the trace rule (a repeat takes no rank), so they too
+must give the plain report of the lists without repeats.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.joins.compare import SECTIONS, difference
+from tests.joins.conftest import OPTION_SETS, SEED, SLOW_SEEDS
+from tests.joins.dataset import DataSet, draw
+from tests.joins.paths import WAYS, plain
+
+SPANS = ("otlp", "otlp-lines", "otlp-genai", "phoenix-jsonl", "phoenix-parquet")
+NO_REPEATS = ("ranx-json", "evaluate-dicts", *SPANS)
+"""The ways whose list holds each chunk once."""
+DEFAULT_WAYS = ("jsonl", "traces", "ranx-json", "otlp")
+_MADE: dict[tuple[int, bool], dict[str, Any]] = {}
+
+
+def _inside(seed: int) -> DataSet:
+    return draw(seed, inside=True)
+
+
+def _plain(seed: int, repeats: bool, root: Path) -> dict[str, Any]:
+    if (seed, repeats) not in _MADE:
+        data = _inside(seed) if repeats else _inside(seed).without_repeats()
+        outcome = plain(data, root, OPTION_SETS["defaults"])
+        assert outcome.report is not None, outcome.output
+        _MADE[seed, repeats] = outcome.report
+    return _MADE[seed, repeats]
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for seed in (SEED, *SLOW_SEEDS):
+        for way in WAYS:
+            marks = [] if seed == SEED and way in DEFAULT_WAYS else [pytest.mark.slow]
+            if way in SPANS:
+                marks.append(pytest.mark.xfail(strict=True, reason=(
+                    "issue 25 bug 4's rule inside one hop: a chunk a retriever span lists "
+                    "twice takes a rank at its repeat, so later chunks rank one lower than "
+                    "in the same list without the repeat")))  # fmt: skip
+            cases.append(pytest.param(seed, way, marks=marks, id=f"{seed}-{way}"))
+    return cases
+
+
+@pytest.mark.parametrize(("seed", "way"), _cases())
+def test_a_repeat_inside_a_list(tmp_path: Path, seed: int, way: str) -> None:
+    expected = _plain(seed, way not in NO_REPEATS, tmp_path / "plain")
+    spec = WAYS[way]
+    got = spec.run(_inside(seed), tmp_path / "way", OPTION_SETS["defaults"])
+    assert got.report is not None, got.output
+    sections = [name for name in SECTIONS if name not in spec.lacks]
+    assert difference(expected, got.report, sections, spec.kinds) is None
+
+
+def test_the_repeats_move_the_numbers(tmp_path: Path) -> None:
+    """Else the two references would be one, and the test above could not fail."""
+    counts = _plain(SEED, True, tmp_path / "a")["runs"]
+    assert all(run["counts"]["repeated_chunks"] > 0 for run in counts.values())
+    assert difference(_plain(SEED, True, tmp_path / "a"), _plain(SEED, False, tmp_path / "b"),
+                      ["means"]) is not None  # fmt: skip
