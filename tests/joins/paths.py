@@ -17,7 +17,7 @@ from typing import Any
 from click.testing import CliRunner
 
 import reportgen
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from reportgen.measure.scoring import Settings
 from reportgen.scale.blocks import write_in_blocks
 from tests.joins import writers as w

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from reportgen.cli.commands import cli
+from reportgen.cli import cli
 from tests.joins import writers as w
 from tests.joins.dataset import RUNS, DataSet
 from tests.joins.paths import Options, Outcome
