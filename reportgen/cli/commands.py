@@ -212,10 +212,9 @@ def merge(shards: tuple[Path, ...], **options: Any) -> None:
         with reader_may_leave():
             if not quiet:
                 from reportgen.render.terminal import report_lines
+                from reportgen.report.merge import merged_line
 
-                echo_lines(
-                    [f"Merged {len(shards)} shards.", *report_lines(result.report, result.files)]
-                )
+                echo_lines([merged_line(result.report), *report_lines(result.report, result.files)])
             if options["github_summary"]:
                 write_step_summary(result, quiet)
     else:

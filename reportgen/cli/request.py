@@ -89,6 +89,7 @@ def merge_request(shards: tuple[Path, ...], options: dict[str, Any]) -> MergeReq
         compare_measures=compare_measures.split(",") if compare_measures else None,
         on_gold_change="intersect" if options["on_gold_change"] == "intersect" else "refuse",
         explain=options["explain"],
+        allow_partial=options["allow_partial"],
     )
 
 

@@ -35,6 +35,12 @@ merge_options = options(
         help="Keep questions with no relevant chunk in the means (default: as the shards "
         "say; needed only when the shards have no report.json).",
     ),
+    click.option(
+        "--allow-partial",
+        is_flag=True,
+        help="Merge the shards given even when some shards of their cut are missing; "
+        "every output then says how many questions it holds, of how many.",
+    ),
     written_options,
     verdicts_run_option,
     compare_options,
