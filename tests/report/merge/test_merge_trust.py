@@ -204,3 +204,26 @@ def test_a_tampered_merge_folder_is_an_input_error(tmp_path: Path, run_cli: Any,
     message = refused(root, ["merge", *outs, "--out", str(root / "m"), "-q"])
     assert name in message and named in message, message
     assert not (root / "m").exists()
+
+
+def test_a_shard_folder_changed_after_the_cut_is_refused(tmp_path: Path, run_cli: Any) -> None:
+    """cut.json says which shard a folder is: a bad one is refused by the measure job;
+    one naming another shard than its questions' is refused by merge."""
+    root = example_root(tmp_path)
+    unjudged_verdicts(root)
+    outs = measured(root, CUT, [], run_cli)
+    cut = root / "shards" / "shard-1" / "cut.json"
+    meta = json.loads(cut.read_text())
+    cut.write_text(json.dumps({**meta, "shard": "1"}))
+    plan = json.loads((root / "shards" / "shards.json").read_text())
+    line = shlex.split(plan["measure"].replace("OUT", str(root / "again")))[1:]
+    monkeypatch = pytest.MonkeyPatch()
+    with monkeypatch.context() as patched:
+        patched.chdir(root / "shards" / "shard-1")
+        message = refused(root, [*line, "-q"])
+    assert "cut.json" in message and "key shard" in message
+    cut.write_text(json.dumps({**meta, "shard": 2}))
+    run_cli([*line, "-q"], root / "shards" / "shard-1")
+    message = refused(root, ["merge", outs[0], str(root / "again"), "--allow-partial",
+                             "--out", str(root / "m"), "-q"])  # fmt: skip
+    assert "which is not shard 2's of 3" in message
