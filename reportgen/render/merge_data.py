@@ -23,7 +23,12 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.run import Findings
-from reportgen.load.previous.merge_data import MERGE_DATA_FORMAT, MERGE_FOLDER, chunk_map_digest
+from reportgen.load.previous.merge_data import (
+    MERGE_DATA_FORMAT,
+    MERGE_FOLDER,
+    chunk_map_digest,
+    spans_digest,
+)
 from reportgen.measure.scoring import RunScores
 
 
@@ -137,6 +142,10 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
             "as_of": None if hygiene.as_of is None else hygiene.as_of.isoformat(),
         },
         "cut": None if cut is None else dict(cut),
+        # the evidence the shard located in --docs: merge must locate the same
+        "spans_digest": None
+        if evaluation.chunkings is None
+        else spans_digest(evaluation.chunkings.spans),
     }
     by_run = {
         "scores": [

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+import polars as pl
+
 from reportgen.analyse.gate import failures
 from reportgen.analyse.run import AnalysisOptions, run_analyses
 from reportgen.core.filesystem import reading, refuse_undecodable
@@ -32,6 +34,7 @@ from reportgen.load.previous.merge_data import (
     chunk_map_digest,
     has_merge_data,
     read_merge_data,
+    spans_digest,
 )
 from reportgen.load.previous.shards import Shard
 from reportgen.measure.chunked import Chunkings
@@ -261,7 +264,23 @@ def _chunkings(
                 f"--chunks gives it {chunk_map.source}, which holds other chunks",
                 "give merge the chunk maps the shards were measured with, unchanged",
             )
+    if chunkings is not None:
+        _check_spans(shards, chunkings)
     return chunkings
+
+
+def _check_spans(shards: Sequence[ShardData], chunkings: Chunkings) -> None:
+    """The evidence merge located (its --docs) is, question by question, what each shard
+    located: other documents would move every span measure and derived judgment."""
+    for shard in shards:
+        questions = shard.frames["questions"].get_column("qid").implode()
+        mine = chunkings.spans.filter(pl.col("qid").is_in(questions))
+        if spans_digest(mine) != shard.meta["spans_digest"]:
+            raise UsageError(
+                f"the evidence merge located in its documents (--docs) is not what "
+                f"{shard.source} located for its questions",
+                "give merge the shards' --docs (the same documents, unchanged)",
+            )
 
 
 def _verdicts_run(request: MergeRequest, shards: Sequence[ShardData]) -> str | None:

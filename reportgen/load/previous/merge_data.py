@@ -119,9 +119,19 @@ def read_merge_data(folder: Path) -> ShardData:
     return ShardData(folder, meta, frames)
 
 
+def frame_digest(frame: pl.DataFrame, *keys: str, header: str = "") -> str:
+    """A frame's content, in ``keys`` order (its rows as JSON Lines, after ``header``)."""
+    text = f"{header}\n{frame.sort(*keys).write_ndjson()}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def chunk_map_digest(chunk_map: ChunkMap) -> str:
     """The chunk map's content (every chunk, in id order, and its index version), so that
     a merge given another map than its shards is refused, whatever the file is called."""
-    chunks = chunk_map.chunks.sort("chunk_id").write_ndjson()
-    text = f"{chunk_map.index_version}\n{chunks}"
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return frame_digest(chunk_map.chunks, "chunk_id", header=str(chunk_map.index_version))
+
+
+def spans_digest(spans: pl.DataFrame) -> str:
+    """The evidence located in the documents (--docs): merge locates it again, and must
+    find what each shard found for its questions."""
+    return frame_digest(spans, "qid", "doc", "start", "end")

@@ -105,6 +105,7 @@ SHARD_JSON = {
     "manifest": Maybe({"source": str, "index_version": Maybe(str)}),
     "checks": {"audience": Maybe(str), "as_of": Maybe(ISO_DATE)},
     "cut": Maybe(CUT_JSON),
+    "spans_digest": Maybe(str),
 }
 """shard.json as render/merge_data.py writes it (extra keys are ignored)."""
 

@@ -157,6 +157,15 @@ def test_a_chunk_map_other_than_the_shards_is_refused(tmp_path: Path, run_cli: A
     message = refused(root, ["merge", *outs, *other, "--out", str(root / "m"), "-q"])
     assert "chunk map" in message and "paragraphs.jsonl" in message
     assert not (root / "m").exists()
+    # the same map, other documents: the evidence would be located elsewhere
+    moved = root / "docs-moved"
+    moved.mkdir()
+    for doc in sorted((root / "docs").iterdir()):
+        (moved / doc.name).write_text("A new first line.\n" + doc.read_text())
+    maps = ["--chunks", str(root / "chunks" / "paragraphs.jsonl"), "--docs", str(moved)]
+    message = refused(root, ["merge", *outs, *maps, "--out", str(root / "m"), "-q"])
+    assert "evidence merge located in its documents (--docs)" in message
+    assert not (root / "m").exists()
 
 
 def _tamper_json(path: Path, change: Any) -> None:
