@@ -28,6 +28,7 @@ from reportgen.load.evidence.spans import Documents
 from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.load.inputs.run_files import load_run_inputs, with_trace_verdicts
 from reportgen.load.previous.baseline import Baseline, load_baseline, per_question_path
+from reportgen.load.previous.shards import read_cut
 from reportgen.measure.scoring import Settings, evaluate
 from reportgen.pipeline import (
     ReportResult,
@@ -258,7 +259,10 @@ def make_report(request: ReportRequest) -> ReportResult:
             explain=outputs.explain,
         )
         findings = run_analyses(evaluation, options, version=settings.version, created=created)
-        return write_report(findings, outputs, files_read, worker, checks.strict)
+        cut = None
+        if outputs.merge_data and not isinstance(inputs.gold, GoldSet):
+            cut = read_cut(Path(inputs.gold))  # a shard of `reportgen shard`: its place
+        return write_report(findings, outputs, files_read, worker, checks.strict, cut=cut)
     finally:
         if worker is not None:
             worker.close()

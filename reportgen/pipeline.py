@@ -7,9 +7,10 @@ rendered and written by the same code as one report over every question.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reportgen.analyse.gate import failures
 from reportgen.analyse.run import Findings
@@ -25,7 +26,7 @@ from reportgen.render.output import (
 )
 from reportgen.report.assemble import assemble, per_question_rows
 from reportgen.request import ReportOutputs, check_formats
-from reportgen.schema import MergedShard, Report
+from reportgen.schema import MergeCoverage, MergedShard, Report
 
 
 @dataclass(frozen=True)
@@ -140,11 +141,16 @@ def write_report(
     strict: bool = False,
     merged_from: list[MergedShard] | None = None,
     command: str = "report",
+    cut: Mapping[str, Any] | None = None,
+    coverage: MergeCoverage | None = None,
 ) -> ReportResult:
-    """Assemble, render and write what the analyses found (``report`` and ``merge``)."""
+    """Assemble, render and write what the analyses found (``report`` and ``merge``);
+    ``cut``: the shard's place in its `reportgen shard` cut, for merge/."""
     report = assemble(findings)
     if merged_from is not None:
         report["merged_from"] = merged_from
+    if coverage is not None:
+        report["merge_coverage"] = coverage
     files = render_files(
         report,
         findings,
@@ -157,7 +163,7 @@ def write_report(
     if outputs.merge_data:
         from reportgen.render.merge_data import merge_data_files
 
-        files |= merge_data_files(findings)
+        files |= merge_data_files(findings, cut)
     out_dir = Path(outputs.out_dir)
     refuse_overwriting_inputs(out_dir, files, files_read, command)
     return ReportResult(report, findings, write_files(out_dir, files), strict=strict)

@@ -179,6 +179,8 @@ class MergeRequest:
     compare_measures: Sequence[str] | None = None
     on_gold_change: GoldChangePolicy = "refuse"
     explain: ExplainMode = "failures"
+    allow_partial: bool = False
+    """Merge the shards given when some of their cut are missing (every output says so)."""
 
 
 def check_formats(formats: Sequence[str], per_question_format: str) -> None:

@@ -13,7 +13,7 @@ from reportgen.cli.errors import reader_may_leave
 from reportgen.cli.options import takes
 from reportgen.cli.options.inputs import CHUNK_MAPS, CONFIG, VERDICTS_RUN
 from reportgen.cli.options.measuring import COMPARISONS, GATE, TREC_EVAL
-from reportgen.cli.options.outputs import EXPLAIN, MANIFEST, OUT, WRITTEN
+from reportgen.cli.options.outputs import ALLOW_PARTIAL, EXPLAIN, MANIFEST, OUT, WRITTEN
 from reportgen.cli.request import merge_request
 from reportgen.cli.results import check_summary_wanted, echo_lines, write_step_summary
 from reportgen.core import progress
@@ -36,6 +36,7 @@ from reportgen.core import progress
     *MANIFEST,
     *CHUNK_MAPS,
     EXPLAIN,
+    ALLOW_PARTIAL,
 )
 def merge(shards: tuple[Path, ...], **options: Any) -> None:
     """Merge the outputs of SHARDS (disjoint sets of questions) into the report of them all.
@@ -64,10 +65,9 @@ def merge(shards: tuple[Path, ...], **options: Any) -> None:
         with reader_may_leave():
             if not quiet:
                 from reportgen.render.terminal import report_lines
+                from reportgen.report.merge import merged_line
 
-                echo_lines(
-                    [f"Merged {len(shards)} shards.", *report_lines(result.report, result.files)]
-                )
+                echo_lines([merged_line(result.report), *report_lines(result.report, result.files)])
             if options["github_summary"]:
                 write_step_summary(result, quiet)
     else:

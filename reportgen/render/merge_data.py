@@ -17,12 +17,18 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import polars as pl
 
 from reportgen.analyse.run import Findings
-from reportgen.load.previous.merge_data import MERGE_DATA_FORMAT, MERGE_FOLDER
+from reportgen.load.previous.merge_data import (
+    MERGE_DATA_FORMAT,
+    MERGE_FOLDER,
+    chunk_map_digest,
+    spans_digest,
+)
 from reportgen.measure.scoring import RunScores
 
 
@@ -75,6 +81,9 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
         "extra_questions": list(result.extra_questions),
         "ties": {str(k): qids for k, qids in sorted(result.ties.items())},
         "chunk_map": None if result.chunked is None else result.chunked.chunk_map.source,
+        "chunk_map_digest": None
+        if result.chunked is None
+        else chunk_map_digest(result.chunked.chunk_map),
         "unmapped_chunks": _unmapped(result, findings),
         "ties_within": result.ties_within,
         "longest_list": run.longest_list,
@@ -86,8 +95,9 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
     }
 
 
-def merge_data_files(findings: Findings) -> dict[str, bytes]:
-    """merge/'s files, by their path in the report folder."""
+def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -> dict[str, bytes]:
+    """merge/'s files, by their path in the report folder; ``cut``: the shard's place in
+    the `reportgen shard` cut it came from (None when measured outside one)."""
     evaluation = findings.evaluation
     gold, settings, verdicts = evaluation.gold, evaluation.settings, findings.verdicts
     hygiene = findings.hygiene
@@ -120,6 +130,8 @@ def merge_data_files(findings: Findings) -> dict[str, bytes]:
             "join_on": verdicts.join_on,
             "metric": verdicts.metric,
             "threshold": verdicts.threshold,
+            # the run they judge: merge judges the same, whatever its own options say
+            "judged": findings.attributions[0].run,
         },
         "manifest": None
         if hygiene.manifest is None
@@ -129,6 +141,11 @@ def merge_data_files(findings: Findings) -> dict[str, bytes]:
             "audience": hygiene.audience,
             "as_of": None if hygiene.as_of is None else hygiene.as_of.isoformat(),
         },
+        "cut": None if cut is None else dict(cut),
+        # the evidence the shard located in --docs: merge must locate the same
+        "spans_digest": None
+        if evaluation.chunkings is None
+        else spans_digest(evaluation.chunkings.spans),
     }
     by_run = {
         "scores": [

@@ -39,7 +39,8 @@ from reportgen.report.assemble import (
     question_counts,
     settings_sections,
 )
-from reportgen.schema import MergedReport
+from reportgen.schema import MergeCoverage, MergedReport
+from reportgen.schema import Report as WholeReport
 
 SETTING_KEYS = (
     *("k", "context_k", "relevance_threshold", "trec_eval"),
@@ -234,3 +235,25 @@ def merge_shards(
     }
     # built from the same plain-dict builders as assemble: checked like it (see there)
     return cast(MergedReport, report), rows.sort("run", "qid", maintain_order=True)
+
+
+def numbered(shards: Sequence[int]) -> str:
+    """``shard 2``, ``shards 1, 2``: shard numbers as a message names them."""
+    return ("shard " if len(shards) == 1 else "shards ") + ", ".join(map(str, shards))
+
+
+def coverage_said(coverage: MergeCoverage) -> str:
+    """``41 of 60 questions (shard 2 missing)``: what a partial merge holds, in every
+    output (report.json's warning, the pages, summary.md, the terminal)."""
+    held = f"{coverage['questions']} of {coverage['of']} questions"
+    missing = coverage["missing_shards"]
+    return f"{held} ({numbered(missing)} missing)" if missing else held
+
+
+def merged_line(report: WholeReport) -> str:
+    """The terminal's first line of a whole merge: the shards, and what of the cut."""
+    merged = report.get("merged_from", [])
+    coverage = report.get("merge_coverage")
+    if coverage is None:
+        return f"Merged {len(merged)} shards."
+    return f"Merged {len(merged)} of {coverage['shards']} shards: {coverage_said(coverage)}."

@@ -9,10 +9,13 @@ merged means (report/merge.py): report.json and the per-question file.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+
+import polars as pl
 
 from reportgen.analyse.gate import failures
 from reportgen.analyse.run import AnalysisOptions, run_analyses
@@ -28,14 +31,10 @@ from reportgen.load.previous.baseline import load_baseline, per_question_path
 from reportgen.load.previous.merge_data import (
     MERGE_FOLDER,
     ShardData,
-    checked_for,
-    chunk_mapped,
+    chunk_map_digest,
     has_merge_data,
-    manifest_named,
-    merged_evaluation,
-    merged_gold,
-    merged_verdicts,
     read_merge_data,
+    spans_digest,
 )
 from reportgen.load.previous.shards import Shard
 from reportgen.measure.chunked import Chunkings
@@ -49,6 +48,21 @@ from reportgen.render.output import (
     write_files,
 )
 from reportgen.request import MergeRequest, check_choice, check_formats
+from reportgen.scale.coverage import (
+    check_whole_gold,
+    merge_coverage,
+    partial_warning,
+    shard_numbers,
+)
+from reportgen.scale.rebuild import (
+    agreed,
+    checked_for,
+    chunk_mapped,
+    manifest_named,
+    merged_evaluation,
+    merged_gold,
+    merged_verdicts,
+)
 from reportgen.schema import MergedReport, MergedShard
 
 
@@ -145,6 +159,21 @@ def _shard_fingerprint(shard: ShardData) -> str:
     return part.fingerprint
 
 
+def _merged_from(shards: Sequence[ShardData]) -> list[MergedShard]:
+    """Each shard, what it held, and its number in its cut (when it came from one)."""
+    merged: list[MergedShard] = []
+    for shard, number in zip(shards, shard_numbers(shards), strict=True):
+        entry: MergedShard = {
+            "source": shard.source,
+            "questions": shard.frames["questions"].height,
+            "fingerprint": _shard_fingerprint(shard),
+        }
+        if number is not None:
+            entry["shard"] = number
+        merged.append(entry)
+    return merged
+
+
 SHARD_OUTPUTS = ("report.json", "per_question.csv", "per_question.parquet")
 """What a shard's measure job wrote beside merge/: a merge written over them spoils the shard."""
 
@@ -223,13 +252,62 @@ def _chunkings(
             else f"run {odd!r} has a chunk map in merge's --chunks, and its shards had none"
         )
         raise UsageError(problem, "give merge the shards' --chunks (and --docs)")
+    digests = agreed(
+        shards,
+        "the chunk maps' content",
+        lambda shard: {name: run["chunk_map_digest"] for name, run in shard.meta["runs"].items()},
+    )
+    for name, chunk_map in given.items():
+        if chunk_map_digest(chunk_map) != digests[name]:
+            raise UsageError(
+                f"run {name!r} was measured through the chunk map {mapped[name]}, and merge's "
+                f"--chunks gives it {chunk_map.source}, which holds other chunks",
+                "give merge the chunk maps the shards were measured with, unchanged",
+            )
+    if chunkings is not None:
+        _check_spans(shards, chunkings)
     return chunkings
+
+
+def _check_spans(shards: Sequence[ShardData], chunkings: Chunkings) -> None:
+    """The evidence merge located (its --docs) is, question by question, what each shard
+    located: other documents would move every span measure and derived judgment."""
+    for shard in shards:
+        questions = shard.frames["questions"].get_column("qid").implode()
+        mine = chunkings.spans.filter(pl.col("qid").is_in(questions))
+        if spans_digest(mine) != shard.meta["spans_digest"]:
+            raise UsageError(
+                f"the evidence merge located in its documents (--docs) is not what "
+                f"{shard.source} located for its questions",
+                "give merge the shards' --docs (the same documents, unchanged)",
+            )
+
+
+def _verdicts_run(request: MergeRequest, shards: Sequence[ShardData]) -> str | None:
+    """The run the shards' verdicts judged: merge judges it too (its cells are what the
+    shards' reports gave); another --verdicts-run is refused."""
+    if shards[0].meta["verdicts"] is None:
+        return request.inputs.verdicts_run
+    judged: str = agreed(
+        shards, "the run the verdicts judge", lambda s: s.meta["verdicts"]["judged"]
+    )
+    given = request.inputs.verdicts_run
+    if given is not None and given != judged:
+        raise UsageError(
+            f"--verdicts-run is {given!r}, and the shards' verdicts judged {judged!r}",
+            f"leave --verdicts-run out (merge takes the shards'), or measure the shards with "
+            f"--verdicts-run {given}",
+        )
+    return judged
 
 
 def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportResult:
     """The report ``reportgen report`` writes over every shard's questions."""
     inputs, checks, outputs = request.inputs, request.checks, request.outputs
+    coverage = merge_coverage(shards, request.allow_partial)
     gold = merged_gold(shards)
+    check_whole_gold(coverage, shards, gold)
+    verdicts_run = _verdicts_run(request, shards)
     chunkings = _chunkings(request, shards, gold)
     evaluation = merged_evaluation(shards, gold, chunkings)
     if inputs.trec_eval is not None and inputs.trec_eval != evaluation.settings.trec_eval:
@@ -265,7 +343,7 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
         refuse_overwriting_inputs(Path(outputs.out_dir), planned, files_read, "merge")
         options = AnalysisOptions(
             verdicts=merged_verdicts(shards),
-            verdicts_run=inputs.verdicts_run,
+            verdicts_run=verdicts_run,
             manifest=index,
             audience=checks.audience,
             as_of=as_of or created.date(),
@@ -277,16 +355,18 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
             explain=request.explain,
         )
         findings = run_analyses(evaluation, options, version=request.version, created=created)
-        merged_from: list[MergedShard] = [
-            {
-                "source": shard.source,
-                "questions": shard.frames["questions"].height,
-                "fingerprint": _shard_fingerprint(shard),
-            }
-            for shard in shards
-        ]
+        partial = None if coverage is None else partial_warning(coverage)
+        if partial is not None:
+            findings = dataclasses.replace(findings, warnings=(partial, *findings.warnings))
         return write_report(
-            findings, outputs, files_read, worker, checks.strict, merged_from, "merge"
+            findings,
+            outputs,
+            files_read,
+            worker,
+            checks.strict,
+            _merged_from(shards),
+            "merge",
+            coverage=coverage,
         )
     finally:
         if worker is not None:

@@ -31,6 +31,7 @@ from reportgen.load.formats.files import polars_source, read_lines
 from reportgen.load.formats.ids import json_id
 from reportgen.load.formats.json_input import json_document, json_records, pick
 from reportgen.load.formats.vocabulary import ID_KEYS, detect_format
+from reportgen.load.previous.shards import CUT_FILE
 
 MAX_SHARDS = 10_000
 SHARED = -1
@@ -63,6 +64,8 @@ class ShardPlan:
     verdicts: str | None
     questions: list[int]
     """Gold questions per shard."""
+    gold_fingerprint: str
+    """The whole gold set's: a merge refuses shards of another gold set or cut."""
 
     def command(self, options: Sequence[str] = ()) -> str:
         """The ``reportgen report`` line that measures one shard, run inside its folder
@@ -339,7 +342,10 @@ def make_shards(
         runs=run_files,
         verdicts=verdict_name,
         questions=questions,
+        gold_fingerprint=gold_set.fingerprint,
     )
+    for shard in range(shards):
+        files.setdefault(CUT_FILE, []).append(_cut(plan, shard))
     manifest = {"shards.json": (json.dumps(_manifest(plan), indent=2) + "\n").encode()}
     _refuse_earlier_shards(out, shards)
     for folder in plan.folders:
@@ -371,6 +377,18 @@ def _refuse_earlier_shards(out: Path, shards: int) -> None:
         )
 
 
+def _cut(plan: ShardPlan, shard: int) -> bytes:
+    """cut.json of one shard: its report --merge-data carries it to merge, which then
+    knows a shard is missing or comes from another cut."""
+    cut = {
+        "shard": shard,
+        "shards": len(plan.folders),
+        "gold_fingerprint": plan.gold_fingerprint,
+        "questions": sum(plan.questions),
+    }
+    return (json.dumps(cut, indent=2) + "\n").encode()
+
+
 def _manifest(plan: ShardPlan) -> dict[str, Any]:
     return {
         "shards": len(plan.folders),
@@ -379,6 +397,7 @@ def _manifest(plan: ShardPlan) -> dict[str, Any]:
         "questions": plan.questions,
         "folders": [folder.name for folder in plan.folders],
         "gold": plan.gold,
+        "gold_fingerprint": plan.gold_fingerprint,
         "runs": plan.runs,
         "verdicts": plan.verdicts,
         "measure": plan.command(["--out", "OUT"]),

@@ -107,6 +107,18 @@ class MergedShard(TypedDict):
     source: str
     questions: int
     fingerprint: str | None
+    shard: NotRequired[int]
+    """Its number in the `reportgen shard` cut it came from (shards cut by hand: none)."""
+
+
+class MergeCoverage(TypedDict):
+    """How much of the cut a merge holds: a partial merge (--allow-partial) says it."""
+
+    questions: int
+    of: int
+    """The questions of the whole gold set that was cut."""
+    shards: int
+    missing_shards: list[int]
 
 
 class Report(TypedDict):
@@ -134,6 +146,9 @@ class Report(TypedDict):
     merged_from: NotRequired[list[MergedShard]]
     """Written by ``reportgen merge`` from shards measured with --merge-data: the
     shards, and what each held; every other key is as one report over them all."""
+    merge_coverage: NotRequired[MergeCoverage]
+    """Written by ``reportgen merge`` when the shards come from `reportgen shard`: the
+    questions merged, of how many, and the shards missing (with --allow-partial)."""
 
 
 class MergedSettings(TypedDict):
@@ -245,6 +260,7 @@ __all__ = [
     "ManifestSummary",
     "Means",
     "MeasureChange",
+    "MergeCoverage",
     "MergedCounts",
     "MergedGold",
     "MergedReport",

@@ -72,11 +72,6 @@ def test_sharded_and_merged_is_the_plain_report(
     assert difference(plain_report(seed, option_set), got.report, sections) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25 bug 1: shards measured with --verdicts-run dense, merge not told: the "
-    "merged attribution is for bm25 (the first run), the plain report's for dense",
-)
 def test_merge_keeps_the_run_the_shards_were_told(
     tmp_path: Path, plain_report: PlainReport
 ) -> None:
@@ -92,23 +87,12 @@ def _refused(output: str, *words: str) -> bool:
     return len(lines) == 1 and "Fix:" in lines[0] and all(word in lines[0] for word in words)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25 bug 2: shard-2 of 3 left out, merge writes a report of the other "
-    "shards' questions (exit 0) instead of refusing",
-)
 def test_a_missing_shard_is_refused(tmp_path: Path) -> None:
     how = Sharding(shards=3, measured=(0, 1))
     got = sharded(data_set(SEED), tmp_path, OPTION_SETS["defaults"], how)
     assert got.code == 2 and _refused(got.output, "shard"), got.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25 bug 3: shards measured through chunks.csv, merge given a map lacking "
-    "half its chunks: chunkings.runs.*.not_in_map is 0 (the plain report through that map "
-    "counts them), and merge does not refuse",
-)
 def test_merge_through_another_chunk_map_is_refused_or_counted(
     tmp_path: Path,
 ) -> None:

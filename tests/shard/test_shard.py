@@ -182,6 +182,14 @@ def test_gold_shards_unite_into_the_gold_set(tmp_path: Path, fmt: str) -> None:
     union = {q: d for part in parts for q, d in part.question_digests.items()}
     assert fingerprint_of(union) == whole.fingerprint
     assert plan.questions == [p.questions.height for p in parts]
+    # each shard knows its place in the cut: what merge checks a shard set against
+    for number, folder in enumerate(shard_folders(tmp_path / "out")):
+        cut = json.loads((folder / "cut.json").read_text())
+        assert cut == {"shard": number, "shards": SHARDS, "gold_fingerprint": whole.fingerprint,
+                       "questions": whole.questions.height}  # fmt: skip
+    assert json.loads((tmp_path / "out" / "shards.json").read_text())["gold_fingerprint"] == (
+        whole.fingerprint
+    )
 
 
 @pytest.mark.parametrize("fmt", ["trec", "jsonl", "csv", "parquet", "ranx"])

@@ -185,6 +185,14 @@ MERGE_DATA = declare(
     "(pages, cells, cutoff, comparisons, gate) when these questions are one shard.",
 )
 
+ALLOW_PARTIAL = declare(
+    SCALE_OUT,
+    "--allow-partial",
+    is_flag=True,
+    help="Merge the shards given even when some shards of their cut are missing; "
+    "every output then says how many questions it holds, of how many.",
+)
+
 PUBLISHING = (
     declare(
         OUTPUTS,

@@ -17,8 +17,15 @@ import polars as pl
 from reportgen.core.filesystem import reading
 from reportgen.errors import InputError, printable
 from reportgen.load.formats.files import check_file
+from reportgen.load.formats.json_input import json_document
+from reportgen.load.previous.merge_schema import CUT_JSON, check_json
 from reportgen.load.previous.per_question import is_trec_eval_output, read_per_question
 from reportgen.load.previous.published import read_report
+
+CUT_FILE = "cut.json"
+"""Written by `reportgen shard` in each shard folder, beside its gold set: the shard's
+number, how many shards the cut made, and the whole gold set's fingerprint and size."""
+CUT_FIX = "cut the inputs again with `reportgen shard` (this reportgen)"
 
 SHARD_FIX = (
     "give a per_question.csv or .parquet written by `reportgen report`, "
@@ -60,3 +67,17 @@ def load_shard(path: str | Path) -> Shard:
         report = read_report(report_path, ("settings",), SHARD_FIX) if own else None
         rows = read_per_question(data, SHARD_FIX)
     return Shard(source=printable(data), rows=rows, report=report)
+
+
+def read_cut(gold: Path) -> dict[str, Any] | None:
+    """The shard's place in its cut, from cut.json beside its gold set; None when the
+    gold set was not cut by `reportgen shard` (a merge then cannot tell a missing shard)."""
+    path = gold.parent / CUT_FILE
+    with reading(path):
+        if not path.is_file():
+            return None
+        cut = json_document(path, CUT_FIX)
+        check_json(path, cut, CUT_JSON)
+    if not 0 <= cut["shard"] < cut["shards"]:
+        raise InputError(path, f"shard {cut['shard']} of {cut['shards']} is no shard", CUT_FIX)
+    return {key: cut[key] for key in CUT_JSON}

@@ -145,6 +145,7 @@ class FirstScreen:
 
 
 ALERT_CODES = (
+    "partial_merge",
     "stale_gold",
     "possibly_stale_gold",
     "index_version_mismatch",
@@ -152,7 +153,8 @@ ALERT_CODES = (
     "leaks",
     "forbidden_gold",
 )
-"""Warnings that change what a number means: a stale gold id scores 0 whatever search
+"""Warnings that change what a number means: a partial merge is over part of the
+questions, a stale gold id scores 0 whatever search
 does, a leak is a failure the means do not show. They stay in view."""
 
 SEVERITIES = (

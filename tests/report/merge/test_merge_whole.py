@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from reportgen.api import example_dir
 from reportgen.cli import cli
 
-MERGED_KEYS = ("merged_from",)
+MERGED_KEYS = ("merged_from", "merge_coverage")
 """The only keys of a merged report.json that say it was merged; every other key, at
 every depth, equals the unsharded report's."""
 EPOCH = "1764547200"
