@@ -315,6 +315,14 @@ report_options = options(
         "metadata attribute too). Traces without it are matched by exact question text.",
     ),
     click.option(
+        "--span-doc-key",
+        default=None,
+        metavar="KEY",
+        help="For span exports whose documents carry no document.id (LangChain's "
+        "OpenInference spans): where each document's chunk id is, e.g. metadata.chunk_id "
+        "(looked up inside a JSON metadata attribute too).",
+    ),
+    click.option(
         "--gold-version", default=None, help="Version of the gold set (overrides the file)."
     ),
     click.option(

@@ -39,6 +39,7 @@ def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -
         verdict_metric=options["verdict_metric"],
         verdict_threshold=options["verdict_threshold"],
         trace_question_key=options["trace_question_key"],
+        span_doc_key=options["span_doc_key"],
         manifest=options["manifest"],
         manifest_format=options["manifest_format"],
         chunks=list(options["chunks"]),

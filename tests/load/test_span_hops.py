@@ -241,3 +241,43 @@ def test_a_phoenix_line_with_a_huge_integer_is_an_input_error(write: Write, gold
     assert span_format(path) is None  # not read as anything: the format must be forced
     with pytest.raises(InputError, match="more than 4,300 digits"):
         load_span_run(path, gold, fmt="phoenix")
+
+
+def _report(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = ["reportgen", "report", str(GOLD), *args, "--out", str(tmp_path / "r")]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def test_the_report_counts_repeats_and_ties_and_warns_everywhere(tmp_path: Path) -> None:
+    spans = f"phoenix={OTEL / 'phoenix_array.json'}"
+    done = _report(tmp_path, spans, "--trace-question-key", "metadata.question_id")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    phoenix = report["runs"]["phoenix"]
+    assert phoenix["counts"]["repeated_across_hops"] == 1
+    assert phoenix["counts"]["repeated_chunks"] == 0
+    assert phoenix["traces"]["tied_hops"] == 1
+    tied = [w for w in report["warnings"] if w["code"] == "hop_order_ambiguous"]
+    assert [(w["count"], w["examples"]) for w in tied] == [(1, ["p-h1"])]
+    assert "Phoenix parquet" in done.stdout + done.stderr  # the terminal
+    for page in ("summary.md", "report.md", "index.html"):
+        assert "start at the same time" in (tmp_path / "r" / page).read_text(), page
+
+
+def test_the_span_doc_key_reads_langchain_spans_from_the_command_line(tmp_path: Path) -> None:
+    chain = f"chain={OTEL / 'langchain.otlp.json'}"
+    refused = _report(tmp_path, chain)
+    assert refused.returncode == 2
+    assert "--span-doc-key metadata.chunk_id" in refused.stderr
+    assert "shares no question" not in refused.stderr
+    done = _report(tmp_path, chain, "--span-doc-key", "metadata.chunk_id", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert report["runs"]["chain"]["counts"]["repeated_across_hops"] == 1
+    assert report["runs"]["chain"]["traces"]["tied_hops"] == 0
+
+
+def test_a_span_doc_key_without_a_span_export_is_refused(tmp_path: Path) -> None:
+    done = _report(tmp_path, "--span-doc-key", "metadata.chunk_id")
+    assert done.returncode == 2
+    assert "--span-doc-key metadata.chunk_id: names a span attribute" in done.stderr

@@ -72,7 +72,7 @@ def load_span_run(
     claims = Counter(qid for _, _, qid, _ in matches if qid is not None)
     rows: dict[str, list[Any]] = {col: [] for col in ROW_SCHEMA}
     unmatched: list[UnmatchedTrace] = []
-    tied: list[tuple[int, str]] = []
+    tied: list[str] = []
     for trace_id, retrievers, qid, reason in matches:
         if qid is not None and claims[qid] > 1:
             reason = f"{claims[qid]} traces match question {qid}"
@@ -80,7 +80,7 @@ def load_span_run(
             unmatched.append(UnmatchedTrace(printable(trace_id), reason, retrievers[0].line))
             continue
         if len({span.start for span in retrievers}) < len(retrievers):
-            tied.append((retrievers[0].line, printable(trace_id)))
+            tied.append(printable(trace_id))
         for span in retrievers:
             for chunk, score in _documents(span, path, doc_key):
                 for col, value in zip(ROW_SCHEMA, (qid, chunk, score, span.line), strict=True):
@@ -115,7 +115,7 @@ def load_span_run(
         repeated_across_hops=repeated,
         traces=len(matches),
         unmatched_traces=tuple(sorted(unmatched, key=lambda u: u.line)),
-        tied_hops=tuple(trace for _, trace in sorted(tied)),
+        tied_hops=tuple(sorted(tied)),
     )
 
 
