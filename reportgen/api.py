@@ -108,16 +108,21 @@ def load_runs(specs: Sequence[RunSpec | Run], fmt: str | None = None) -> list[Ru
     return runs
 
 
-def refuse_unused_question_key(key: str | None, runs: Sequence[Run]) -> None:
-    """A question key with no run read from spans would be silently ignored."""
-    if key is not None and all(run.traces is None for run in runs):
-        raise ParameterError(
-            "trace_question_key",
-            key,
-            "names a span attribute, but no run is an OpenTelemetry or Phoenix export",
-            "leave it out, or give the span export as a run",
-            option="--trace-question-key",
-        )
+def refuse_unused_span_keys(inputs: ReportInputs, runs: Sequence[Run]) -> None:
+    """A span key with no run read from spans would be silently ignored."""
+    if all(run.traces is None for run in runs):
+        for parameter, key in (
+            ("trace_question_key", inputs.trace_question_key),
+            ("span_doc_key", inputs.span_doc_key),
+        ):
+            if key is not None:
+                raise ParameterError(
+                    parameter,
+                    key,
+                    "names a span attribute, but no run is an OpenTelemetry or Phoenix export",
+                    "leave it out, or give the span export as a run",
+                    option=f"--{parameter.replace('_', '-')}",
+                )
 
 
 def set_index_versions(runs: Sequence[Run], versions: Mapping[str, str]) -> list[Run]:
@@ -211,8 +216,9 @@ def make_report(request: ReportRequest) -> ReportResult:
             inputs.run_format,
             inputs.trace_question_key,
             first_trace,
+            inputs.span_doc_key,
         )
-        refuse_unused_question_key(inputs.trace_question_key, read.runs)
+        refuse_unused_span_keys(inputs, read.runs)
         loaded = set_index_versions(list(read.runs), inputs.run_index_versions)
         target = inputs.verdicts_run or (loaded[0].name if loaded else "")
         verdict_set = with_trace_verdicts(

@@ -69,6 +69,9 @@ class ReportInputs:
     trace_question_key: str | None = None
     """The span attribute holding the gold question id, for OpenTelemetry runs (else the
     question text is matched exactly)."""
+    span_doc_key: str | None = None
+    """Where a span document's chunk id is when it has no ``document.id`` (e.g.
+    ``metadata.chunk_id``, LangChain's OpenInference spans)."""
     manifest: str | Path | None = None
     """The current index's chunk ids: gold ids missing from it are stale."""
     manifest_format: str | None = None
@@ -237,6 +240,7 @@ def check_request(request: ReportRequest) -> None:
             "verdicts_run (--verdicts-run)": inputs.verdicts_run,
             "verdict_metric (--verdict-metric)": inputs.verdict_metric,
             "trace_question_key (--trace-question-key)": inputs.trace_question_key,
+            "span_doc_key (--span-doc-key)": inputs.span_doc_key,
             "report_url (--report-url)": outputs.report_url,
             "compare_measures (--compare-measures)": ",".join(settings.compare_measures or []),
             **{

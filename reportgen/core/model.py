@@ -282,6 +282,9 @@ class Run:
     chunk id descending, as trec_eval does), or the order of a list."""
     repeated_chunks: int = 0
     """Rows dropped because the chunk already stood higher in the same list."""
+    repeated_across_hops: int = 0
+    """For traces and spans: chunks a later hop found again, dropped without taking a
+    rank (counted here, not in ``repeated_chunks``: a multi-hop system does this)."""
     index_version: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
     sent: pl.DataFrame | None = None
@@ -293,6 +296,9 @@ class Run:
     """For a run read from spans: the traces with a retriever span; None otherwise."""
     unmatched_traces: tuple[UnmatchedTrace, ...] = ()
     """For a run read from spans: the traces no gold question could be given."""
+    tied_hops: tuple[str, ...] = ()
+    """For a run read from spans: the traces whose retriever spans start at the same
+    time, so their hop order was taken from end times, parents and the file."""
     in_blocks: bool = False
     """Each question's rows are one block in ranking order, no chunk twice in a block:
     what :func:`reportgen.load.inputs.ranking.rank_rows` makes. Measures then read counts off

@@ -333,6 +333,17 @@ def _trace_warnings(run: Run) -> list[ReportWarning]:
                 examples([u.trace_id for u in unmatched]),
             )
         )
+    if run.tied_hops:
+        found.append(
+            ReportWarning(
+                "hop_order_ambiguous",
+                f"run {run.name!r}: in {len(run.tied_hops)} trace(s) retriever spans start at "
+                "the same time, so their hop order was taken from end times, parent spans "
+                "and file order; export finer times (nanosecond OTLP, Phoenix parquet)",
+                len(run.tied_hops),
+                examples(list(run.tied_hops)),
+            )
+        )
     if run.sent_unretrieved:
         found.append(
             ReportWarning(

@@ -74,6 +74,7 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
         "order": run.order,
         "index_version": run.index_version,
         "repeated_chunks": run.repeated_chunks,
+        "repeated_across_hops": run.repeated_across_hops,
         "rows": run.row_count,
         "unscored_rows": run.results["score"].null_count(),
         "sent_unretrieved": list(run.sent_unretrieved),
@@ -88,6 +89,7 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
         "ties_within": result.ties_within,
         "longest_list": run.longest_list,
         "traces": run.traces,
+        "tied_hops": list(run.tied_hops),
         "unmatched_traces": [
             {"trace_id": u.trace_id, "reason": u.reason, "line": u.line}
             for u in run.unmatched_traces

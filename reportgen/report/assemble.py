@@ -228,6 +228,7 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
             "questions_missing": result.count("missing"),
             "extra_questions": len(result.extra_questions),
             "repeated_chunks": run.repeated_chunks,
+            "repeated_across_hops": run.repeated_across_hops,
             "unanswerable_left_out": result.count("unanswerable"),
             "no_relevant": result.count("no_relevant"),
             "results": run.row_count,

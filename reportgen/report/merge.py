@@ -46,7 +46,7 @@ SETTING_KEYS = (
     *("k", "context_k", "relevance_threshold", "trec_eval"),
     *("retrieved_when", "context_k_assumed"),
 )
-SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "results")
+SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "repeated_across_hops", "results")
 """Counts per-question rows cannot rebuild: added up from the shards' report.json."""
 
 

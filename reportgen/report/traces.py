@@ -24,11 +24,13 @@ def context_section(run: Run, context_k: int) -> dict[str, Any]:
 
 
 def traces_section(run: Run) -> dict[str, Any] | None:
-    """For a run read from spans: how many traces, and every one left unmatched, with why."""
+    """For a run read from spans: how many traces, how many had hops that started
+    together, and every one left unmatched, with why."""
     if run.traces is None:
         return None
     return {
         "traces": run.traces,
+        "tied_hops": len(run.tied_hops),
         "unmatched": [
             {"trace_id": u.trace_id, "reason": u.reason, "line": u.line}
             for u in run.unmatched_traces

@@ -128,8 +128,10 @@ def _traces(metas: Sequence[dict[str, Any]]) -> dict[str, Any]:
     unmatched = [{u["trace_id"]: u for u in meta["unmatched_traces"]} for meta in metas]
     everywhere = set.intersection(*(set(found) for found in unmatched))
     kept = sorted((unmatched[0][t] for t in everywhere), key=lambda u: u["line"])
+    tied = sorted({trace for meta in metas for trace in meta["tied_hops"]})
     return {
         "traces": max(counts),
+        "tied_hops": tuple(tied),
         "unmatched_traces": tuple(
             UnmatchedTrace(u["trace_id"], u["reason"], u["line"]) for u in kept
         ),
@@ -152,6 +154,7 @@ def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScor
         source=_named(shards, lambda shard: shard.meta["runs"][name]["source"]),
         order=agreed(shards, f"run {name!r}'s order", lambda s: s.meta["runs"][name]["order"]),
         repeated_chunks=sum(meta["repeated_chunks"] for meta in metas),
+        repeated_across_hops=sum(meta["repeated_across_hops"] for meta in metas),
         index_version=agreed(
             shards, f"run {name!r}'s index version", lambda s: s.meta["runs"][name]["index_version"]
         ),

@@ -184,6 +184,7 @@ class MergedCounts(TypedDict):
     extra_questions: int | None
     """Summed from the shards' report.json; null when a shard has none."""
     repeated_chunks: int | None
+    repeated_across_hops: int | None
     results: int | None
 
 

@@ -62,6 +62,8 @@ class RunCounts(TypedDict):
     questions_missing: int
     extra_questions: int
     repeated_chunks: int
+    repeated_across_hops: int
+    """Chunks a later hop of a trace found again: dropped, taking no rank."""
     unanswerable_left_out: int
     no_relevant: int
     results: int
@@ -109,6 +111,8 @@ class RunTraces(TypedDict):
     """For a run read from spans: its traces, and those no gold question could be given."""
 
     traces: int
+    tied_hops: int
+    """Matched traces with retriever spans that start at the same time (order guessed)."""
     unmatched: list[UnmatchedTraceEntry]
 
 

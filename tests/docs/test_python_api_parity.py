@@ -33,6 +33,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
         ["--trace-question-key", "metadata.qid"],
         "metadata.qid",
     ),
+    "span_doc_key": ("inputs.span_doc_key", ["--span-doc-key", "metadata.id"], "metadata.id"),
     "trec_eval": ("settings.scoring.trec_eval", ["--trec-eval"], True),
     "version": ("settings.version", ["--version", "v9"], "v9"),
     "formats": ("outputs.formats", ["--format", "json"], ("json",)),

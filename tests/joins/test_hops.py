@@ -54,11 +54,6 @@ T = w.T0 + 7 * MS
 
 
 @pytest.mark.parametrize("suffix", FORMATS)
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25 bug 4: hops [x9, x10] then [x10, c41] rank c41 4th (the repeat of "
-    "x10 takes rank 3), not 3rd: mrr 0.25 instead of 0.3333333333",
-)
 def test_a_chunk_found_again_takes_no_rank(tmp_path: Path, suffix: str) -> None:
     hops = [w.Hop([("x9", 0.9), ("x10", 0.8)], T, T + MS),
             w.Hop([("x10", 0.7), ("c41", 0.6)], T + 2 * MS, T + 3 * MS)]  # fmt: skip
@@ -66,22 +61,12 @@ def test_a_chunk_found_again_takes_no_rank(tmp_path: Path, suffix: str) -> None:
 
 
 @pytest.mark.parametrize("suffix", FORMATS)
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25 bug 5: hops starting in the same millisecond are taken in file order, "
-    "not by end time: [x1] (ends 5 ms later, written first) ranks before [c1]",
-)
 def test_tied_starts_go_by_end_time(tmp_path: Path, suffix: str) -> None:
     hops = [w.Hop([("x1", 0.9)], T, T + 5 * MS), w.Hop([("c1", 0.8)], T, T + 2 * MS)]
     _crafted(tmp_path, suffix, hops, ["c1", "x1"])
 
 
 @pytest.mark.parametrize("suffix", FORMATS)
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25 bug 5: hops starting and ending together are taken in file order, "
-    "not parent before child: the child [x1], written first, ranks before its parent [c1]",
-)
 def test_tied_hops_go_parent_first(tmp_path: Path, suffix: str) -> None:
     hops = [w.Hop([("x1", 0.9)], T, T + MS, parent=1), w.Hop([("c1", 0.8)], T, T + MS)]
     _crafted(tmp_path, suffix, hops, ["c1", "x1"])
@@ -100,12 +85,6 @@ def test_hops_in_start_order_whatever_the_file_order(tmp_path: Path, suffix: str
 
 
 @pytest.mark.parametrize("suffix", FORMATS)
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25 bug 4 on the random data set: each later hop first finds the chunk "
-    "the hop before ended on again; that repeat takes a rank, so the span run's means "
-    "differ from the plain report of the same lists",
-)
 def test_random_hops_that_find_a_chunk_again(
     tmp_path: Path, plain_report: PlainReport, suffix: str
 ) -> None:

@@ -1,10 +1,11 @@
 """A chunk repeated inside a list (by its own score, not at the end), through every way in.
 
-The list formats (TREC, JSON Lines, CSV, Parquet, trace files, frames, lists) spell the
-repeat, and it takes a rank there: they must give the plain report. ranx JSON and
+The list formats (TREC, JSON Lines, CSV, Parquet, frames, lists) spell the repeat, and
+it takes a rank there, as in trec_eval: they must give the plain report. ranx JSON and
 ``{qid: {chunk: score}}`` cannot hold a repeat: they give the plain report of the lists
-without it. Span exports follow the trace rule (a repeat takes no rank), so they too
-must give the plain report of the lists without repeats.
+without it. Trace files and span exports follow the trace rule (SPEC.md: each chunk at
+its first position, a repeat takes no rank), so they too must give the plain report of
+the lists without repeats.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from tests.joins.dataset import DataSet, draw
 from tests.joins.paths import WAYS, plain
 
 SPANS = ("otlp", "otlp-lines", "otlp-genai", "phoenix-jsonl", "phoenix-parquet")
-NO_REPEATS = ("ranx-json", "evaluate-dicts", *SPANS)
+NO_REPEATS = ("ranx-json", "evaluate-dicts", "traces", "traces-context", *SPANS)
 """The ways whose list holds each chunk once."""
 DEFAULT_WAYS = ("jsonl", "traces", "ranx-json", "otlp")
 _MADE: dict[tuple[int, bool], dict[str, Any]] = {}
@@ -44,11 +45,6 @@ def _cases() -> list[Any]:
     for seed in (SEED, *SLOW_SEEDS):
         for way in WAYS:
             marks = [] if seed == SEED and way in DEFAULT_WAYS else [pytest.mark.slow]
-            if way in SPANS:
-                marks.append(pytest.mark.xfail(strict=True, reason=(
-                    "issue 25 bug 4's rule inside one hop: a chunk a retriever span lists "
-                    "twice takes a rank at its repeat, so later chunks rank one lower than "
-                    "in the same list without the repeat")))  # fmt: skip
             cases.append(pytest.param(seed, way, marks=marks, id=f"{seed}-{way}"))
     return cases
 

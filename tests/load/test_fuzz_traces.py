@@ -81,3 +81,38 @@ def test_an_otlp_span_with_any_attribute_values_loads_or_says_why(
             assert "Fix:" in str(error)
         else:
             assert read.traces == 1
+
+
+PHOENIX_KEYS = ["start_time", "end_time", "parent_id", "context.span_id"]
+DOCUMENT_KEYS = ["document.id", "document.score", "document.content", "document.metadata"]
+
+
+@FAST
+@given(
+    span=st.dictionaries(st.sampled_from(PHOENIX_KEYS), json_values, max_size=4),
+    document=st.dictionaries(st.sampled_from(DOCUMENT_KEYS), json_values, max_size=4),
+    doc_key=st.sampled_from([None, "metadata.chunk_id", "id"]),
+    as_array=st.booleans(),
+)
+def test_a_phoenix_span_with_any_times_and_documents_loads_or_says_why(
+    span: dict[str, object], document: dict[str, object], doc_key: str | None, as_array: bool
+) -> None:
+    gold: GoldSet = load_trace(FIXTURES / "traces" / "multihop.jsonl").gold
+    record = {
+        "name": "retrieve",
+        "span_kind": "RETRIEVER",
+        "context.trace_id": "t1",
+        "attributes.input.value": gold.questions["question"][0],
+        "attributes.retrieval.documents": [document],
+        **span,
+    }
+    text = json.dumps([record, record] if as_array else record) + "\n"
+    folder, path = _file("t.json", text)
+    with folder:
+        try:
+            read = load_span_run(path, gold, fmt="phoenix", doc_key=doc_key)
+        except InputError as error:
+            assert "Fix:" in str(error)
+        else:
+            assert read.traces == 1
+            assert read.results["rank"].to_list() in ([], [1])

@@ -47,7 +47,7 @@ def test_openinference_otlp_hops_in_start_order_each_chunk_at_its_first_rank(
         "h1": [("eiffel", 0.9), ("paris", 0.8), ("x1", 0.5), ("seine", 0.4)],
         "h2": [("jaws", 0.9), ("x2", 0.5)],  # no key on its spans: matched by exact text
     }
-    assert read.repeated_chunks == 1  # paris again in hop 2
+    assert (read.repeated_across_hops, read.repeated_chunks) == (1, 0)  # paris in hop 2
     assert read.traces == 4  # the trace with only an LLM span is not counted
     reasons = {u.trace_id: u.reason for u in read.unmatched_traces}
     assert reasons == {
@@ -190,7 +190,7 @@ def test_a_document_without_an_id_is_refused(write: Write, gold: GoldSet) -> Non
         {"key": "input.value", "value": {"stringValue": gold.questions["question"][0]}},
     ]
     path = write("t.json", _otlp(span))
-    with pytest.raises(InputError, match="has no id"):
+    with pytest.raises(InputError, match=r"have no document\.id; they carry score"):
         load_span_run(path, gold)
 
 

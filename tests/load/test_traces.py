@@ -177,3 +177,19 @@ def test_a_trace_file_over_another_gold_set_is_refused(write: Write) -> None:
         load_run_inputs([(None, changed)], gold, first=first)
     assert "is not the report's" in caught.value.problem
     assert gold.fingerprint in caught.value.problem
+
+
+def test_a_chunk_a_later_hop_found_again_takes_no_rank(write: Write) -> None:
+    path = write(
+        "t.jsonl",
+        lines({"id": "q1", "gold": ["c41"], "retrieved": ["x9", "x10", "x10", "c41"]}),
+    )
+    run = load_trace(path).run
+    found = run.results.sort("rank")
+    assert list(zip(found["chunk_id"], found["rank"], strict=True)) == [
+        ("x9", 1),
+        ("x10", 2),
+        ("c41", 3),
+    ]
+    assert (run.repeated_across_hops, run.repeated_chunks) == (1, 0)
+    assert run.longest_list == 3

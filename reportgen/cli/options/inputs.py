@@ -34,6 +34,15 @@ TRACE_QUESTION_KEY = declare(
     "holding the gold question id (e.g. metadata.question_id; looked up inside a JSON "
     "metadata attribute too). Traces without it are matched by exact question text.",
 )
+SPAN_DOC_KEY = declare(
+    INPUTS,
+    "--span-doc-key",
+    default=None,
+    metavar="KEY",
+    help="For span exports whose documents carry no document.id (LangChain's "
+    "OpenInference spans): where each document's chunk id is, e.g. metadata.chunk_id "
+    "(looked up inside a JSON metadata attribute too).",
+)
 CONFIG = declare(
     INPUTS,
     "--config",

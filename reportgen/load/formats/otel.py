@@ -8,7 +8,8 @@ Two sources, both where teams' retrieval traces already live:
   integers (``intValue``, ``startTimeUnixNano``) are JSON strings.
 - ``phoenix``: Phoenix's span table (``get_spans_dataframe``) saved as Parquet or JSON
   Lines, with ``context.trace_id``, ``start_time`` and ``attributes.*`` columns, or its
-  JSON span encoding (``context: {trace_id}``, nested ``attributes``).
+  JSON span encoding (``context: {trace_id}``, nested ``attributes``), one per line or
+  as one JSON array of spans.
 
 Every span becomes a :class:`Span` with flat dotted attribute names
 (``retrieval.documents.0.document.id``), so the retriever conventions are read in one
@@ -20,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,12 +32,14 @@ from typing import Any
 import polars as pl
 
 from reportgen.core.filesystem import reading
-from reportgen.errors import InputError
+from reportgen.errors import InputError, printable
 from reportgen.load.formats.files import BOM, polars_source, read_text
-from reportgen.load.formats.json_input import as_number, json_type, strict_loads
+from reportgen.load.formats.json_input import UnreadableJSON, as_number, json_type, strict_loads
 
 _HEAD_BYTES = 65536
 _OTLP_START = re.compile(r'\s*\{\s*"resourceSpans"\s*:')
+_ARRAY_START = re.compile(r"\s*\[\s*\{")
+_BETWEEN_ITEMS = re.compile(r"[\s,]*")
 OTLP_FIX = "export with the collector's file exporter (OTLP JSON), or force --run-format"
 
 
@@ -45,11 +49,16 @@ class Span:
 
     trace_id: str
     start: int
-    """Nanoseconds since the epoch; the retriever spans of a trace are taken in this order."""
+    """Nanoseconds since the epoch (0 when not given); hops are taken in this order."""
     line: int
     attributes: dict[str, Any]
     kind: str | None = None
     """Phoenix's ``span_kind`` column, when the table has one."""
+    end: int = 0
+    """When it ended: spans that start together are ordered by it."""
+    span_id: str | None = None
+    parent_id: str | None = None
+    """Of two spans that start and end together, a parent is taken before its child."""
 
 
 def span_format(path: Path) -> str | None:
@@ -69,10 +78,13 @@ def span_format(path: Path) -> str | None:
     text = head.decode("utf-8", errors="replace").removeprefix(BOM)
     if _OTLP_START.match(text):
         return "otlp"
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    try:
-        record = json.loads(first)
-    except (json.JSONDecodeError, RecursionError):
+    if _ARRAY_START.match(text):
+        start = text.index("{")
+    else:
+        start = next((m.start() for m in re.finditer(r"\S", text)), 0)
+    try:  # the first object: a line of JSON Lines, or the first span of an array
+        record, _ = json.JSONDecoder().raw_decode(text, start)
+    except (ValueError, RecursionError):  # ValueError: JSONDecodeError, huge integers
         return None
     return "phoenix" if isinstance(record, dict) and _is_phoenix(record) else None
 
@@ -89,7 +101,7 @@ def read_spans(path: Path, fmt: str) -> list[Span]:
         return list(_otlp(path))
     with path.open("rb") as handle:
         parquet = handle.read(4) == b"PAR1"
-    return list(_phoenix_parquet(path) if parquet else _phoenix_jsonl(path))
+    return list(_phoenix_parquet(path) if parquet else _phoenix_json(path))
 
 
 def _otlp(path: Path) -> Iterator[Span]:
@@ -99,14 +111,21 @@ def _otlp(path: Path) -> Iterator[Span]:
     whole = len(lines) > 1 and not _parses(lines[0][1])
     batches = [(1, text)] if whole or len(lines) <= 1 else lines
     for number, raw in batches:
-        try:
-            document = strict_loads(raw)
-        except (json.JSONDecodeError, ValueError) as err:
-            line = number + getattr(err, "lineno", 1) - 1
-            raise InputError(path, "not valid JSON", OTLP_FIX, line) from None
-        except RecursionError:
-            raise InputError(path, "JSON nested too deeply", OTLP_FIX, number) from None
-        yield from _otlp_batch(path, document, number)
+        yield from _otlp_batch(path, _loads(path, raw, number, OTLP_FIX), number)
+
+
+def _loads(path: Path, text: str, line: int, fix: str) -> Any:
+    """:func:`strict_loads`, its refusals named by the line they stand on."""
+    try:
+        return strict_loads(text)
+    except UnreadableJSON as err:
+        found = err.token.search(text)
+        at = line + (text.count("\n", 0, found.start()) if found else 0)
+        raise InputError(path, err.problem, err.fix, at) from None
+    except json.JSONDecodeError as err:
+        raise InputError(path, f"not valid JSON ({err.msg})", fix, line + err.lineno - 1) from None
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply", fix, line) from None
 
 
 def _parses(text: str) -> bool:
@@ -128,8 +147,16 @@ def _otlp_batch(path: Path, document: Any, line: int) -> Iterator[Span]:
                 if not isinstance(trace_id, str) or not trace_id.strip():
                     raise InputError(path, "a span without a traceId", OTLP_FIX, line)
                 attributes = _key_values(span.get("attributes", []), path, line)
+                span_id = _text(span.get("spanId"))
+                where = _SpanAt(path, line, trace_id.strip(), span_id)
                 yield Span(
-                    trace_id.strip(), _nanos(span.get("startTimeUnixNano")), line, attributes
+                    trace_id.strip(),
+                    _nanos(span.get("startTimeUnixNano"), where, "startTimeUnixNano"),
+                    line,
+                    attributes,
+                    end=_nanos(span.get("endTimeUnixNano"), where, "endTimeUnixNano"),
+                    span_id=span_id,
+                    parent_id=_text(span.get("parentSpanId")),
                 )
 
 
@@ -197,21 +224,56 @@ def flatten(value: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-def _nanos(value: Any) -> int:
-    """A start time as nanoseconds: OTLP's string of digits, a number, or an ISO time."""
+@dataclass(frozen=True)
+class _SpanAt:
+    """Where a span was read, to name it when one of its times cannot be read."""
+
+    path: Path
+    line: int
+    trace_id: str
+    span_id: str | None
+
+
+_TIME_DIGITS = 30
+"""More digits than any time in nanoseconds holds (2**64 has 20)."""
+
+
+def _nanos(value: Any, where: _SpanAt, what: str) -> int:
+    """A time as nanoseconds: OTLP's string of digits, a number, or an ISO time; 0 when
+    not given. A time that is not one is refused: taken as 0 it would reorder the hops."""
+    if value is None or value == "":
+        return 0
     if isinstance(value, datetime):
         moment = value if value.tzinfo else value.replace(tzinfo=UTC)
         return int(moment.timestamp() * 1_000_000) * 1000
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    text = value.strip() if isinstance(value, str) else None
+    if text is not None and text.isdigit() and len(text) <= _TIME_DIGITS:
+        return int(text)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**_TIME_DIGITS:
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value >= 0:
         return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    if isinstance(value, str):
+    if text is not None and not text.isdigit():
         try:
-            return _nanos(datetime.fromisoformat(value.strip().replace("Z", "+00:00")))
-        except ValueError:
-            return 0
-    return 0
+            return _nanos(datetime.fromisoformat(text.replace("Z", "+00:00")), where, what)
+        except (ValueError, OverflowError):
+            pass
+    shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:40]}..."
+    span = f"span {where.span_id} of" if where.span_id else "a span of"
+    span = printable(f"{span} trace {where.trace_id}")
+    raise InputError(
+        where.path,
+        f"{span}: {what} {shown} is not a time",
+        f"export {what} as nanoseconds since the epoch or an ISO 8601 time",
+        where.line,
+    )
+
+
+def _text(value: Any) -> str | None:
+    """An id as text (span ids, parent ids), None when absent or not a plain value."""
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
 
 
 _PHOENIX_FIX = "export the spans with Phoenix (get_spans_dataframe) as Parquet or JSON Lines"
@@ -228,27 +290,55 @@ def _phoenix_record(record: dict[str, Any], path: Path, line: int) -> Span:
         if name.startswith("attributes.")
     }
     kind = flat.get("span_kind")
+    span_id = _text(flat.get("context.span_id"))
+    where = _SpanAt(path, line, trace_id.strip(), span_id)
     return Span(
         trace_id.strip(),
-        _nanos(flat.get("start_time")),
+        _nanos(flat.get("start_time"), where, "start_time"),
         line,
         flatten(attributes),
         kind if isinstance(kind, str) else None,
+        end=_nanos(flat.get("end_time"), where, "end_time"),
+        span_id=span_id,
+        parent_id=_text(flat.get("parent_id")),
     )
 
 
-def _phoenix_jsonl(path: Path) -> Iterator[Span]:
+_SPAN_FIX = "write one span per line, or one JSON array of spans"
+
+
+def _phoenix_json(path: Path) -> Iterator[Span]:
+    """JSON Lines, one span a line, or one JSON array of spans (each named by its line)."""
     text = read_text(path).removeprefix(BOM)
+    if _ARRAY_START.match(text):
+        spans = _loads(path, text, 1, _SPAN_FIX)
+        if not isinstance(spans, list):
+            raise InputError(path, f"a JSON {json_type(spans)}", _SPAN_FIX, 1)
+        for line, record in zip(_item_lines(text), spans, strict=False):
+            if not isinstance(record, dict):
+                raise InputError(path, f"a span is a JSON {json_type(record)}", _SPAN_FIX, line)
+            yield _phoenix_record(record, path, line)
+        return
     for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
-        try:
-            record = strict_loads(raw)
-        except (json.JSONDecodeError, ValueError, RecursionError):
-            raise InputError(path, "not valid JSON", "write one span per line", number) from None
+        record = _loads(path, raw, number, _SPAN_FIX)
         if not isinstance(record, dict):
-            raise InputError(path, f"a JSON {json_type(record)}", "write one span per line", number)
+            raise InputError(path, f"a JSON {json_type(record)}", _SPAN_FIX, number)
         yield _phoenix_record(record, path, number)
+
+
+def _item_lines(text: str) -> Iterator[int]:
+    """The line each item of a JSON array (already read whole) starts on."""
+    decoder = json.JSONDecoder()
+    at = text.index("[") + 1
+    while True:
+        if gap := _BETWEEN_ITEMS.match(text, at):  # always matches, maybe nothing
+            at = gap.end()
+        if at >= len(text) or text[at] == "]":
+            return
+        yield text.count("\n", 0, at) + 1
+        _, at = decoder.raw_decode(text, at)
 
 
 def _phoenix_parquet(path: Path) -> Iterator[Span]:

@@ -31,7 +31,7 @@ REPORT_KEYS = (
     *("reference-run", "compare-measures", "baseline", "baseline-version", "on-gold-change"),
     *("min", "max-drop", "significant-only", "manifest", "manifest-format"),
     *("run-index-version", "audience", "as-of", "strict", "merge-data"),
-    *("retrieved-when", "trace-question-key"),
+    *("retrieved-when", "trace-question-key", "span-doc-key"),
     *("chunks", "chunks-format", "docs", "min-coverage", "explain"),
 )
 """The keys a config file may set: the options of ``reportgen report`` without the

@@ -35,10 +35,14 @@ class RunRows:
     index_version: str | None = None
     tidy: bool = True
     """Strip ids first; TREC fields come out of the split already clean."""
+    hops: bool = False
+    """The lists are hops concatenated (traces, spans): a repeat takes no rank, so the
+    chunk after it moves up (trec_eval's files never repeat; plain runs keep the gap)."""
 
 
 def rank_rows(path: Path, rows: RunRows) -> tuple[pl.DataFrame, int]:
-    """Validate, order each question's list, number positions, drop repeats (unnumbered).
+    """Validate, order each question's list, number positions, drop repeats (they keep
+    their rank slot, unless ``rows.hops``).
 
     Questions keep the order they first appear in; sorting by that first position is
     numeric, so it costs far less than sorting 10M question ids as strings.
@@ -73,6 +77,8 @@ def rank_rows(path: Path, rows: RunRows) -> tuple[pl.DataFrame, int]:
     distinct = _distinct_pairs(frame)
     if distinct < total:
         frame = frame.filter(pl.col("chunk_id").is_first_distinct().over("qid"))
+        if rows.hops:
+            frame = frame.with_columns(block_positions().alias("rank"))
     results = frame.select(RESULTS_SCHEMA.names()).cast(RESULTS_SCHEMA)
     return results, total - distinct
 

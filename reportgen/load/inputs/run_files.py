@@ -57,6 +57,7 @@ def load_run_inputs(
     fmt: str | None = None,
     question_key: str | None = None,
     first: Trace | None = None,
+    doc_key: str | None = None,
 ) -> RunInputs:
     """Every run of the report; ``first`` is the trace the gold file was, if it was one."""
     runs: list[Run] = [] if first is None else [first.run]
@@ -74,7 +75,7 @@ def load_run_inputs(
             if trace.verdicts is not None:
                 verdicts.append(trace.verdicts)
         elif found in SPAN_FORMATS:
-            runs.append(load_span_run(path, gold, name, question_key, found))
+            runs.append(load_span_run(path, gold, name, question_key, found, doc_key))
         else:
             runs.append(load_run(path, name=name, fmt=found))
     merged = None

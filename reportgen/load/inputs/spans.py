@@ -4,14 +4,18 @@ Spans are grouped by trace. A trace belongs to a gold question when one of its s
 carries the question key (``--trace-question-key``) with that question's id, or, when
 none of its spans carries the key, when a span's query text is the question's text
 exactly. The ranked list is every retriever span of the trace in start order, their
-documents concatenated (each chunk kept at its first position). A trace that matches
-no question, or more than one, is listed as unmatched.
+documents concatenated, each chunk once, at its first position: a chunk a later hop
+finds again takes no rank. Spans that start together (Phoenix writes milliseconds) are
+ordered by end time, then parent before child, then file order, and the trace is named
+as tied. A trace that matches no question, or more than one, is listed as unmatched.
 
 Retriever spans, by convention:
 
 - OpenInference: ``openinference.span.kind`` = ``RETRIEVER``, the query in
   ``input.value``, documents as ``retrieval.documents.{i}.document.id`` / ``.score``
-  (Phoenix keeps ``retrieval.documents`` as a list of such objects).
+  (Phoenix keeps ``retrieval.documents`` as a list of such objects). LangChain's
+  instrumentor writes no id, only ``.document.content`` and ``.document.metadata``:
+  ``--span-doc-key metadata.chunk_id`` names the id inside the metadata.
 - OpenTelemetry GenAI: ``gen_ai.retrieval.documents`` = ``[{"id", "score"}]`` (structured,
   or a JSON string), the query in ``gen_ai.retrieval.query.text``.
 """
@@ -29,13 +33,13 @@ import polars as pl
 
 from reportgen.core.model import GoldSet, Run, UnmatchedTrace
 from reportgen.errors import InputError, printable
-from reportgen.load.formats.ids import checked_id
+from reportgen.load.formats.ids import id_problem
 from reportgen.load.formats.json_input import as_number
 from reportgen.load.formats.otel import Span, flatten, read_spans, span_format
 from reportgen.load.inputs.ranking import ROW_SCHEMA, RunRows, rank_rows
 
 QUERY_KEYS = ("input.value", "gen_ai.retrieval.query.text")
-_FLAT_DOCUMENT = re.compile(r"retrieval\.documents\.(\d+)\.document\.(id|score)")
+_FLAT_DOCUMENT = re.compile(r"retrieval\.documents\.(\d+)\.document\.(.+)")
 
 
 def load_span_run(
@@ -44,8 +48,10 @@ def load_span_run(
     name: str | None = None,
     question_key: str | None = None,
     fmt: str | None = None,
+    doc_key: str | None = None,
 ) -> Run:
-    """Read an ``otlp`` or ``phoenix`` export as one run over ``gold``'s questions."""
+    """Read an ``otlp`` or ``phoenix`` export as one run over ``gold``'s questions;
+    ``doc_key`` names where a document's id is when it has no ``id`` of its own."""
     path = Path(path)
     fmt = fmt or span_format(path)
     if fmt is None:
@@ -61,20 +67,22 @@ def load_span_run(
     texts = _question_texts(gold)
     matches = []
     for trace_id, spans in by_trace.items():
-        retrievers = sorted((s for s in spans if _is_retriever(s)), key=lambda s: (s.start, s.line))
-        if retrievers:
-            matches.append((trace_id, retrievers, *_match(spans, question_key, qids, texts)))
+        if retrievers := hops(spans):
+            matches.append((trace_id, retrievers, *_match(spans, question_key, qids, texts, path)))
     claims = Counter(qid for _, _, qid, _ in matches if qid is not None)
     rows: dict[str, list[Any]] = {col: [] for col in ROW_SCHEMA}
     unmatched: list[UnmatchedTrace] = []
+    tied: list[str] = []
     for trace_id, retrievers, qid, reason in matches:
         if qid is not None and claims[qid] > 1:
             reason = f"{claims[qid]} traces match question {qid}"
         if qid is None or claims[qid] > 1:
             unmatched.append(UnmatchedTrace(printable(trace_id), reason, retrievers[0].line))
             continue
+        if len({span.start for span in retrievers}) < len(retrievers):
+            tied.append(printable(trace_id))
         for span in retrievers:
-            for chunk, score in _documents(span, path):
+            for chunk, score in _documents(span, path, doc_key):
                 for col, value in zip(ROW_SCHEMA, (qid, chunk, score, span.line), strict=True):
                     rows[col].append(value)
     if not matches:
@@ -98,16 +106,33 @@ def load_span_run(
     if 0 < frame["score"].null_count() < frame.height:
         # some conventions make scores optional; the span order ranks anyway
         frame = frame.with_columns(pl.lit(None, pl.Float64).alias("score"))
-    results, repeated = rank_rows(path, RunRows(frame, "list"))
+    results, repeated = rank_rows(path, RunRows(frame, "list", hops=True))
     return Run(
         name=printable(name or path.stem),
         results=results,
         source=printable(path),
         order="list",
-        repeated_chunks=repeated,
+        repeated_across_hops=repeated,
         traces=len(matches),
         unmatched_traces=tuple(sorted(unmatched, key=lambda u: u.line)),
+        tied_hops=tuple(sorted(tied)),
     )
+
+
+def hops(spans: Sequence[Span]) -> list[Span]:
+    """A trace's retriever spans in the order they ran: by start, then end, then parent
+    before child (fewer ancestors first), then file order (the sort is stable)."""
+    parents = {s.span_id: s.parent_id for s in spans if s.span_id is not None}
+
+    def depth(span: Span) -> int:
+        seen: set[str] = set()
+        parent = span.parent_id
+        while parent is not None and parent in parents and parent not in seen:
+            seen.add(parent)
+            parent = parents[parent]
+        return len(seen)
+
+    return sorted((s for s in spans if _is_retriever(s)), key=lambda s: (s.start, s.end, depth(s)))
 
 
 def _question_texts(gold: GoldSet) -> dict[str, list[str]]:
@@ -120,11 +145,21 @@ def _question_texts(gold: GoldSet) -> dict[str, list[str]]:
 
 
 def _match(
-    spans: Sequence[Span], key: str | None, qids: set[str], texts: dict[str, list[str]]
+    spans: Sequence[Span],
+    key: str | None,
+    qids: set[str],
+    texts: dict[str, list[str]],
+    path: Path,
 ) -> tuple[str | None, str]:
     """(question id, "") or (None, why not) for one trace's spans."""
     if key is not None:
-        values = sorted({v for s in spans if (v := keyed_value(s.attributes, key)) is not None})
+        values = sorted(
+            {
+                _plain(v, path, s, key)
+                for s in spans
+                if (v := keyed_value(s.attributes, key)) is not None
+            }
+        )
         if len(values) > 1:
             return None, f"{key} names {len(values)} questions ({', '.join(values[:3])})"
         if values:
@@ -163,14 +198,30 @@ def keyed_value(attributes: dict[str, Any], key: str) -> str | None:
         if isinstance(holder, str):
             try:
                 holder = json.loads(holder)
-            except (json.JSONDecodeError, RecursionError):
+            except (ValueError, RecursionError):  # ValueError: JSONDecodeError, huge integers
                 continue
         if isinstance(holder, dict):
             value = flatten(holder).get(".".join(parts[cut:]))
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
-    text = str(value).strip()
+    try:
+        text = str(value).strip()
+    except ValueError:  # an integer over Python's 4,300 digits: no id
+        return None
     return text or None
+
+
+def _plain(value: str, path: Path, span: Span, what: str) -> str:
+    """An id read from a span, refused when it is no text a page can hold."""
+    problem = "holds a lone surrogate, which is not text" if printable(value) != value else None
+    if (problem := problem or id_problem(value)) is not None:
+        raise InputError(
+            path,
+            f"{what} of a span of trace {printable(span.trace_id)} {problem}",
+            f"write each {what} as a short plain id",
+            span.line,
+        )
+    return value
 
 
 def _is_retriever(span: Span) -> bool:
@@ -182,14 +233,28 @@ def _is_retriever(span: Span) -> bool:
     )
 
 
-def _documents(span: Span, path: Path) -> list[tuple[str, float | None]]:
+def _documents(span: Span, path: Path, key: str | None) -> list[tuple[str, float | None]]:
     """(chunk id, score) of a retriever span's documents, in their order."""
+    documents = []
+    for fields in _document_fields(span, path):
+        chunk = keyed_value(fields, key) if key is not None else _id(fields.get("id"))
+        if chunk is None:
+            raise _no_id(path, span, fields, key)
+        score = fields.get("score")
+        number = None if score is None else as_number(score)
+        documents.append((_plain(chunk, path, span, "document id"), number))
+    return documents
+
+
+def _document_fields(span: Span, path: Path) -> list[dict[str, Any]]:
+    """Each document of the span as its flat fields (``id``, ``score``, ``content``,
+    ``metadata``...), whichever convention wrote it."""
     attributes = span.attributes
-    listed: list[Any] = []
+    listed: list[dict[str, Any]] = []
     if isinstance(docs := attributes.get("gen_ai.retrieval.documents"), str):
         try:
             docs = json.loads(docs)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):
             raise InputError(
                 path,
                 "gen_ai.retrieval.documents is not JSON",
@@ -197,27 +262,58 @@ def _documents(span: Span, path: Path) -> list[tuple[str, float | None]]:
                 span.line,
             ) from None
     if isinstance(docs, list):
-        listed += [(_field(d, "id"), _field(d, "score")) for d in docs]
+        listed += [d if isinstance(d, dict) else {} for d in docs]
     if isinstance(docs := attributes.get("retrieval.documents"), list):
-        listed += [(_field(d, "document.id"), _field(d, "document.score")) for d in docs]
+        listed += [
+            {k.removeprefix("document."): v for k, v in d.items()} if isinstance(d, dict) else {}
+            for d in docs
+        ]
     numbered: dict[int, dict[str, Any]] = defaultdict(dict)
     for name, value in attributes.items():
         if found := _FLAT_DOCUMENT.fullmatch(name):
             numbered[int(found[1])][found[2]] = value
-    listed += [(numbered[i].get("id"), numbered[i].get("score")) for i in sorted(numbered)]
-    documents = []
-    for chunk, score in listed:
-        if isinstance(chunk, bool) or not isinstance(chunk, str | int) or not str(chunk).strip():
-            raise InputError(
-                path,
-                f"a retrieved document of trace {span.trace_id} has no id",
-                "record each document's id (document.id, or id in gen_ai.retrieval.documents)",
-                span.line,
-            )
-        number = None if score is None else as_number(score)
-        documents.append((checked_id(str(chunk).strip(), path, span.line, "document id"), number))
-    return documents
+    return listed + [numbered[i] for i in sorted(numbered)]
 
 
-def _field(document: Any, name: str) -> Any:
-    return document.get(name) if isinstance(document, dict) else None
+def _id(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return None
+    return keyed_value({"id": value}, "id")
+
+
+def _no_id(path: Path, span: Span, fields: dict[str, Any], key: str | None) -> InputError:
+    """Refuse a document without an id, naming what it does carry and where an id may be."""
+    carried = sorted({printable(name.split(".")[0]) for name in fields})
+    metadata = sorted(_metadata_keys(fields))
+    has = ", ".join(carried) or "nothing"
+    if metadata:
+        has += f" (metadata keys: {', '.join(metadata[:8])})"
+    trace = printable(span.trace_id)
+    if key is None:
+        example = f"metadata.{metadata[0]}" if metadata else "metadata.chunk_id"
+        return InputError(
+            path,
+            f"the retrieved documents of trace {trace} have no document.id; they carry {has}",
+            f"give --span-doc-key the key that holds each chunk's id (e.g. --span-doc-key "
+            f"{example}), or record document.id when tracing",
+            span.line,
+        )
+    return InputError(
+        path,
+        f"a retrieved document of trace {trace} has no {key}; it carries {has}",
+        "give --span-doc-key the key that holds each chunk's id",
+        span.line,
+    )
+
+
+def _metadata_keys(fields: dict[str, Any]) -> set[str]:
+    """The keys of a document's metadata: a JSON-string attribute, or flattened."""
+    found = {name.removeprefix("metadata.") for name in fields if name.startswith("metadata.")}
+    if isinstance(raw := fields.get("metadata"), str):
+        try:
+            raw = json.loads(raw)
+        except (ValueError, RecursionError):
+            return found
+    if isinstance(raw, dict):
+        found |= {printable(k) for k in raw}
+    return found

@@ -80,13 +80,13 @@ def load_trace(path: str | Path, name: str | None = None) -> Trace:
     if 0 < frame["score"].null_count() < frame.height:
         # ids and scored objects may mix; the list order ranks, so partial scores go
         frame = frame.with_columns(pl.lit(None, pl.Float64).alias("score"))
-    results, repeated = rank_rows(path, RunRows(frame, "list"))
+    results, repeated = rank_rows(path, RunRows(frame, "list", hops=True))
     run = Run(
         name=run_name,
         results=results,
         source=printable(path),
         order="list",
-        repeated_chunks=repeated,
+        repeated_across_hops=repeated,
         index_version=found.get("index_version"),
         sent=pl.DataFrame(sent, schema=SENT_SCHEMA) if sent["qid"] else None,
         sent_unretrieved=tuple(sorted(unretrieved)),

@@ -58,6 +58,7 @@ RUN = {
     "order": str,
     "index_version": Maybe(str),
     "repeated_chunks": int,
+    "repeated_across_hops": int,
     "rows": int,
     "unscored_rows": int,
     "sent_unretrieved": [str],
@@ -70,6 +71,7 @@ RUN = {
     "ties_within": Each([str], _tie_key, "a measure@k"),
     "longest_list": int,
     "traces": Maybe(int),
+    "tied_hops": [str],
     "unmatched_traces": [{"trace_id": str, "reason": str, "line": Maybe(int)}],
 }
 CUT_JSON = {"shard": int, "shards": int, "gold_fingerprint": str, "questions": int}

@@ -165,6 +165,7 @@ SEVERITIES = (
             "ties_at_cutoff": "ties at the cutoff",
             "ties_within_top_k": "ties inside the top k",
             "unmatched_traces": "traces matching no question",
+            "hop_order_ambiguous": "hops in a guessed order",
             "no_relevant": "questions with nothing relevant",
             "verdicts_missing": "questions without a verdict",
             "verdicts_unknown": "unknown verdicts",
