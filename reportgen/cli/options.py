@@ -6,6 +6,7 @@ the option (cli_errors.py); what they mean is the request's business (request.py
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,19 @@ def _name_values(
             )
         pairs[name.strip()] = version.strip()
     return pairs
+
+
+def _seconds(ctx: click.Context, param: click.Parameter, value: str) -> float:
+    """Seconds as typed: finite and 0 or more (``nan`` would wait forever)."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise OptionValueError(
+            value, "not a finite number of seconds, 0 or more", "give seconds, e.g. 60"
+        )
+    return seconds
 
 
 out_option = click.option(
@@ -390,7 +404,8 @@ publish_options = options(
     ),
     click.option(
         "--lock-timeout",
-        type=click.FloatRange(min=0),
+        type=click.STRING,
+        callback=_seconds,
         default=60,
         show_default=True,
         metavar="SECONDS",
