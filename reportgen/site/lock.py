@@ -102,12 +102,12 @@ def site_lock(site: Path, timeout: float) -> Iterator[Path]:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = holder_text(descriptor)
+            who = holder_text(descriptor)
             os.close(descriptor)
             if time.monotonic() >= deadline:
                 raise InputError(
                     path,
-                    f"another publish holds this site's lock ({holder}); waited {timeout:g} s",
+                    f"another publish holds this site's lock ({who}); waited {timeout:g} s",
                     "let it finish and publish again, or wait longer with --lock-timeout",
                 ) from None
             time.sleep(pause)
