@@ -173,14 +173,20 @@ def test_publish_stays_inside_the_site(reports: dict[str, Path], tmp_path: Path)
     assert (site / "v2" / "report.json").is_file()
 
 
-def test_publish_does_not_write_through_a_linked_lock(
-    reports: dict[str, Path], tmp_path: Path
+@pytest.mark.parametrize("linked", [LOCK_NAME, "history.jsonl"])
+def test_publish_does_not_go_through_a_link(
+    reports: dict[str, Path], tmp_path: Path, linked: str
 ) -> None:
     site = site_of(reports, tmp_path)
-    victim = tmp_path / "victim.txt"
-    victim.write_text("keep me\n")
-    (site / LOCK_NAME).symlink_to(victim)
+    victim = tmp_path / "victim"
+    if (site / linked).exists():
+        (site / linked).rename(victim)  # a real history, kept outside
+    else:
+        victim.write_text("keep me\n")
+    before = victim.read_bytes()
+    (site / linked).symlink_to(victim)
     args = ["publish", str(reports["v2"]), "--site", str(site), "-q"]
     code, outside = audited(args, tmp_path, [site, reports["v2"], tmp_path / "audit.log"])
     assert code == 2 and outside == []
-    assert victim.read_text() == "keep me\n"
+    assert victim.read_bytes() == before
+    assert (site / linked).is_symlink() and not (site / "v2").exists()

@@ -179,7 +179,14 @@ def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict
 
 def load_history(path: Path) -> list[dict[str, Any]]:
     """Every entry of a site's history.jsonl (empty when the site is new), each with
-    its gold fingerprint as this reportgen builds it (see ``current_fingerprint``)."""
+    its gold fingerprint as this reportgen builds it (see ``current_fingerprint``).
+    A link is refused: publish would copy the file it names into the site."""
+    if path.is_symlink():
+        raise InputError(
+            path,
+            "a symbolic link; publish reads and writes a site's history only inside it",
+            "replace the link with the file itself (publish writes no links)",
+        )
     if not path.is_file():
         return []
     return [
