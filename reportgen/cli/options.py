@@ -409,7 +409,8 @@ publish_options = options(
         default=60,
         show_default=True,
         metavar="SECONDS",
-        help="How long to wait while another publish holds the site's lock, then exit 2.",
+        help="How long to wait (seconds, 0 or more) while another publish holds the site's lock, "
+        "then exit 2.",
     ),
     click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
 )
