@@ -23,6 +23,9 @@ from reportgen.render.pages import templates_dir
 from reportgen.site.lock import LOCK_NAME
 from reportgen.site.publish import publish
 
+pytestmark = pytest.mark.skipif(
+    sys.platform != "linux", reason="the hook names descriptors through /proc/self/fd"
+)
 REPO = Path(__file__).resolve().parents[2]
 """This checkout, put first on the child's path: the interpreter may have another."""
 EXAMPLE = Path(reportgen.__file__).parent / "examples" / "helpcentre"
