@@ -188,6 +188,7 @@ class Results:
         what the CLI would raise.
         """
         from reportgen.api import make_report
+        from reportgen.load.inputs.config import GateRules
         from reportgen.request import (
             ReportChecks,
             ReportInputs,
@@ -196,6 +197,18 @@ class Results:
             ReportSettings,
         )
 
+        _typed("out_dir", out_dir, (str, os.PathLike), "a folder path", "--out")
+        _typed("version", version, (str, type(None)), "a string", "--version")
+        _typed("gate", gate, (GateRules, type(None)), "GateRules", "--min")
+        _typed("strict", strict, (bool,), "True or False", "--strict")
+        if isinstance(compare_measures, str):
+            raise ParameterError(
+                "compare_measures",
+                compare_measures,
+                "must be a list of measure names, not one string",
+                f"pass e.g. compare_measures=[{compare_measures!r}]",
+                "--compare-measures",
+            )
         runs = [result.run for result in self.evaluation.runs]
         inputs = ReportInputs(
             self.evaluation.gold, runs, verdicts=self.verdicts, verdicts_run=self.verdicts_run
@@ -256,10 +269,22 @@ def _cutoffs(k: int | Iterable[int]) -> tuple[int, ...]:
     return values
 
 
+def _typed(parameter: str, value: Any, types: tuple[type, ...], what: str, option: str) -> None:
+    """A keyword of the wrong type is the caller's mistake, named, not a TypeError deep in."""
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        raise ParameterError(parameter, value, f"must be {what}", f"pass {what}", option)
+
+
 def _whole(parameter: str, value: Any, option: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ParameterError(parameter, value, "must be a whole number", "pass e.g. 5", option)
     return value
+
+
+def _flag(parameter: str, value: Any) -> bool:
+    """True or False only: ``trec_eval="no"`` would read as True."""
+    _typed(parameter, value, (bool,), "True or False", f"--{parameter.replace('_', '-')}")
+    return bool(value)
 
 
 def evaluate(
@@ -289,7 +314,7 @@ def evaluate(
         ks=_cutoffs(k),
         context_k=_whole("context_k", context_k, "--context-k"),
         threshold=_whole("relevance_threshold", relevance_threshold, "--relevance-threshold"),
-        trec_eval=bool(trec_eval),
+        trec_eval=_flag("trec_eval", trec_eval),
         retrieved_when=retrieved_when,
     )
     gold_set = gold_from(gold)

@@ -12,7 +12,15 @@ from typing import Any
 import click
 
 from reportgen.cli.errors import CONFIG_META, config_key
-from reportgen.load.inputs.config import REPORT_KEYS, Config, check_keys, find_config, read_config
+from reportgen.load.inputs.config import (
+    REPORT_KEYS,
+    Config,
+    check_keys,
+    config_path,
+    find_config,
+    read_config,
+    toml_kind,
+)
 
 GATE_KEYS = ("min", "max-drop")
 """Config keys the gate reads itself: rule tables, merged rule by rule with the options'."""
@@ -56,7 +64,8 @@ def read_config_defaults(ctx: click.Context, given: Path | None) -> Path | None:
 
 def _default_from(config: Config, key: str, value: Any, param: click.Option) -> Any:
     """A TOML value as the option takes it (a list joined by commas, a path from the
-    file's folder, a date as text); the option's type checks it afterwards."""
+    file's folder, a date as text); the option's type checks it afterwards. A value of a
+    type the option cannot take is refused here, naming the key and its line."""
     written = config.spelled[key]
     if param.is_flag:
         if not isinstance(value, bool):
@@ -64,7 +73,7 @@ def _default_from(config: Config, key: str, value: Any, param: click.Option) -> 
         return value
     if isinstance(value, bool) or (isinstance(value, dict) and not param.multiple):
         raise config.error(
-            key, f"{written} takes a value, not {_toml_kind(value)}", f"see --{key} in --help"
+            key, f"{written} takes a value, not {toml_kind(value)}", f"see --{key} in --help"
         )
     if param.multiple:
         items = [f"{k}={v}" for k, v in value.items()] if isinstance(value, dict) else value
@@ -73,16 +82,27 @@ def _default_from(config: Config, key: str, value: Any, param: click.Option) -> 
                 key, f"{written} must be a list of strings", f'write e.g. {written} = ["a=b"]'
             )
         return items
+    if isinstance(param.type, click.Path):
+        return config.path.parent / config_path(config, key, value)
     if isinstance(value, list):
+        if not isinstance(param.type, click.types.StringParamType):
+            raise config.error(
+                key, f"{written} takes one value, not {toml_kind(value)}", f"see --{key} in --help"
+            )
         if not all(isinstance(item, str | int | float) for item in value):
             raise config.error(key, f"{written} must be a list of plain values", "e.g. [1, 3, 5]")
         return ",".join(str(item) for item in value)
-    if isinstance(param.type, click.Path) and isinstance(value, str):
-        return config.path.parent / value
+    if isinstance(param.type, click.types.IntParamType) and isinstance(value, float):
+        raise config.error(
+            key, f"{written} takes a whole number, not {value!r}", f"write e.g. {written} = 5"
+        )
+    dated = isinstance(value, str) or hasattr(value, "isoformat")
+    if isinstance(param.type, click.DateTime) and not dated:
+        raise config.error(
+            key,
+            f"{written} takes a date (YYYY-MM-DD), not {toml_kind(value)}",
+            f"write e.g. {written} = 2026-11-30",
+        )
     if hasattr(value, "isoformat"):  # a TOML date
         return value.isoformat()
     return value
-
-
-def _toml_kind(value: Any) -> str:
-    return "true or false" if isinstance(value, bool) else "a table"

@@ -82,6 +82,12 @@ def markdown_escape(value: object) -> str:
     text = text.replace("&", "&amp;")
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
     text = _AUTOLINK.sub(lambda m: "\\:" if m.group(1) else f"{m.group(2)}\\.", text)
+    return no_mentions(text)
+
+
+def no_mentions(text: str) -> str:
+    """``text`` with no @ that GitHub would ping or link; for text inside HTML in the
+    Markdown (``<summary>``), where a backslash escape would show."""
     return _MENTION.sub("@\u200b", text)
 
 
@@ -104,6 +110,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["md"] = markdown_escape
+    env.filters["no_mentions"] = no_mentions
     return env
 
 

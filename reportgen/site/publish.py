@@ -32,6 +32,7 @@ from reportgen.site.install import (
     new_staging,
     report_files,
 )
+from reportgen.site.lock import check_timeout
 
 DEFAULT_LOCK_TIMEOUT = 60.0
 HEADLINE_MEASURES = (
@@ -279,8 +280,7 @@ def publish(
     files = report_files(report_dir)
     if keep is not None and keep < 1:
         raise UsageError(f"--keep {keep} (keep) would keep no version", "give 1 or more")
-    if lock_timeout < 0:
-        raise UsageError(f"--lock-timeout {lock_timeout:g} is negative", "give seconds, e.g. 60")
+    check_timeout(lock_timeout)
     report = load_report_dir(report_dir)
     version = str(report["version"])  # checked by load_report_dir, as history lines are
     if site.exists() and not site.is_dir():

@@ -269,3 +269,61 @@ def test_pruned_versions_are_never_the_baseline(tmp_path: Path) -> None:
     assert baseline.selection["rule"] == "newest" and baseline.selection["versions"] == 1
     with pytest.raises(InputError, match=r"version .v2. was pruned \(publish --keep\): its folder"):
         load_baseline(site, version="v2")
+
+
+def _move_out(site: Path, relative: str, outside: Path) -> None:
+    """Move ``site/relative`` to ``outside`` and leave a link to it in its place."""
+    import shutil
+
+    outside.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(site / relative, outside)
+    (site / relative).symlink_to(outside)
+
+
+@pytest.mark.parametrize(
+    ("linked", "history"),
+    [
+        ("v10", True),  # a version folder
+        ("v10/report.json", True),
+        ("v10/per_question.csv", True),
+        ("history.jsonl", True),
+        ("v10", False),  # a site without a history: every */report.json
+    ],
+)
+def test_links_out_of_the_site_are_refused(
+    site: Path, tmp_path: Path, linked: str, history: bool
+) -> None:
+    copy = rewrite_history(site, tmp_path / "copy", lambda n, e: e)
+    if not history:
+        (copy / "history.jsonl").unlink()
+    _move_out(copy, linked, tmp_path / "outside" / linked)
+    gold_a = fingerprint(site, "v10")
+    with pytest.raises(InputError) as error:
+        load_baseline(copy, gold_fingerprint=gold_a)
+    message = str(error.value)
+    assert f"{linked} is a symbolic link" in message, message
+    assert "Fix: " in message
+    gold, run = current(tmp_path)
+    args = ["report", str(gold), f"m={run}", "--baseline", str(copy), "--out", str(tmp_path / "o")]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and f"{linked} is a symbolic link" in result.output, result.output
+
+
+def test_a_linked_history_given_itself_is_refused(site: Path, tmp_path: Path) -> None:
+    copy = rewrite_history(site, tmp_path / "copy", lambda n, e: e)
+    _move_out(copy, "history.jsonl", tmp_path / "elsewhere.jsonl")
+    with pytest.raises(InputError, match=r"history\.jsonl is a symbolic link"):
+        load_baseline(copy / "history.jsonl")
+
+
+def test_an_old_history_path_through_a_link_is_refused(site: Path, tmp_path: Path) -> None:
+    copy = rewrite_history(
+        site, tmp_path / "copy", lambda n, e: {**e, "path": f"old/{e['version']}"}
+    )
+    (tmp_path / "outside").mkdir()
+    for version in ("v9", "v10", "v11"):
+        (copy / version).rename(tmp_path / "outside" / version)
+    (copy / "old").symlink_to(tmp_path / "outside")
+    with pytest.raises(InputError) as error:
+        load_baseline(copy, gold_fingerprint=fingerprint(site, "v10"))
+    assert "old is a symbolic link" in str(error.value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import date, datetime
 from pathlib import Path
 
@@ -39,6 +40,19 @@ def _name_values(
             )
         pairs[name.strip()] = version.strip()
     return pairs
+
+
+def _seconds(ctx: click.Context, param: click.Parameter, value: str) -> float:
+    """Seconds as typed: finite and 0 or more (``nan`` would wait forever)."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise OptionValueError(
+            value, "not a finite number of seconds, 0 or more", "give seconds, e.g. 60"
+        )
+    return seconds
 
 
 def _day(ctx: click.Context, param: click.Parameter, value: datetime | None) -> date | None:
@@ -213,11 +227,13 @@ PUBLISHING = (
     declare(
         OUTPUTS,
         "--lock-timeout",
-        type=click.FloatRange(min=0),
+        type=click.STRING,
+        callback=_seconds,
         default=60,
         show_default=True,
         metavar="SECONDS",
-        help="How long to wait while another publish holds the site's lock, then exit 2.",
+        help="How long to wait (seconds, 0 or more) while another publish holds the site's "
+        "lock, then exit 2.",
     ),
 )
 """Where `publish` puts a report, and what it keeps."""

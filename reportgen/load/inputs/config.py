@@ -68,6 +68,39 @@ class Config:
         return InputError(self.path, problem, fix, line=self.line_of(key))
 
 
+TOML_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "true or false"),
+    ((int, float), "a number"),
+    (str, "a string"),
+    (list, "an array"),
+    (dict, "a table"),
+)
+
+
+def toml_kind(value: Any) -> str:
+    """What a TOML value is, as a message names it (a date, time or datetime: a date)."""
+    for kind, name in TOML_KINDS:
+        if isinstance(value, kind):
+            return name
+    return "a date"
+
+
+def config_path(config: Config, key: str, value: Any) -> str:
+    """A path key's value: a string, non-empty, with no control character (a number or
+    an array would be read as a folder named ``5`` or ``a,b``)."""
+    written = config.spelled[key]
+    example = f'write it in quotes, e.g. {written} = "reports/latest"'
+    if not isinstance(value, str):
+        raise config.error(
+            key, f"{written} is a path: write it as a string, not {toml_kind(value)}", example
+        )
+    if not value.strip():
+        raise config.error(key, f"{written} is an empty path", example)
+    if re.search("[\x00-\x1f\x7f]", value):
+        raise config.error(key, f"{written} holds a control character", example)
+    return value
+
+
 def find_config(directory: Path) -> Path | None:
     """reportgen.toml, else a pyproject.toml that has a [tool.reportgen] table."""
     for name in CONFIG_NAMES:
@@ -107,6 +140,12 @@ def _toml(path: Path) -> tuple[dict[str, Any], str]:
             line, where = int(position.group(1)), f"at column {position.group(2)}"
         problem = f"not valid TOML ({what} {where})"
         raise InputError(path, problem, "fix the TOML syntax there", line=line) from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        deep = re.search(r"(?:[\[{][^\[{\]}\n]*){100}", text)
+        at = None if deep is None else text.count("\n", 0, deep.start()) + 1
+        raise InputError(
+            path, "arrays or tables nested too deeply", "write values nested a few levels", at
+        ) from None
     except ValueError:  # an integer beyond Python's 4,300 digits
         long = re.search(r"\d{4301,}", text)
         at = None if long is None else text.count("\n", 0, long.start()) + 1

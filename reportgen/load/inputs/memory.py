@@ -4,6 +4,10 @@ Each form becomes what a file reader makes (JSON records, CSV rows, table rows, 
 lists) and goes through the same checks, so a notebook's input is held to the same
 rules as a file. An error names the parameter and the record in the caller's own
 syntax (``gold['q7']``, ``runs['bm25'].row(3)``) where a file's would name a line.
+
+What Polars cannot hold is refused by name too, never left to surface as a raw
+exception: a lone surrogate (``"q\\ud800"``, not text) anywhere in a record, and a
+pandas object column mixing types (text and numbers) that pyarrow cannot convert.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 import polars as pl
 
+from reportgen.core.filesystem import is_text
 from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.errors import InputError, UsageError, printable
 from reportgen.load.formats.csv_input import optional_column
@@ -49,6 +54,39 @@ def is_pandas(value: object) -> bool:
 
 def is_frame(value: object) -> bool:
     return isinstance(value, pl.DataFrame) or is_pandas(value)
+
+
+SURROGATE_FIX = "pass text only: decode bytes as UTF-8, or write a surrogate pair"
+
+
+def _lone_surrogate(value: Any) -> bool:
+    """Whether a lone surrogate is anywhere in ``value`` (its keys, items and texts)."""
+    if isinstance(value, str):
+        return not is_text(value)
+    if isinstance(value, Mapping):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(_lone_surrogate(item) for item in value)
+    return False
+
+
+@contextmanager
+def text_only(label: str, value: Any) -> Iterator[None]:
+    """A lone surrogate in ``value`` (a mapping), which Polars cannot encode, raised as
+    an InputError naming its record: looked for only when Polars has failed on one."""
+    try:
+        yield
+    except UnicodeEncodeError:
+        if not isinstance(value, Mapping):
+            raise
+        keys = list(value)
+        where = _keyed(label, keys)
+        line = next(
+            (n for n, (k, v) in enumerate(value.items(), 1) if _lone_surrogate((k, v))), None
+        )
+        if line is None:
+            raise
+        raise InputError(where(line), "holds a lone surrogate (not text)", SURROGATE_FIX) from None
 
 
 @contextmanager
@@ -101,6 +139,10 @@ def _pairs_of(label: str, run: Mapping[Any, Mapping[Any, Any]]) -> Where:
     return where
 
 
+PYARROW_ERRORS = (ValueError, TypeError, NotImplementedError, OverflowError)
+"""What pyarrow raises on a pandas column it cannot convert (its errors subclass these)."""
+
+
 def polars_frame(value: Any, label: str, *, nan_is_missing: bool = True) -> pl.DataFrame:
     """A Polars DataFrame, from pandas when need be (pandas and pyarrow: reportgen[pandas]).
 
@@ -115,6 +157,61 @@ def polars_frame(value: Any, label: str, *, nan_is_missing: bool = True) -> pl.D
             f"{label} is a pandas DataFrame, and reading it needs pyarrow ({err})",
             "pip install 'reportgen[pandas]', or pass a Polars DataFrame",
         ) from None
+    except PYARROW_ERRORS as err:
+        raise _pandas_problem(value, label, nan_is_missing, err) from None
+
+
+def _pandas_problem(frame: Any, label: str, nan_is_missing: bool, err: Exception) -> InputError:
+    """Why pyarrow could not convert a pandas frame: a column named twice, a lone
+    surrogate, or an object column mixing types, at the first row at fault (its line as
+    in a CSV file, which ``located`` names as the caller would)."""
+    named = [str(name) for name in frame.columns[frame.columns.duplicated()]]
+    if named:
+        return InputError(
+            label, f"column {named[0]!r} is named twice", "name each column once", HEADER_LINE
+        )
+    for number, name in enumerate(frame.columns):
+        column = frame.iloc[:, number]
+        try:
+            pl.from_pandas(column, nan_to_null=nan_is_missing)
+        except PYARROW_ERRORS:
+            return _column_problem(column.tolist(), str(name), label)
+    return InputError(label, f"pyarrow cannot convert it ({err})", _MIXED_FIX)
+
+
+_MIXED_FIX = "give each column one type, e.g. frame['qid'] = frame['qid'].astype(str)"
+
+
+def _column_problem(values: list[Any], name: str, label: str) -> InputError:
+    """The first row of an object column that pyarrow refused: text that is not text, or
+    a value of another type than the first one's (looked for on failure only)."""
+    for row, value in enumerate(values):
+        if isinstance(value, str) and not is_text(value):
+            problem = f"column {name!r} holds a lone surrogate (not text)"
+            return InputError(label, problem, SURROGATE_FIX, row + 2)
+    huge = next((row for row, v in enumerate(values) if _beyond_64_bits(v)), None)
+    if huge is not None:
+        problem = f"column {name!r} holds an integer beyond 64 bits ({values[huge]})"
+        return InputError(label, problem, "use numbers in a sane range", huge + 2)
+    present = [(row, type(value)) for row, value in enumerate(values) if not _missing(value)]
+    odd = next(((row, kind) for row, kind in present if kind is not present[0][1]), None)
+    if odd is None:
+        problem = f"column {name!r} holds values pyarrow cannot convert"
+        return InputError(label, problem, _MIXED_FIX, present[0][0] + 2 if present else None)
+    row, kind = odd
+    problem = (
+        f"column {name!r} mixes {present[0][1].__name__} and {kind.__name__} ({values[row]!r} here)"
+    )
+    return InputError(label, problem, _MIXED_FIX.replace("qid", name), row + 2)
+
+
+def _beyond_64_bits(value: Any) -> bool:
+    return isinstance(value, int) and not -(2**63) <= value < 2**64
+
+
+def _missing(value: Any) -> bool:
+    """None and NaN: what pandas writes for a missing cell, of no type of its own."""
+    return value is None or (isinstance(value, float) and value != value)
 
 
 def _empty(label: str, what: str) -> InputError:
@@ -128,11 +225,14 @@ def gold_from(value: Any, parameter: str = "gold") -> GoldSet:
     if is_path(value):
         return load_gold(value)
     if is_frame(value):
-        frame = polars_frame(value, parameter)
+        where = _rows_of(parameter, is_pandas(value))
+        with located(where):
+            frame = polars_frame(value, parameter)
         if frame.height == 0:
             raise _empty(parameter, "questions")
         header = [name.strip().lower() for name in frame.columns]
-        with located(_rows_of(parameter, is_pandas(value))):
+        with located(where):
+            _refuse_nested(frame, parameter)
             judged = _judgment_rows(frame, header)
             if judged is not None:
                 return gold_set(Path(parameter), *judged_frames(Path(parameter), judged))
@@ -148,10 +248,23 @@ def gold_from(value: Any, parameter: str = "gold") -> GoldSet:
             (line, {"id": qid, "gold": _plain(chunks)})
             for line, (qid, chunks) in enumerate(value.items(), start=1)
         )
-        with located(_keyed(parameter, keys)):
+        with text_only(parameter, value), located(_keyed(parameter, keys)):
             parsed = parsed_records(Path(parameter), identified(Path(parameter), records))
             return gold_set(Path(parameter), *parsed.frames(), parsed)
     raise _unreadable(parameter, value, "{qid: {chunk_id: grade}} or {qid: [chunk_ids]}")
+
+
+def _refuse_nested(frame: pl.DataFrame, label: str) -> None:
+    """A gold table holds one value per cell, as a CSV file does: lists, structs and
+    Python objects would fail deep in a cast to text."""
+    for name, dtype in frame.schema.items():
+        if dtype.is_nested() or dtype == pl.Object:
+            raise InputError(
+                label,
+                f"column {name!r} has type {dtype}",
+                f"store {name} as text, one value per row (a row per question and chunk)",
+                HEADER_LINE,
+            )
 
 
 def _judgment_rows(frame: pl.DataFrame, header: list[str]) -> pl.DataFrame | None:
@@ -249,7 +362,7 @@ def run_from(value: Any, name: str | None, label: str) -> Run:
     elif isinstance(value, Mapping) and all(isinstance(v, Mapping) for v in value.values()):
         value = _string_keys(value, label)
         where = _pairs_of(label, value)
-        with located(where):
+        with text_only(label, value), located(where):
             rows = scored_rows(path, dict(value))
     elif isinstance(value, Mapping):
         keys = list(value)
@@ -258,11 +371,11 @@ def run_from(value: Any, name: str | None, label: str) -> Run:
             path,
             ((n, {"id": q, "chunks": _plain(v)}) for n, (q, v) in enumerate(value.items(), 1)),
         )
-        with located(where):
+        with text_only(label, value), located(where):
             rows = listed_rows(path, records)
     else:
         raise _unreadable(label, value, "{qid: {chunk_id: score}} or {qid: [chunk_ids]}")
-    with located(where):
+    with text_only(label, value), located(where):
         results, repeated = rank_rows(path, rows)
     return Run(
         name=printable(name or "run"),
@@ -302,6 +415,6 @@ def verdicts_from(value: Any, parameter: str = "verdicts") -> VerdictSet:
         (line, {"id": qid, **(dict(v) if isinstance(v, Mapping) else {"correct": v})})
         for line, (qid, v) in enumerate(value.items(), start=1)
     )
-    with located(_keyed(parameter, keys)):
+    with text_only(parameter, value), located(_keyed(parameter, keys)):
         rows = verdict_records(Path(parameter), records).frame()
     return VerdictSet(rows=rows, source=parameter, format="memory")

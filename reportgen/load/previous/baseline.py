@@ -12,6 +12,11 @@ gold sets, or with a ``path`` per entry, read the same. Without a history, every
 
 Comparisons are paired by question, so the per-question file written beside
 report.json (per_question.parquet or per_question.csv) is required.
+
+Nothing read from a site leaves it: ``publish`` writes no links, so a symbolic link
+on the way to a file read (history.jsonl, a version folder, an old history's
+``path``, report.json, the per-question file) is refused rather than followed to a
+report.json somewhere else on the machine.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from reportgen.load.previous.per_question import read_per_question
 from reportgen.load.previous.published import (
     HISTORY_FIX,
     current_fingerprint,
+    first_link,
     history_entries,
     read_report,
     report_fingerprint,
@@ -37,6 +43,9 @@ from reportgen.load.previous.published import (
 
 REQUIRED_KEYS = ("version", "created", "settings", "gold", "runs", "gold.fingerprint")
 BASELINE_FIX = "give a previous report's folder (report.json with per_question.csv beside it)"
+LINK_FIX = (
+    "replace the link with what it points to (publish writes no links), or give a report folder"
+)
 HISTORY = "history.jsonl"
 LABELS_SHOWN = 20
 
@@ -79,6 +88,9 @@ def load_baseline(
     """
     with reading(Path(path)):
         report_path, selection = find_report(Path(path), gold_fingerprint, version)
+        if selection is not None:
+            site = Path(selection["site"])
+            unlinked(site, per_question_path(report_path), site)
         report = _read_report(report_path)
         if version is not None and str(report["version"]) != version:
             raise InputError(
@@ -99,6 +111,7 @@ def find_report(
     if path.is_file():
         if path.suffix == ".jsonl":
             site = path.parent
+            unlinked(site, path, path)
             return _choose(path, site, _history_versions(site, path), gold_fingerprint, version)
         return path, None
     if not path.exists():
@@ -108,7 +121,7 @@ def find_report(
     if (path / "report.json").is_file():
         return path / "report.json", None
     if (path / HISTORY).is_file():
-        versions = _history_versions(path, path / HISTORY)
+        versions = _history_versions(path, unlinked(path, path / HISTORY, path))
     else:
         versions = _folder_versions(path)
     if not versions:
@@ -118,6 +131,20 @@ def find_report(
             BASELINE_FIX,
         )
     return _choose(path, path, versions, gold_fingerprint, version)
+
+
+def unlinked(site: Path, path: Path, blame: Path, line: int | None = None) -> Path:
+    """``path`` (inside ``site``), refused if any step below the site is a link."""
+    link = first_link(site, path)
+    if link is not None:
+        raise InputError(
+            blame,
+            f"{link.relative_to(site).as_posix()} is a symbolic link; a baseline is "
+            f"read only from inside the site {site}",
+            LINK_FIX,
+            line,
+        )
+    return path
 
 
 def _history_versions(site: Path, history: Path) -> list[SiteVersion]:
@@ -133,7 +160,7 @@ def _history_versions(site: Path, history: Path) -> list[SiteVersion]:
                 version=label,
                 created=str(entry["created"]),
                 folder=folder,
-                fingerprint=current_fingerprint(entry, folder),
+                fingerprint=current_fingerprint(entry, site, folder),
                 pruned=bool(entry.get("pruned")),
                 line=number,
             )
@@ -164,7 +191,7 @@ def _entry_folder(site: Path, history: Path, number: int, entry: dict[str, Any])
 def _folder_versions(site: Path) -> list[SiteVersion]:
     versions = []
     for path in sorted(site.glob("*/report.json")):
-        report = _read_report(path)
+        report = _read_report(unlinked(site, path, site))
         versions.append(
             SiteVersion(
                 version=str(report["version"]),
@@ -178,11 +205,13 @@ def _folder_versions(site: Path) -> list[SiteVersion]:
     return versions
 
 
-def _fingerprint(entry: SiteVersion) -> str | None:
+def _fingerprint(site: Path, entry: SiteVersion) -> str | None:
     if entry.fingerprint is not None:
         return entry.fingerprint
     report = entry.folder / "report.json"
-    return report_fingerprint(_read_report(report)) if report.is_file() else None
+    if not report.is_file():
+        return None
+    return report_fingerprint(_read_report(unlinked(site, report, site / HISTORY, entry.line)))
 
 
 def _choose(
@@ -210,9 +239,13 @@ def _choose(
                 "every version of this site was pruned (publish --keep): none has a folder left",
                 "publish a version first, or give a report folder with --baseline",
             )
-        same_gold = [entry for entry in newest_first if _fingerprint(entry) == gold_fingerprint]
+        same_gold = [
+            entry for entry in newest_first if _fingerprint(site, entry) == gold_fingerprint
+        ]
         chosen, rule = (same_gold[0], "same_gold") if same_gold else (newest_first[0], "newest")
     report = chosen.folder / "report.json"
+    blame = given if chosen.line is None else site / HISTORY
+    unlinked(site, report, blame, chosen.line)
     if not report.is_file():
         raise InputError(
             given if chosen.line is None else site / HISTORY,

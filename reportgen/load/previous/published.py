@@ -179,11 +179,18 @@ def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict
 
 def load_history(path: Path) -> list[dict[str, Any]]:
     """Every entry of a site's history.jsonl (empty when the site is new), each with
-    its gold fingerprint as this reportgen builds it (see ``current_fingerprint``)."""
+    its gold fingerprint as this reportgen builds it (see ``current_fingerprint``).
+    A link is refused: publish would copy the file it names into the site."""
+    if path.is_symlink():
+        raise InputError(
+            path,
+            "a symbolic link; publish reads and writes a site's history only inside it",
+            "replace the link with the file itself (publish writes no links)",
+        )
     if not path.is_file():
         return []
     return [
-        with_current_fingerprint(entry, path.parent / str(entry["version"]))
+        with_current_fingerprint(entry, path.parent, path.parent / str(entry["version"]))
         for _, entry in history_entries(path, ("version", "created"))
     ]
 
@@ -215,13 +222,27 @@ def report_fingerprint(report: Mapping[str, Any]) -> str | None:
     return fingerprint_of(digests)
 
 
-def current_fingerprint(entry: Mapping[str, Any], folder: Path) -> str | None:
+def first_link(site: Path, path: Path) -> Path | None:
+    """The first step from ``site`` down to ``path`` (inside it) that is a symbolic link.
+
+    ``publish`` writes no links: one in a site leads elsewhere on the machine, and
+    nothing is read through it.
+    """
+    step = site
+    for part in path.relative_to(site).parts:
+        step = step / part
+        if step.is_symlink():
+            return step
+    return None
+
+
+def current_fingerprint(entry: Mapping[str, Any], site: Path, folder: Path) -> str | None:
     """A history entry's gold fingerprint as this reportgen builds it, or None (unknown).
 
     Entries published before the fingerprint was built from the question digests do not
-    say ``gold.fingerprint_from``: their version folder's report.json tells (a pruned or
-    unreadable one leaves the fingerprint unknown, which changes no trend segment and
-    matches no gold set).
+    say ``gold.fingerprint_from``: their version folder (in ``site``) has a report.json
+    that tells (a pruned, unreadable or linked one leaves the fingerprint unknown, which
+    changes no trend segment and matches no gold set).
     """
     gold = entry.get("gold")
     if not isinstance(gold, dict) or not isinstance(gold.get("fingerprint"), str):
@@ -229,7 +250,7 @@ def current_fingerprint(entry: Mapping[str, Any], folder: Path) -> str | None:
     if gold.get("fingerprint_from") == FINGERPRINT_FROM:
         return str(gold["fingerprint"])
     report_path = folder / "report.json"
-    if not report_path.is_file():
+    if not report_path.is_file() or first_link(site, report_path) is not None:
         return None
     try:
         report = json_document(report_path, HISTORY_FIX)
@@ -238,12 +259,12 @@ def current_fingerprint(entry: Mapping[str, Any], folder: Path) -> str | None:
     return report_fingerprint(report) if isinstance(report, dict) else None
 
 
-def with_current_fingerprint(entry: dict[str, Any], folder: Path) -> dict[str, Any]:
+def with_current_fingerprint(entry: dict[str, Any], site: Path, folder: Path) -> dict[str, Any]:
     """The entry with its fingerprint in today's scheme (marked so), or as it was."""
     gold = entry.get("gold")
     if not isinstance(gold, dict) or gold.get("fingerprint_from") == FINGERPRINT_FROM:
         return entry
-    fingerprint = current_fingerprint(entry, folder)
+    fingerprint = current_fingerprint(entry, site, folder)
     return {
         **entry,
         "gold": {**gold, "fingerprint": fingerprint, "fingerprint_from": FINGERPRINT_FROM},
