@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from reportgen.analyse.run import AnalysisOptions, run_analyses
 from reportgen.core.filesystem import writing
 from reportgen.core.labels import created_at
 from reportgen.core.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
@@ -30,16 +29,14 @@ from reportgen.load.inputs.run_files import load_run_inputs, with_trace_verdicts
 from reportgen.load.previous.baseline import Baseline, load_baseline, per_question_path
 from reportgen.measure.scoring import Settings, evaluate
 from reportgen.pipeline import (
+    Ending,
+    Evidence,
     ReportResult,
-    draws_charts,
-    planned_files,
+    analyse_and_write,
+    chart_worker,
+    refuse_planned,
     render_files,
     strict_failure,
-    write_report,
-)
-from reportgen.render.chart_engine import ChartWorker
-from reportgen.render.output import (
-    refuse_overwriting_inputs,
 )
 from reportgen.request import (
     MergeInputs,
@@ -183,10 +180,8 @@ def make_report(request: ReportRequest) -> ReportResult:
         request.checks,
         request.outputs,
     )
-    out_dir = Path(outputs.out_dir)
-    # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
-    worker = ChartWorker() if draws_charts(outputs.formats) else None
-    try:
+    # vl-convert's engine starts in a child process while the inputs load
+    with chart_worker(outputs.formats) as worker:
         created = created_at()
         # a trace file as the gold set is the gold set, the first run and its verdicts
         gold_set, first_trace = requested_gold(inputs)
@@ -231,9 +226,7 @@ def make_report(request: ReportRequest) -> ReportResult:
             else load_manifest(inputs.manifest, inputs.manifest_format)
         )
         files_read = report_inputs(inputs, previous, checks.gate)
-        # fail before the measuring on the files known now; charts are checked once drawn
-        planned = planned_files(outputs.formats, outputs.per_question_format)
-        refuse_overwriting_inputs(out_dir, planned, files_read, "report")
+        refuse_planned(outputs, files_read, "report")
         if inputs.sources_relative_to is not None:
             root = Path(inputs.sources_relative_to)
             gold_set = relabel(gold_set, root)
@@ -244,24 +237,10 @@ def make_report(request: ReportRequest) -> ReportResult:
                 maps = {name: relabel(m, root) for name, m in chunkings.maps.items()}
                 chunkings = dataclasses.replace(chunkings, maps=maps)
         evaluation = evaluate(gold_set, loaded, settings.scoring, chunkings=chunkings)
-        options = AnalysisOptions(
-            verdicts=verdict_set,
-            verdicts_run=inputs.verdicts_run,
-            manifest=index,
-            audience=checks.audience,
-            as_of=checks.as_of or created.date(),
-            reference_run=settings.reference_run,
-            compare_measures=settings.compare_measures,
-            baseline=previous,
-            on_gold_change=settings.on_gold_change,
-            gate=checks.gate,
-            explain=outputs.explain,
+        evidence = Evidence(verdict_set, inputs.verdicts_run, index, previous, checks.as_of)
+        return analyse_and_write(
+            evaluation, evidence, Ending.of(request), created, files_read, worker
         )
-        findings = run_analyses(evaluation, options, version=settings.version, created=created)
-        return write_report(findings, outputs, files_read, worker, checks.strict)
-    finally:
-        if worker is not None:
-            worker.close()
 
 
 def merge_reports(

@@ -7,13 +7,19 @@ rendered and written by the same code as one report over every question.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 
+from reportgen.analyse.baseline import GoldChangePolicy
+from reportgen.analyse.drilldown import ExplainMode
 from reportgen.analyse.gate import failures
-from reportgen.analyse.run import Findings
+from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
+from reportgen.core.model import Manifest, VerdictSet
 from reportgen.errors import GateFailed
+from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.scoring import Evaluation
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.output import (
@@ -24,7 +30,13 @@ from reportgen.render.output import (
     write_files,
 )
 from reportgen.report.assemble import assemble, per_question_rows
-from reportgen.request import ReportOutputs, check_formats
+from reportgen.request import (
+    MergeRequest,
+    ReportChecks,
+    ReportOutputs,
+    ReportRequest,
+    check_formats,
+)
 from reportgen.schema import MergedShard, Report
 
 
@@ -132,19 +144,106 @@ def render_files(
     return files
 
 
-def write_report(
-    findings: Findings,
-    outputs: ReportOutputs,
+@contextmanager
+def chart_worker(formats: Sequence[str]) -> Iterator[ChartWorker | None]:
+    """vl-convert's engine starting (~0.5 s) in a child while inputs load; None without charts."""
+    worker = ChartWorker() if draws_charts(formats) else None
+    try:
+        yield worker
+    finally:
+        if worker is not None:
+            worker.close()
+
+
+def refuse_planned(
+    outputs: ReportOutputs, files_read: list[tuple[str, Path]], command: str
+) -> None:
+    """Fail before the measuring on the files known now; charts are checked once drawn."""
+    planned = planned_files(outputs.formats, outputs.per_question_format)
+    refuse_overwriting_inputs(Path(outputs.out_dir), planned, files_read, command)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What ``report`` and ``merge`` ask of the analyses and the writing once the
+    evaluation is measured (or merged): the options the two commands share."""
+
+    outputs: ReportOutputs
+    checks: ReportChecks
+    version: str | None
+    reference_run: str | None
+    compare_measures: Sequence[str] | None
+    on_gold_change: GoldChangePolicy
+    explain: ExplainMode
+    command: str
+
+    @classmethod
+    def of(cls, request: ReportRequest | MergeRequest) -> Ending:
+        if isinstance(request, MergeRequest):
+            return cls(
+                request.outputs,
+                request.checks,
+                request.version,
+                request.reference_run,
+                request.compare_measures,
+                request.on_gold_change,
+                request.explain,
+                "merge",
+            )
+        settings = request.settings
+        return cls(
+            request.outputs,
+            request.checks,
+            settings.version,
+            settings.reference_run,
+            settings.compare_measures,
+            settings.on_gold_change,
+            request.outputs.explain,
+            "report",
+        )
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the analyses read besides the scores, loaded by the command (its own way)."""
+
+    verdicts: VerdictSet | None
+    verdicts_run: str | None
+    manifest: Manifest | None
+    baseline: Baseline | None
+    as_of: date | None
+    """None: the report's date."""
+
+
+def analyse_and_write(
+    evaluation: Evaluation,
+    evidence: Evidence,
+    ending: Ending,
+    created: datetime,
     files_read: list[tuple[str, Path]],
     worker: ChartWorker | None = None,
-    strict: bool = False,
     merged_from: list[MergedShard] | None = None,
-    command: str = "report",
 ) -> ReportResult:
-    """Assemble, render and write what the analyses found (``report`` and ``merge``)."""
+    """The one ending of ``report`` and ``merge``: analyse, assemble, render, write."""
+    checks = ending.checks
+    options = AnalysisOptions(
+        verdicts=evidence.verdicts,
+        verdicts_run=evidence.verdicts_run,
+        manifest=evidence.manifest,
+        audience=checks.audience,
+        as_of=evidence.as_of or created.date(),
+        reference_run=ending.reference_run,
+        compare_measures=ending.compare_measures,
+        baseline=evidence.baseline,
+        on_gold_change=ending.on_gold_change,
+        gate=checks.gate,
+        explain=ending.explain,
+    )
+    findings = run_analyses(evaluation, options, version=ending.version, created=created)
     report = assemble(findings)
     if merged_from is not None:
         report["merged_from"] = merged_from
+    outputs = ending.outputs
     files = render_files(
         report,
         findings,
@@ -159,5 +258,5 @@ def write_report(
 
         files |= merge_data_files(findings)
     out_dir = Path(outputs.out_dir)
-    refuse_overwriting_inputs(out_dir, files, files_read, command)
-    return ReportResult(report, findings, write_files(out_dir, files), strict=strict)
+    refuse_overwriting_inputs(out_dir, files, files_read, ending.command)
+    return ReportResult(report, findings, write_files(out_dir, files), strict=checks.strict)

@@ -15,9 +15,8 @@ from datetime import date
 from pathlib import Path
 
 from reportgen.analyse.gate import failures
-from reportgen.analyse.run import AnalysisOptions, run_analyses
-from reportgen.core.filesystem import reading, refuse_undecodable
-from reportgen.core.labels import check_version_label, created_at
+from reportgen.core.filesystem import reading
+from reportgen.core.labels import created_at
 from reportgen.core.model import GoldSet
 from reportgen.errors import GateFailed, UsageError
 from reportgen.load import load_manifest
@@ -39,16 +38,22 @@ from reportgen.load.previous.merge_data import (
 )
 from reportgen.load.previous.shards import Shard
 from reportgen.measure.chunked import Chunkings
-from reportgen.pipeline import ReportResult, draws_charts, planned_files, write_report
-from reportgen.render.chart_engine import ChartWorker
-from reportgen.render.links import check_report_url
+from reportgen.pipeline import (
+    Ending,
+    Evidence,
+    ReportResult,
+    analyse_and_write,
+    chart_worker,
+    draws_charts,
+    refuse_planned,
+)
 from reportgen.render.output import (
     per_question_bytes,
     refuse_overwriting_inputs,
     report_json,
     write_files,
 )
-from reportgen.request import MergeRequest, check_choice, check_formats
+from reportgen.request import MergeRequest, check_request
 from reportgen.schema import MergedReport, MergedShard
 
 
@@ -72,27 +77,9 @@ class MergeResult:
 
 
 def check_merge_request(request: MergeRequest) -> None:
-    """Refuse a bad value before any shard is read."""
-    refuse_undecodable(
-        {
-            "version (--version)": request.version,
-            "verdicts_run (--verdicts-run)": request.inputs.verdicts_run,
-            "audience (--audience)": request.checks.audience,
-            "reference_run (--reference-run)": request.reference_run,
-            "report_url (--report-url)": request.outputs.report_url,
-            "compare_measures (--compare-measures)": ",".join(request.compare_measures or []),
-        }
-    )
-    if request.version is not None:
-        check_version_label(request.version)
-    check_report_url(request.outputs.report_url)
-    check_formats(request.outputs.formats, request.outputs.per_question_format)
-    check_choice("on_gold_change", request.on_gold_change, ("refuse", "intersect"))
-    if request.inputs.baseline_version is not None and request.inputs.baseline is None:
-        raise UsageError(
-            "--baseline-version picks a version of the baseline, but no baseline is given",
-            "pass the site to pick the version from (--baseline)",
-        )
+    """Refuse a bad value before any shard is read (the options merge shares with
+    report by request.check_request)."""
+    check_request(request)
     if not request.inputs.shards:
         raise UsageError("no shard to merge", "pass the per-question outputs of every shard")
     _refuse_repeated_shards(request.inputs.shards)
@@ -228,7 +215,7 @@ def _chunkings(
 
 def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportResult:
     """The report ``reportgen report`` writes over every shard's questions."""
-    inputs, checks, outputs = request.inputs, request.checks, request.outputs
+    inputs, outputs = request.inputs, request.outputs
     gold = merged_gold(shards)
     chunkings = _chunkings(request, shards, gold)
     evaluation = merged_evaluation(shards, gold, chunkings)
@@ -244,8 +231,7 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
         else load_manifest(inputs.manifest, inputs.manifest_format)
     )
     as_of = _as_of(request, shards, index is not None)
-    worker = ChartWorker() if draws_charts(outputs.formats) else None
-    try:
+    with chart_worker(outputs.formats) as worker:
         created = created_at()
         previous = (
             None
@@ -261,22 +247,8 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
             files_read.append(
                 ("the baseline's per-question file", per_question_path(previous.path))
             )
-        planned = planned_files(outputs.formats, outputs.per_question_format)
-        refuse_overwriting_inputs(Path(outputs.out_dir), planned, files_read, "merge")
-        options = AnalysisOptions(
-            verdicts=merged_verdicts(shards),
-            verdicts_run=inputs.verdicts_run,
-            manifest=index,
-            audience=checks.audience,
-            as_of=as_of or created.date(),
-            reference_run=request.reference_run,
-            compare_measures=request.compare_measures,
-            baseline=previous,
-            on_gold_change=request.on_gold_change,
-            gate=checks.gate,
-            explain=request.explain,
-        )
-        findings = run_analyses(evaluation, options, version=request.version, created=created)
+        refuse_planned(outputs, files_read, "merge")
+        evidence = Evidence(merged_verdicts(shards), inputs.verdicts_run, index, previous, as_of)
         merged_from: list[MergedShard] = [
             {
                 "source": shard.source,
@@ -285,12 +257,9 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
             }
             for shard in shards
         ]
-        return write_report(
-            findings, outputs, files_read, worker, checks.strict, merged_from, "merge"
+        return analyse_and_write(
+            evaluation, evidence, Ending.of(request), created, files_read, worker, merged_from
         )
-    finally:
-        if worker is not None:
-            worker.close()
 
 
 def _shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:
