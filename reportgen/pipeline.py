@@ -7,6 +7,7 @@ rendered and written by the same code as one report over every question.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -102,24 +103,11 @@ def render_files(
     chart_png: bool = False,
     chart_worker: ChartWorker | None = None,
 ) -> dict[str, bytes]:
-    """Every output file's bytes, rendered in memory before anything is written.
-
-    ``report_url`` is where readers of summary.md find the full report (e.g. the
-    published site's page of this version); relative by default. Charts are SVG files
-    (report.md shows them, GitHub included); ``chart_png`` adds a PNG of each, for
-    places that take no SVG (slides, some wikis and chat tools). ``chart_worker``
-    draws them when given (started early, its engine is ready by now).
-    """
+    """Every output file's bytes, rendered in memory before anything is written: report.json,
+    the per-question file, and the pages built from report.json alone
+    (:func:`reportgen.render.page_files.page_files`, which ``reportgen render`` reuses)."""
     check_formats(formats, per_question_format)
     per_question_file = f"per_question.{per_question_format}"
-    specs = {}
-    if draws_charts(formats):
-        from reportgen.render.charts import report_chart_specs
-        from reportgen.render.views.cutoff import cutoff_chart_specs
-
-        specs = report_chart_specs(report) | cutoff_chart_specs(report, findings.cutoffs)
-        if chart_worker is not None:
-            chart_worker.send(specs)  # drawn in the child while the other files render
     files = {
         "report.json": report_json(report).encode(),
         per_question_file: per_question_bytes(
@@ -129,19 +117,13 @@ def render_files(
     if not draws_charts(formats):
         return files
     # Jinja2 and vl-convert only when HTML or Markdown is asked for
-    from reportgen.render.chart_engine import render_charts
-    from reportgen.render.pages import render_html, render_markdown
-    from reportgen.render.summary import render_summary
+    from reportgen.render.page_files import page_files
 
-    if "md" in formats:
-        files["summary.md"] = render_summary(report, report_url).encode()
-    charts = render_charts(specs, png=chart_png, worker=chart_worker)
-    files.update({f"charts/{name}": data for name, data in charts.items()})
-    if "html" in formats:
-        files["index.html"] = render_html(report, findings, charts, per_question_file).encode()
-    if "md" in formats:
-        files["report.md"] = render_markdown(report, findings, charts, per_question_file).encode()
-    return files
+    # the pages read report.json as written, as `reportgen render` reads it: same bytes
+    written = json.loads(files["report.json"])
+    return files | page_files(
+        written, formats, per_question_file, report_url, chart_png, chart_worker
+    )
 
 
 @contextmanager
@@ -254,7 +236,7 @@ def analyse_and_write(
         chart_worker=worker,
     )
     if outputs.merge_data:
-        from reportgen.render.merge_data import merge_data_files
+        from reportgen.report.merge_data import merge_data_files
 
         files |= merge_data_files(findings)
     out_dir = Path(outputs.out_dir)

@@ -80,6 +80,7 @@ from reportgen.analyse.run import Findings
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
+from reportgen.report.pages import pages_section
 from reportgen.report.traces import context_section, traces_section
 from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
@@ -305,6 +306,7 @@ def assemble(findings: Findings) -> types.Report:
         "gate": findings.gate,
         "chunkings": _chunkings_section(findings.chunkings),
         "drilldown": _drilldown_section(findings.drilldown),
+        "pages": pages_section(findings),
     }
     return cast(types.Report, report)
 

@@ -22,8 +22,8 @@ from reportgen.errors import InputError, UsageError
 from reportgen.load.inputs.traces import load_trace
 from reportgen.load.previous.merge_data import merged_evaluation, merged_verdicts, read_merge_data
 from reportgen.measure.scoring import Settings, evaluate
-from reportgen.render.merge_data import merge_data_files
 from reportgen.report.assemble import assemble
+from reportgen.report.merge_data import merge_data_files
 from reportgen.scale.shard import shard_of
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
