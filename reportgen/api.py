@@ -11,13 +11,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from reportgen.core.filesystem import writing
+from reportgen.core.filesystem import reading, refuse_undecodable, writing
 from reportgen.core.labels import created_at
 from reportgen.core.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
 from reportgen.core.progress import track
-from reportgen.errors import ParameterError, UsageError
+from reportgen.errors import InputError, ParameterError, UsageError, printable
 from reportgen.examples import demo_request as demo_request
 from reportgen.examples import example_dir as example_dir
 from reportgen.load import load_manifest, load_run
@@ -27,6 +27,7 @@ from reportgen.load.evidence.spans import Documents
 from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.load.inputs.run_files import load_run_inputs, with_trace_verdicts
 from reportgen.load.previous.baseline import Baseline, load_baseline, per_question_path
+from reportgen.load.previous.published import read_report
 from reportgen.measure.scoring import Settings, evaluate
 from reportgen.pipeline import (
     Ending,
@@ -38,6 +39,8 @@ from reportgen.pipeline import (
     render_files,
     strict_failure,
 )
+from reportgen.render.links import check_report_url
+from reportgen.render.output import PER_QUESTION_FORMATS, write_files
 from reportgen.request import (
     MergeInputs,
     MergeRequest,
@@ -47,6 +50,7 @@ from reportgen.request import (
     ReportRequest,
     ReportSettings,
     RunSpec,
+    check_formats,
     check_request,
     read_from,
     requested_gold,
@@ -55,6 +59,7 @@ from reportgen.request import (
 )
 from reportgen.scale.merge import MergeResult, merge
 from reportgen.scale.shard import make_shards as make_shards
+from reportgen.schema import FORMAT_VERSION, Report
 
 if TYPE_CHECKING:
     from reportgen.site.publish import Published
@@ -80,6 +85,7 @@ __all__ = [
     "merge_reports",
     "publish_report",
     "render_files",
+    "render_report",
     "rules_from_options",
     "strict_failure",
 ]
@@ -268,6 +274,137 @@ def merge_reports(
     outputs = ReportOutputs(out_dir, per_question_format=per_question_format)
     inputs = MergeInputs(list(shards), trec_eval=trec_eval)
     return merge(MergeRequest(inputs, outputs, ReportChecks(gate=gate), version=version))
+
+
+RENDER_FORMATS = ("html", "md")
+"""What ``reportgen render`` rebuilds: index.html, and report.md with summary.md."""
+
+PAGE_KEYS = (
+    "format_version",
+    "version",
+    "created",
+    "tool_version",
+    "k",
+    "context_k",
+    "settings",
+    "gold",
+    "runs",
+    "hygiene",
+    "warnings",
+    "cutoff",
+    "comparisons",
+    "pages.questions",
+    "pages.top_scores",
+    "pages.measures",
+)
+"""The keys the pages read that a report.json of another kind (a merge of per-question
+values, an older reportgen) may lack."""
+
+
+def _per_question_file(folder: Path, given: str | None) -> str:
+    """The per-question file the pages link: the one the folder holds (or ``given``)."""
+    found = [f"per_question.{fmt}" for fmt in PER_QUESTION_FORMATS]
+    found = [name for name in found if (folder / name).is_file()]
+    if given is not None:
+        check_formats(RENDER_FORMATS, given)
+        found = [name for name in found if name == f"per_question.{given}"]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        wanted = f"per_question.{given}" if given else "per_question.csv or per_question.parquet"
+        raise InputError(
+            folder,
+            f"no {wanted}: index.html and report.md link it (report.json alone would "
+            "rebuild them with a dead link; summary.md does not need it)",
+            "rebuild in the folder `reportgen report` wrote, with its per-question file",
+        )
+    raise UsageError(
+        f"{printable(folder)} holds both per_question.csv and per_question.parquet",
+        "say which one the pages link: --per-question-format csv or parquet",
+    )
+
+
+def _formats_in(folder: Path, formats: Sequence[str] | None) -> list[str]:
+    """The formats asked for, else those whose pages the folder holds (else both)."""
+    if formats is not None:
+        check_formats(formats, "csv")
+        unknown = sorted(set(formats) - set(RENDER_FORMATS))
+        if unknown:
+            raise ParameterError(
+                "formats",
+                unknown[0],
+                "is not a page `render` rebuilds (report.json is read, not written)",
+                f"choose from {', '.join(RENDER_FORMATS)}",
+                option="--format",
+            )
+        return [fmt for fmt in RENDER_FORMATS if fmt in formats]
+    present = {"html": ("index.html",), "md": ("report.md", "summary.md")}
+    found = [fmt for fmt, names in present.items() if any((folder / n).is_file() for n in names)]
+    return found or list(RENDER_FORMATS)
+
+
+def render_report(
+    report_dir: str | Path,
+    *,
+    formats: Sequence[str] | None = None,
+    per_question_format: str | None = None,
+    report_url: str = "index.html",
+    chart_png: bool | None = None,
+) -> list[Path]:
+    """Rebuild a report folder's pages from its report.json (``reportgen render``).
+
+    The pages come out byte for byte as ``reportgen report`` wrote them, given the same
+    rendering options, which report.json does not record: ``formats`` (default: the
+    pages the folder holds, else html and md), ``report_url`` (summary.md's link to
+    the full report), ``chart_png`` (default: whether the folder has PNG charts) and
+    the per-question file the pages link (default: the one the folder holds). Every
+    file is written whole or not at all; report.json and the per-question file are
+    read only. Returns the files written.
+    """
+    folder = Path(report_dir)
+    check_report_url(report_url)
+    refuse_undecodable({"report_url (--report-url)": report_url})
+    fix = "give the folder that `reportgen report --out` (or demo, or merge) wrote"
+    with reading(folder):
+        if not folder.is_dir():
+            raise InputError(
+                folder, "no such folder" if not folder.exists() else "not a folder", fix
+            )
+        path = folder / "report.json"
+        if not path.is_file():
+            raise InputError(path, "no report.json in this folder", fix)
+        report = read_report(path, (), fix)
+        if report.get("format_version") != FORMAT_VERSION:
+            raise InputError(
+                path,
+                f"report.json format_version {report.get('format_version')!s}: `render` "
+                f"rebuilds the pages of format {FORMAT_VERSION} only (they read its keys)",
+                "write the report again with this reportgen: `reportgen report`",
+            )
+        for key in PAGE_KEYS:
+            value: Any = report
+            for part in key.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            if value is None:
+                raise InputError(
+                    path,
+                    f"no {key!r}: the pages cannot be rebuilt from this report.json "
+                    "(a merge of per-question values, or a report written before "
+                    "report.json held the pages' data)",
+                    "write the report again with this reportgen (`reportgen report`, or "
+                    "`merge` of shards measured with --merge-data)",
+                )
+        chosen = _formats_in(folder, formats)
+        per_question_file = _per_question_file(folder, per_question_format)
+        if chart_png is None:
+            chart_png = any((folder / "charts").glob("*.png"))
+    from reportgen.render.page_files import page_files  # Jinja2 and vl-convert: only here
+
+    with chart_worker(chosen) as worker:
+        files = page_files(
+            cast(Report, report), chosen, per_question_file, report_url, chart_png, worker
+        )
+    return write_files(folder, files, option="REPORT_DIR")
 
 
 def publish_report(

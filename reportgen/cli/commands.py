@@ -22,6 +22,7 @@ from reportgen.api import (
 )
 from reportgen.cli.errors import guarded_invoke, one_line_parse, reader_may_leave, run_standalone
 from reportgen.cli.options import measure_options, publish_options, report_options
+from reportgen.cli.render import render
 from reportgen.cli.request import (
     merge_request,
     report_outputs,
@@ -330,6 +331,9 @@ def publish(
         )
         if published.pruned:
             click.echo(f"Pruned (--keep {keep}): {', '.join(published.pruned)}")
+
+
+cli.command()(render)
 
 
 def echo_lines(lines: Sequence[str]) -> None:
