@@ -63,6 +63,9 @@ Format history (``format_version``):
       model: the top k_ctx or a trace's context) and ``runs.<name>.traces`` (span exports:
       their traces, and those matching no question). Also ``runs.<name>.ties_within_top_k``
       (rank-sensitive measure at k -> questions whose value a tie inside the top k decides).
+      Also: ``pages`` (report/pages.py: the question rows, top-1 scores, drill-down
+      panels and measure definitions the pages show), so ``reportgen render`` rebuilds
+      the pages from report.json alone.
 """
 
 from __future__ import annotations

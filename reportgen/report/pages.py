@@ -73,15 +73,17 @@ def question_rows(findings: Findings, limit: int = QUESTION_ROWS_KEPT) -> list[Q
         .sort(BY_ID, nulls_last=True)
         .head(limit)
     )
-    runs = []
+    shown = table.select("qid")  # the rows kept: only their results are joined
     for index, result in enumerate(evaluation.runs):
         # A run judged through a chunk map marks the chunks its evidence made relevant.
         judged = gold if result.chunked is None else result.chunked.gold
         relevant = judged.judgments.filter(pl.col("grade") >= threshold).select(
             "qid", "chunk_id", pl.lit(True).alias("_relevant")
         )
+        first = result.scores.select("qid", first_rank="first_relevant_rank")
         top = (
-            result.run.results.filter(pl.col("rank") <= k)
+            result.run.results.join(shown, on="qid", how="semi")
+            .filter(pl.col("rank") <= k)
             .join(relevant, on=["qid", "chunk_id"], how="left")
             .sort("qid", "rank")
             .group_by("qid", maintain_order=True)
@@ -91,24 +93,22 @@ def question_rows(findings: Findings, limit: int = QUESTION_ROWS_KEPT) -> list[Q
             )
         )
         run = (
-            table.select("qid")
-            .join(
-                result.scores.select("qid", first_rank="first_relevant_rank"), on="qid", how="left"
-            )
+            shown.join(first, on="qid", how="left")
             .join(top, on="qid", how="left")
             .join(_cells(findings, index, result.name), on="qid", how="left")
             .select(
+                "qid",
                 pl.struct(
                     "first_rank",
                     pl.col("top").fill_null(pl.lit([], dtype=pl.List(pl.String))),
                     pl.col("relevant").fill_null(pl.lit([], dtype=pl.List(pl.Boolean))),
                     pl.col(f"_cell{index}").alias("cell"),
-                ).alias(result.name)
+                ).alias(f"_run{index}"),  # a run may be named like a column
             )
         )
-        runs.append(run)
+        table = table.join(run, on="qid", how="left")
     names = [result.name for result in evaluation.runs]
-    rows = pl.concat([table, *runs], how="horizontal").select(
+    rows = table.sort(BY_ID, nulls_last=True).select(
         "qid",
         "kind",
         "question",
@@ -116,7 +116,7 @@ def question_rows(findings: Findings, limit: int = QUESTION_ROWS_KEPT) -> list[Q
         "gold_count",
         "evidence_only",
         "status",
-        pl.struct(*names).alias("runs"),
+        pl.struct(pl.col(f"_run{i}").alias(name) for i, name in enumerate(names)).alias("runs"),
     )
     return cast(list[QuestionRow], rows.to_dicts())
 
