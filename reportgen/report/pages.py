@@ -8,10 +8,11 @@ chunk text cut as the pages cut it.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 import polars as pl
 
+from reportgen.analyse.cutoff import UNANSWERABLE
 from reportgen.analyse.drilldown import Explained, explain
 from reportgen.analyse.hygiene import shallow_runs
 from reportgen.analyse.run import Findings
@@ -25,6 +26,7 @@ from reportgen.schema import (
     PagesSection,
     Panel,
     QuestionRow,
+    TopScores,
 )
 
 BY_ID = [pl.col("qid").cast(pl.Int64, strict=False), pl.col("qid")]
@@ -168,8 +170,13 @@ def pages_section(findings: Findings) -> PagesSection:
     )
     hygiene = findings.hygiene
     gold_chunks = hygiene.gold_chunks
-    top_scores: dict[str, Any] = {
-        analysis.run: analysis.top_scores.select("qid", "group", "score").to_dicts()
+    top_scores: dict[str, TopScores] = {
+        analysis.run: {
+            "scores": dict(analysis.top_scores.select("qid", "score").iter_rows()),
+            "unanswerable": analysis.top_scores.filter(pl.col("group") == UNANSWERABLE)
+            .get_column("qid")
+            .to_list(),
+        }
         for analysis in findings.cutoffs
         if analysis.reason is None
     }

@@ -48,7 +48,7 @@ from reportgen.schema.pages import (
     PanelPassage,
     QuestionRow,
     RunRow,
-    TopScore,
+    TopScores,
 )
 from reportgen.schema.sections import (
     AttributionSection,
@@ -297,7 +297,7 @@ __all__ = [
     "StaleBasis",
     "StaleThenNow",
     "ThenNow",
-    "TopScore",
+    "TopScores",
     "Unanswerable",
     "UnansweredQuestions",
     "UnmatchedTraceEntry",

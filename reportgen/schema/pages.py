@@ -47,11 +47,13 @@ class QuestionRow(TypedDict):
     runs: dict[str, RunRow]
 
 
-class TopScore(TypedDict):
-    qid: str
-    group: str
-    """answerable or unanswerable."""
-    score: float
+class TopScores(TypedDict):
+    """One run's top-1 scores, as its cutoff analysis read them."""
+
+    scores: dict[str, float]
+    """Question id -> its top-1 score, in the order the cutoff chart draws them."""
+    unanswerable: list[str]
+    """The questions among them declared unanswerable; the others are answerable."""
 
 
 class PanelPassage(TypedDict):
@@ -102,8 +104,8 @@ class PagesSection(TypedDict):
     questions: list[QuestionRow]
     """The first QUESTION_ROWS_KEPT questions by id (numeric ids by value)."""
     question_count: int
-    top_scores: dict[str, list[TopScore]]
-    """Run -> the top-1 score of each question its cutoff analysis read."""
+    top_scores: dict[str, TopScores]
+    """Run (with a cutoff analysis) -> the top-1 score of each question it read."""
     panels: list[Panel]
     """The drill-down's first PANELS_KEPT questions (``drilldown``), with their text."""
     measures: list[MeasureDefinition]

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from reportgen.render.charts import cutoff_chart_spec
 from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
-from reportgen.schema import CutoffSection, Report, ScoreRange, TopScore
+from reportgen.schema import CutoffSection, Report, ScoreRange, TopScores
 
 ANSWERABLE, UNANSWERABLE = "answerable", "unanswerable"
 
@@ -136,13 +136,22 @@ def histogram(points: pl.DataFrame, bins: int = 10) -> pl.DataFrame:
     )
 
 
-def top_score_frame(points: list[TopScore]) -> pl.DataFrame:
+def top_score_frame(points: TopScores) -> pl.DataFrame:
     """A run's top-1 scores (``pages.top_scores``) as a frame: qid, group, score."""
-    schema = {"qid": pl.String, "group": pl.String, "score": pl.Float64}
-    return pl.DataFrame(points, schema=schema)
+    unanswerable = pl.Series(points["unanswerable"], dtype=pl.String)
+    return pl.DataFrame(
+        {"qid": list(points["scores"]), "score": list(points["scores"].values())},
+        schema={"qid": pl.String, "score": pl.Float64},
+    ).select(
+        "qid",
+        group=pl.when(pl.col("qid").is_in(unanswerable.implode()))
+        .then(pl.lit(UNANSWERABLE))
+        .otherwise(pl.lit(ANSWERABLE)),
+        score="score",
+    )
 
 
-def _histogram_table(run: str, points: list[TopScore], cutoff: float | None) -> Table:
+def _histogram_table(run: str, points: TopScores, cutoff: float | None) -> Table:
     rows = []
     for row in histogram(top_score_frame(points)).iter_rows(named=True):
         here = cutoff is not None and row["low"] <= cutoff < row["high"]
@@ -206,7 +215,7 @@ def cutoff_chart_specs(report: Report) -> dict[str, dict[str, Any]]:
         band = section["gap"] or section["overlap"]
         specs[cutoff_stem(index)] = cutoff_chart_spec(
             run,
-            [dict(point) for point in analyses[run]],
+            top_score_frame(analyses[run]).to_dicts(),
             section["cutoff"],
             None if band is None else (band[0], band[1]),
             "gap" if section["gap"] else "overlap",
