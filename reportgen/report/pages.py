@@ -23,6 +23,7 @@ from reportgen.schema import (
     GOLD_IDS_KEPT,
     PANELS_KEPT,
     QUESTION_ROWS_KEPT,
+    MeasureDefinition,
     PagesSection,
     Panel,
     QuestionRow,
@@ -160,6 +161,20 @@ def _panel(item: Explained) -> Panel:
     }
 
 
+def measure_definitions() -> list[MeasureDefinition]:
+    """Every measure reportgen knows, as the pages name and explain it."""
+    return [
+        {
+            "name": m.name,
+            "title": m.title,
+            "formula": m.formula,
+            "description": m.description,
+            "cutoff": m.cutoff,
+        }
+        for m in MEASURES
+    ]
+
+
 def pages_section(findings: Findings) -> PagesSection:
     """What the pages show beyond the other sections of report.json."""
     chosen = findings.drilldown
@@ -185,15 +200,6 @@ def pages_section(findings: Findings) -> PagesSection:
         "question_count": findings.evaluation.gold.questions.height,
         "top_scores": top_scores,
         "panels": [_panel(item) for item in explained],
-        "measures": [
-            {
-                "name": m.name,
-                "title": m.title,
-                "formula": m.formula,
-                "description": m.description,
-                "cutoff": m.cutoff,
-            }
-            for m in MEASURES
-        ],
+        "measures": measure_definitions(),
         "stale_shallow": bool(gold_chunks) and shallow_runs(hygiene.stale.height, gold_chunks),
     }
