@@ -11,14 +11,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from reportgen.analyse.run import AnalysisOptions, run_analyses
-from reportgen.core.filesystem import writing
+from reportgen.core.filesystem import reading, refuse_undecodable, writing
 from reportgen.core.labels import created_at
 from reportgen.core.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
 from reportgen.core.progress import track
-from reportgen.errors import ParameterError, UsageError
+from reportgen.errors import InputError, ParameterError, UsageError, printable
 from reportgen.examples import demo_request as demo_request
 from reportgen.examples import example_dir as example_dir
 from reportgen.load import load_manifest, load_run
@@ -28,20 +27,21 @@ from reportgen.load.evidence.spans import Documents
 from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.load.inputs.run_files import load_run_inputs, with_trace_verdicts
 from reportgen.load.previous.baseline import Baseline, load_baseline, per_question_path
+from reportgen.load.previous.published import read_report
 from reportgen.load.previous.shards import read_cut
 from reportgen.measure.scoring import Settings, evaluate
 from reportgen.pipeline import (
+    Ending,
+    Evidence,
     ReportResult,
-    draws_charts,
-    planned_files,
+    analyse_and_write,
+    chart_worker,
+    refuse_planned,
     render_files,
     strict_failure,
-    write_report,
 )
-from reportgen.render.chart_engine import ChartWorker
-from reportgen.render.output import (
-    refuse_overwriting_inputs,
-)
+from reportgen.render.links import check_report_url
+from reportgen.render.output import PER_QUESTION_FORMATS, write_files
 from reportgen.request import (
     MergeInputs,
     MergeRequest,
@@ -51,6 +51,7 @@ from reportgen.request import (
     ReportRequest,
     ReportSettings,
     RunSpec,
+    check_formats,
     check_request,
     read_from,
     requested_gold,
@@ -59,6 +60,7 @@ from reportgen.request import (
 )
 from reportgen.scale.merge import MergeResult, merge
 from reportgen.scale.shard import make_shards as make_shards
+from reportgen.schema import FORMAT_VERSION, Report
 
 if TYPE_CHECKING:
     from reportgen.site.publish import Published
@@ -84,6 +86,7 @@ __all__ = [
     "merge_reports",
     "publish_report",
     "render_files",
+    "render_report",
     "rules_from_options",
     "strict_failure",
 ]
@@ -189,10 +192,8 @@ def make_report(request: ReportRequest) -> ReportResult:
         request.checks,
         request.outputs,
     )
-    out_dir = Path(outputs.out_dir)
-    # vl-convert's engine starts (~0.5 s) in a child process while the inputs load
-    worker = ChartWorker() if draws_charts(outputs.formats) else None
-    try:
+    # vl-convert's engine starts in a child process while the inputs load
+    with chart_worker(outputs.formats) as worker:
         created = created_at()
         # a trace file as the gold set is the gold set, the first run and its verdicts
         gold_set, first_trace = requested_gold(inputs)
@@ -238,9 +239,7 @@ def make_report(request: ReportRequest) -> ReportResult:
             else load_manifest(inputs.manifest, inputs.manifest_format)
         )
         files_read = report_inputs(inputs, previous, checks.gate)
-        # fail before the measuring on the files known now; charts are checked once drawn
-        planned = planned_files(outputs.formats, outputs.per_question_format)
-        refuse_overwriting_inputs(out_dir, planned, files_read, "report")
+        refuse_planned(outputs, files_read, "report")
         if inputs.sources_relative_to is not None:
             root = Path(inputs.sources_relative_to)
             gold_set = relabel(gold_set, root)
@@ -251,27 +250,13 @@ def make_report(request: ReportRequest) -> ReportResult:
                 maps = {name: relabel(m, root) for name, m in chunkings.maps.items()}
                 chunkings = dataclasses.replace(chunkings, maps=maps)
         evaluation = evaluate(gold_set, loaded, settings.scoring, chunkings=chunkings)
-        options = AnalysisOptions(
-            verdicts=verdict_set,
-            verdicts_run=inputs.verdicts_run,
-            manifest=index,
-            audience=checks.audience,
-            as_of=checks.as_of or created.date(),
-            reference_run=settings.reference_run,
-            compare_measures=settings.compare_measures,
-            baseline=previous,
-            on_gold_change=settings.on_gold_change,
-            gate=checks.gate,
-            explain=outputs.explain,
-        )
-        findings = run_analyses(evaluation, options, version=settings.version, created=created)
+        evidence = Evidence(verdict_set, inputs.verdicts_run, index, previous, checks.as_of)
         cut = None
         if outputs.merge_data and not isinstance(inputs.gold, GoldSet):
             cut = read_cut(Path(inputs.gold))  # a shard of `reportgen shard`: its place
-        return write_report(findings, outputs, files_read, worker, checks.strict, cut=cut)
-    finally:
-        if worker is not None:
-            worker.close()
+        return analyse_and_write(
+            evaluation, evidence, Ending.of(request), created, files_read, worker, cut=cut
+        )
 
 
 def merge_reports(
@@ -299,6 +284,137 @@ def merge_reports(
     outputs = ReportOutputs(out_dir, per_question_format=per_question_format)
     inputs = MergeInputs(list(shards), trec_eval=trec_eval)
     return merge(MergeRequest(inputs, outputs, ReportChecks(gate=gate), version=version))
+
+
+RENDER_FORMATS = ("html", "md")
+"""What ``reportgen render`` rebuilds: index.html, and report.md with summary.md."""
+
+PAGE_KEYS = (
+    "format_version",
+    "version",
+    "created",
+    "tool_version",
+    "k",
+    "context_k",
+    "settings",
+    "gold",
+    "runs",
+    "hygiene",
+    "warnings",
+    "cutoff",
+    "comparisons",
+    "pages.questions",
+    "pages.top_scores",
+    "pages.measures",
+)
+"""The keys the pages read that a report.json of another kind (a merge of per-question
+values, an older reportgen) may lack."""
+
+
+def _per_question_file(folder: Path, given: str | None) -> str:
+    """The per-question file the pages link: the one the folder holds (or ``given``)."""
+    found = [f"per_question.{fmt}" for fmt in PER_QUESTION_FORMATS]
+    found = [name for name in found if (folder / name).is_file()]
+    if given is not None:
+        check_formats(RENDER_FORMATS, given)
+        found = [name for name in found if name == f"per_question.{given}"]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        wanted = f"per_question.{given}" if given else "per_question.csv or per_question.parquet"
+        raise InputError(
+            folder,
+            f"no {wanted}: index.html and report.md link it (report.json alone would "
+            "rebuild them with a dead link; summary.md does not need it)",
+            "rebuild in the folder `reportgen report` wrote, with its per-question file",
+        )
+    raise UsageError(
+        f"{printable(folder)} holds both per_question.csv and per_question.parquet",
+        "say which one the pages link: --per-question-format csv or parquet",
+    )
+
+
+def _formats_in(folder: Path, formats: Sequence[str] | None) -> list[str]:
+    """The formats asked for, else those whose pages the folder holds (else both)."""
+    if formats is not None:
+        check_formats(formats, "csv")
+        unknown = sorted(set(formats) - set(RENDER_FORMATS))
+        if unknown:
+            raise ParameterError(
+                "formats",
+                unknown[0],
+                "is not a page `render` rebuilds (report.json is read, not written)",
+                f"choose from {', '.join(RENDER_FORMATS)}",
+                option="--format",
+            )
+        return [fmt for fmt in RENDER_FORMATS if fmt in formats]
+    present = {"html": ("index.html",), "md": ("report.md", "summary.md")}
+    found = [fmt for fmt, names in present.items() if any((folder / n).is_file() for n in names)]
+    return found or list(RENDER_FORMATS)
+
+
+def render_report(
+    report_dir: str | Path,
+    *,
+    formats: Sequence[str] | None = None,
+    per_question_format: str | None = None,
+    report_url: str = "index.html",
+    chart_png: bool | None = None,
+) -> list[Path]:
+    """Rebuild a report folder's pages from its report.json (``reportgen render``).
+
+    The pages come out byte for byte as ``reportgen report`` wrote them, given the same
+    rendering options, which report.json does not record: ``formats`` (default: the
+    pages the folder holds, else html and md), ``report_url`` (summary.md's link to
+    the full report), ``chart_png`` (default: whether the folder has PNG charts) and
+    the per-question file the pages link (default: the one the folder holds). Every
+    file is written whole or not at all; report.json and the per-question file are
+    read only. Returns the files written.
+    """
+    folder = Path(report_dir)
+    check_report_url(report_url)
+    refuse_undecodable({"report_url (--report-url)": report_url})
+    fix = "give the folder that `reportgen report --out` (or demo, or merge) wrote"
+    with reading(folder):
+        if not folder.is_dir():
+            raise InputError(
+                folder, "no such folder" if not folder.exists() else "not a folder", fix
+            )
+        path = folder / "report.json"
+        if not path.is_file():
+            raise InputError(path, "no report.json in this folder", fix)
+        report = read_report(path, (), fix)
+        if report.get("format_version") != FORMAT_VERSION:
+            raise InputError(
+                path,
+                f"report.json format_version {report.get('format_version')!s}: `render` "
+                f"rebuilds the pages of format {FORMAT_VERSION} only (they read its keys)",
+                "write the report again with this reportgen: `reportgen report`",
+            )
+        for key in PAGE_KEYS:
+            value: Any = report
+            for part in key.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            if value is None:
+                raise InputError(
+                    path,
+                    f"no {key!r}: the pages cannot be rebuilt from this report.json "
+                    "(a merge of per-question values, or a report written before "
+                    "report.json held the pages' data)",
+                    "write the report again with this reportgen (`reportgen report`, or "
+                    "`merge` of shards measured with --merge-data)",
+                )
+        chosen = _formats_in(folder, formats)
+        per_question_file = _per_question_file(folder, per_question_format)
+        if chart_png is None:
+            chart_png = any((folder / "charts").glob("*.png"))
+    from reportgen.render.page_files import page_files  # Jinja2 and vl-convert: only here
+
+    with chart_worker(chosen) as worker:
+        files = page_files(
+            cast(Report, report), chosen, per_question_file, report_url, chart_png, worker
+        )
+    return write_files(folder, files, option="REPORT_DIR")
 
 
 def publish_report(

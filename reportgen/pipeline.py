@@ -7,14 +7,22 @@ rendered and written by the same code as one report over every question.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from reportgen.analyse.baseline import GoldChangePolicy
+from reportgen.analyse.drilldown import ExplainMode
 from reportgen.analyse.gate import failures
-from reportgen.analyse.run import Findings
+from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
+from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import GateFailed
+from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.scoring import Evaluation
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.output import (
@@ -25,7 +33,13 @@ from reportgen.render.output import (
     write_files,
 )
 from reportgen.report.assemble import assemble, per_question_rows
-from reportgen.request import ReportOutputs, check_formats
+from reportgen.request import (
+    MergeRequest,
+    ReportChecks,
+    ReportOutputs,
+    ReportRequest,
+    check_formats,
+)
 from reportgen.schema import MergeCoverage, MergedShard, Report
 
 
@@ -91,24 +105,11 @@ def render_files(
     chart_png: bool = False,
     chart_worker: ChartWorker | None = None,
 ) -> dict[str, bytes]:
-    """Every output file's bytes, rendered in memory before anything is written.
-
-    ``report_url`` is where readers of summary.md find the full report (e.g. the
-    published site's page of this version); relative by default. Charts are SVG files
-    (report.md shows them, GitHub included); ``chart_png`` adds a PNG of each, for
-    places that take no SVG (slides, some wikis and chat tools). ``chart_worker``
-    draws them when given (started early, its engine is ready by now).
-    """
+    """Every output file's bytes, rendered in memory before anything is written: report.json,
+    the per-question file, and the pages built from report.json alone
+    (:func:`reportgen.render.page_files.page_files`, which ``reportgen render`` reuses)."""
     check_formats(formats, per_question_format)
     per_question_file = f"per_question.{per_question_format}"
-    specs = {}
-    if draws_charts(formats):
-        from reportgen.render.charts import report_chart_specs
-        from reportgen.render.views.cutoff import cutoff_chart_specs
-
-        specs = report_chart_specs(report) | cutoff_chart_specs(report, findings.cutoffs)
-        if chart_worker is not None:
-            chart_worker.send(specs)  # drawn in the child while the other files render
     files = {
         "report.json": report_json(report).encode(),
         per_question_file: per_question_bytes(
@@ -118,39 +119,124 @@ def render_files(
     if not draws_charts(formats):
         return files
     # Jinja2 and vl-convert only when HTML or Markdown is asked for
-    from reportgen.render.chart_engine import render_charts
-    from reportgen.render.pages import render_html, render_markdown
-    from reportgen.render.summary import render_summary
+    from reportgen.render.page_files import page_files
 
-    if "md" in formats:
-        files["summary.md"] = render_summary(report, report_url).encode()
-    charts = render_charts(specs, png=chart_png, worker=chart_worker)
-    files.update({f"charts/{name}": data for name, data in charts.items()})
-    if "html" in formats:
-        files["index.html"] = render_html(report, findings, charts, per_question_file).encode()
-    if "md" in formats:
-        files["report.md"] = render_markdown(report, findings, charts, per_question_file).encode()
-    return files
+    # the pages read report.json as written, as `reportgen render` reads it: same bytes
+    written = json.loads(files["report.json"])
+    return files | page_files(
+        written, formats, per_question_file, report_url, chart_png, chart_worker
+    )
 
 
-def write_report(
-    findings: Findings,
-    outputs: ReportOutputs,
+@contextmanager
+def chart_worker(formats: Sequence[str]) -> Iterator[ChartWorker | None]:
+    """vl-convert's engine starting (~0.5 s) in a child while inputs load; None without charts."""
+    worker = ChartWorker() if draws_charts(formats) else None
+    try:
+        yield worker
+    finally:
+        if worker is not None:
+            worker.close()
+
+
+def refuse_planned(
+    outputs: ReportOutputs, files_read: list[tuple[str, Path]], command: str
+) -> None:
+    """Fail before the measuring on the files known now; charts are checked once drawn."""
+    planned = planned_files(outputs.formats, outputs.per_question_format)
+    refuse_overwriting_inputs(Path(outputs.out_dir), planned, files_read, command)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What ``report`` and ``merge`` ask of the analyses and the writing once the
+    evaluation is measured (or merged): the options the two commands share."""
+
+    outputs: ReportOutputs
+    checks: ReportChecks
+    version: str | None
+    reference_run: str | None
+    compare_measures: Sequence[str] | None
+    on_gold_change: GoldChangePolicy
+    explain: ExplainMode
+    command: str
+
+    @classmethod
+    def of(cls, request: ReportRequest | MergeRequest) -> Ending:
+        if isinstance(request, MergeRequest):
+            return cls(
+                request.outputs,
+                request.checks,
+                request.version,
+                request.reference_run,
+                request.compare_measures,
+                request.on_gold_change,
+                request.explain,
+                "merge",
+            )
+        settings = request.settings
+        return cls(
+            request.outputs,
+            request.checks,
+            settings.version,
+            settings.reference_run,
+            settings.compare_measures,
+            settings.on_gold_change,
+            request.outputs.explain,
+            "report",
+        )
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the analyses read besides the scores, loaded by the command (its own way)."""
+
+    verdicts: VerdictSet | None
+    verdicts_run: str | None
+    manifest: Manifest | None
+    baseline: Baseline | None
+    as_of: date | None
+    """None: the report's date."""
+
+
+def analyse_and_write(
+    evaluation: Evaluation,
+    evidence: Evidence,
+    ending: Ending,
+    created: datetime,
     files_read: list[tuple[str, Path]],
     worker: ChartWorker | None = None,
-    strict: bool = False,
     merged_from: list[MergedShard] | None = None,
-    command: str = "report",
     cut: Mapping[str, Any] | None = None,
     coverage: MergeCoverage | None = None,
+    warnings: Sequence[ReportWarning] = (),
 ) -> ReportResult:
-    """Assemble, render and write what the analyses found (``report`` and ``merge``);
-    ``cut``: the shard's place in its `reportgen shard` cut, for merge/."""
+    """The one ending of ``report`` and ``merge``: analyse, assemble, render, write;
+    ``cut``: the shard's place in its `reportgen shard` cut, for merge/; ``coverage``:
+    how much of its cut a merge holds; ``warnings``: the command's own, said first."""
+    checks = ending.checks
+    options = AnalysisOptions(
+        verdicts=evidence.verdicts,
+        verdicts_run=evidence.verdicts_run,
+        manifest=evidence.manifest,
+        audience=checks.audience,
+        as_of=evidence.as_of or created.date(),
+        reference_run=ending.reference_run,
+        compare_measures=ending.compare_measures,
+        baseline=evidence.baseline,
+        on_gold_change=ending.on_gold_change,
+        gate=checks.gate,
+        explain=ending.explain,
+    )
+    findings = run_analyses(evaluation, options, version=ending.version, created=created)
+    if warnings:
+        findings = dataclasses.replace(findings, warnings=(*warnings, *findings.warnings))
     report = assemble(findings)
     if merged_from is not None:
         report["merged_from"] = merged_from
     if coverage is not None:
         report["merge_coverage"] = coverage
+    outputs = ending.outputs
     files = render_files(
         report,
         findings,
@@ -161,9 +247,9 @@ def write_report(
         chart_worker=worker,
     )
     if outputs.merge_data:
-        from reportgen.render.merge_data import merge_data_files
+        from reportgen.report.merge_data import merge_data_files
 
         files |= merge_data_files(findings, cut)
     out_dir = Path(outputs.out_dir)
-    refuse_overwriting_inputs(out_dir, files, files_read, command)
-    return ReportResult(report, findings, write_files(out_dir, files), strict=strict)
+    refuse_overwriting_inputs(out_dir, files, files_read, ending.command)
+    return ReportResult(report, findings, write_files(out_dir, files), strict=checks.strict)

@@ -227,42 +227,63 @@ def check_choice(parameter: str, value: str | None, choices: Sequence[str]) -> N
         )
 
 
-def check_request(request: ReportRequest) -> None:
-    """Refuse a bad value, or one that needs another, before any input is read."""
-    inputs, settings, outputs = request.inputs, request.settings, request.outputs
+def check_request(request: ReportRequest | MergeRequest) -> None:
+    """Refuse a bad value, or one that needs another, before any input is read.
+
+    One set of rules for ``report`` and ``merge`` (their shared options are checked
+    alike, and fail with the same :class:`ParameterError`); merge has its own inputs
+    (shards) and checks them itself.
+    """
+    if isinstance(request, MergeRequest):
+        merging = request.inputs
+        _check_shared(
+            request.outputs,
+            version=request.version,
+            audience=request.checks.audience,
+            reference_run=request.reference_run,
+            verdicts_run=merging.verdicts_run,
+            compare_measures=request.compare_measures,
+            on_gold_change=request.on_gold_change,
+            explain=request.explain,
+            baseline=(merging.baseline, merging.baseline_version),
+            formats={
+                "manifest_format": merging.manifest_format,
+                "chunks_format": merging.chunks_format,
+            },
+        )
+        return
+    inputs, settings = request.inputs, request.settings
     refuse_undecodable(
         {
-            "version (--version)": settings.version,
             "gold_version (--gold-version)": inputs.gold_version,
             "index_version (--index-version)": inputs.index_version,
-            "audience (--audience)": request.checks.audience,
-            "reference_run (--reference-run)": settings.reference_run,
-            "verdicts_run (--verdicts-run)": inputs.verdicts_run,
             "verdict_metric (--verdict-metric)": inputs.verdict_metric,
             "trace_question_key (--trace-question-key)": inputs.trace_question_key,
             "span_doc_key (--span-doc-key)": inputs.span_doc_key,
-            "report_url (--report-url)": outputs.report_url,
-            "compare_measures (--compare-measures)": ",".join(settings.compare_measures or []),
             **{
                 f"run_index_versions (--run-index-version {printable(name)})": f"{name}={value}"
                 for name, value in inputs.run_index_versions.items()
             },
         }
     )
-    if settings.version is not None:
-        check_version_label(settings.version)  # a label publish would refuse fails now
-    check_report_url(outputs.report_url)
-    check_formats(outputs.formats, outputs.per_question_format)
-    for parameter, value, choices in (
-        ("gold_format", inputs.gold_format, GOLD_FORMATS),
-        ("run_format", inputs.run_format, RUN_FORMATS),
-        ("verdict_format", inputs.verdict_format, VERDICT_FORMATS),
-        ("manifest_format", inputs.manifest_format, MANIFEST_FORMATS),
-        ("on_gold_change", settings.on_gold_change, GOLD_CHANGE_POLICIES),
-        ("chunks_format", inputs.chunks_format, CHUNK_MAP_FORMATS),
-        ("explain", outputs.explain, EXPLAIN_MODES),
-    ):
-        check_choice(parameter, value, choices)
+    _check_shared(
+        request.outputs,
+        version=settings.version,
+        audience=request.checks.audience,
+        reference_run=settings.reference_run,
+        verdicts_run=inputs.verdicts_run,
+        compare_measures=settings.compare_measures,
+        on_gold_change=settings.on_gold_change,
+        explain=request.outputs.explain,
+        baseline=(inputs.baseline, inputs.baseline_version),
+        formats={
+            "gold_format": inputs.gold_format,
+            "run_format": inputs.run_format,
+            "verdict_format": inputs.verdict_format,
+            "manifest_format": inputs.manifest_format,
+            "chunks_format": inputs.chunks_format,
+        },
+    )
     if inputs.verdicts is None and inputs.verdicts_run is not None:
         raise ParameterError(
             "verdicts_run",
@@ -271,10 +292,55 @@ def check_request(request: ReportRequest) -> None:
             "pass the verdicts file too (--verdicts), or leave the run out",
             option="--verdicts-run",
         )
-    if inputs.baseline_version is not None and inputs.baseline is None:
+
+
+INPUT_FORMATS: Mapping[str, Sequence[str]] = {
+    "gold_format": GOLD_FORMATS,
+    "run_format": RUN_FORMATS,
+    "verdict_format": VERDICT_FORMATS,
+    "manifest_format": MANIFEST_FORMATS,
+    "chunks_format": CHUNK_MAP_FORMATS,
+}
+"""The ways each kind of input file can be read, by parameter."""
+
+
+def _check_shared(
+    outputs: ReportOutputs,
+    *,
+    version: str | None,
+    audience: str | None,
+    reference_run: str | None,
+    verdicts_run: str | None,
+    compare_measures: Sequence[str] | None,
+    on_gold_change: str,
+    explain: str,
+    baseline: tuple[str | Path | None, str | None],
+    formats: Mapping[str, str | None],
+) -> None:
+    """The rules on the options ``report`` and ``merge`` share."""
+    refuse_undecodable(
+        {
+            "version (--version)": version,
+            "audience (--audience)": audience,
+            "reference_run (--reference-run)": reference_run,
+            "verdicts_run (--verdicts-run)": verdicts_run,
+            "report_url (--report-url)": outputs.report_url,
+            "compare_measures (--compare-measures)": ",".join(compare_measures or []),
+        }
+    )
+    if version is not None:
+        check_version_label(version)  # a label publish would refuse fails now
+    check_report_url(outputs.report_url)
+    check_formats(outputs.formats, outputs.per_question_format)
+    for parameter, value in formats.items():
+        check_choice(parameter, value, INPUT_FORMATS[parameter])
+    check_choice("on_gold_change", on_gold_change, GOLD_CHANGE_POLICIES)
+    check_choice("explain", explain, EXPLAIN_MODES)
+    given, baseline_version = baseline
+    if baseline_version is not None and given is None:
         raise ParameterError(
             "baseline_version",
-            inputs.baseline_version,
+            baseline_version,
             "picks a version of the baseline, but no baseline is given",
             "pass the site to pick the version from (--baseline)",
             option="--baseline-version",

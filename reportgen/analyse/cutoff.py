@@ -165,37 +165,3 @@ def _with(
         declined_answerable=tuple(points.filter(declined).get_column("qid").to_list()),
         unscored=base.unscored,
     )
-
-
-def histogram(points: pl.DataFrame, bins: int = 10) -> pl.DataFrame:
-    """Counts of top-1 scores in ``bins`` equal-width bins: low, high, answerable,
-    unanswerable; for text reports, where no chart is shown."""
-    if points.height == 0:
-        return pl.DataFrame(
-            schema={
-                "low": pl.Float64,
-                "high": pl.Float64,
-                ANSWERABLE: pl.UInt32,
-                UNANSWERABLE: pl.UInt32,
-            }
-        )
-    low = float(points.get_column("score").min())  # type: ignore[arg-type]
-    high = float(points.get_column("score").max())  # type: ignore[arg-type]
-    width = (high - low) / bins or 1.0
-    index = ((pl.col("score") - low) / width).floor().cast(pl.Int64).clip(0, bins - 1)
-    counts = points.group_by(index.alias("bin")).agg(
-        (pl.col("group") == ANSWERABLE).sum().alias(ANSWERABLE),
-        (pl.col("group") == UNANSWERABLE).sum().alias(UNANSWERABLE),
-    )
-    every = pl.DataFrame({"bin": range(bins)}, schema={"bin": pl.Int64})
-    return (
-        every.join(counts, on="bin", how="left")
-        .with_columns(pl.col(ANSWERABLE, UNANSWERABLE).fill_null(0))
-        .sort("bin")
-        .select(
-            low=low + pl.col("bin") * width,
-            high=low + (pl.col("bin") + 1) * width,
-            answerable=pl.col(ANSWERABLE),
-            unanswerable=pl.col(UNANSWERABLE),
-        )
-    )

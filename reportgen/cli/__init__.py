@@ -15,7 +15,7 @@ import click
 from reportgen.cli.command import ReportgenCommand, ReportgenGroup
 from reportgen.version import __version__
 
-COMMANDS = ("demo", "merge", "publish", "report", "shard")
+COMMANDS = ("demo", "merge", "publish", "render", "report", "shard")
 """The commands: each the function NAME of the module reportgen/cli/NAME.py. To add a
 command, write its module and add its name here."""
 

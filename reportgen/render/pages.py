@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from reportgen.analyse.run import Findings
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views import view_model
 from reportgen.render.views.attribution import attribution_lines
@@ -28,7 +28,6 @@ from reportgen.render.views.comparisons import ComparisonBlock, cells_line, comp
 from reportgen.render.views.cutoff import cutoff_chart_specs
 from reportgen.render.views.methods import Figure, headline, headlines
 from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN
-from reportgen.schema import Report
 
 __all__ = [
     "CELL_NAMES",
@@ -51,6 +50,7 @@ __all__ = [
     "render_html",
     "render_markdown",
     "templates_dir",
+    "view_model",
 ]
 
 
@@ -143,22 +143,11 @@ def page_assets() -> PageAssets:
     return PageAssets(css=Markup(_asset("report.css")), script=Markup(_asset("report.js")))
 
 
-def render_html(
-    report: Report,
-    findings: Findings,
-    charts: Mapping[str, bytes] | None = None,
-    per_question_file: str = "per_question.csv",
-) -> str:
-    context = view_model(report, findings, charts, per_question_file)
-    context["assets"] = page_assets()
-    return environment().get_template("report.html.j2").render(context)
+def render_html(view: Mapping[str, Any]) -> str:
+    """index.html from the view model (:func:`reportgen.render.views.view_model`)."""
+    return environment().get_template("report.html.j2").render({**view, "assets": page_assets()})
 
 
-def render_markdown(
-    report: Report,
-    findings: Findings,
-    charts: Mapping[str, bytes] | None = None,
-    per_question_file: str = "per_question.csv",
-) -> str:
-    context = view_model(report, findings, charts, per_question_file)
-    return environment().get_template("report.md.j2").render(context)
+def render_markdown(view: Mapping[str, Any]) -> str:
+    """report.md from the same view model as index.html."""
+    return environment().get_template("report.md.j2").render(view)

@@ -36,6 +36,7 @@ from reportgen.render.views.comparisons import (
     gate_lines,
     glance_note,
     glance_table,
+    measure_titles,
     pair_label,
 )
 from reportgen.render.views.context import context_k_words, context_notes
@@ -211,7 +212,11 @@ def _pairs_glance(report: Report, limit: int) -> Table | None:
     pairs = report["comparisons"]["pairs"]
     if not pairs or limit == 0:
         return None
-    table = glance_table([(pair_label(pair), pair) for pair in pairs[:limit]], report["context_k"])
+    table = glance_table(
+        [(pair_label(pair), pair) for pair in pairs[:limit]],
+        report["context_k"],
+        measure_titles(report),
+    )
     return Table(table.caption, ["runs", *table.header[1:]], table.rows)
 
 

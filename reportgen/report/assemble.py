@@ -63,25 +63,27 @@ Format history (``format_version``):
       model: the top k_ctx or a trace's context) and ``runs.<name>.traces`` (span exports:
       their traces, and those matching no question). Also ``runs.<name>.ties_within_top_k``
       (rank-sensitive measure at k -> questions whose value a tie inside the top k decides).
+      Also: ``pages`` (report/pages.py: the question rows, top-1 scores, drill-down
+      panels and measure definitions the pages show), so ``reportgen render`` rebuilds
+      the pages from report.json alone.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
 import polars as pl
 
 from reportgen import schema as types
-from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.chunkings import ChunkingFacts
-from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
 from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.run import Findings
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
+from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
+from reportgen.report.pages import pages_section
 from reportgen.report.traces import context_section, traces_section
 from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
@@ -297,19 +299,18 @@ def assemble(findings: Findings) -> types.Report:
         },
         "hygiene": _hygiene_section(findings),
         "warnings": [warning.as_dict() for warning in findings.warnings],
-        "verdicts": _verdicts_section(findings),
+        "verdicts": verdicts_section(findings),
         "attribution": {
-            attribution.run: _attribution_section(
-                attribution, findings.stale_cells[attribution.run]
-            )
+            attribution.run: attribution_section(attribution, findings.stale_cells[attribution.run])
             for attribution in findings.attributions
         },
-        "cutoff": {analysis.run: _cutoff_section(analysis) for analysis in findings.cutoffs},
+        "cutoff": {analysis.run: cutoff_section(analysis) for analysis in findings.cutoffs},
         "comparisons": findings.comparisons,
         "baseline": None if findings.baseline is None else findings.baseline.section,
         "gate": findings.gate,
         "chunkings": _chunkings_section(findings.chunkings),
         "drilldown": _drilldown_section(findings.drilldown),
+        "pages": pages_section(findings),
     }
     return cast(types.Report, report)
 
@@ -342,107 +343,6 @@ def _drilldown_section(drilldown: Drilldown | None) -> dict[str, Any] | None:
         "context_k": drilldown.context_k,
         "count": len(drilldown.questions),
         "questions": list(drilldown.questions[:DRILLDOWN_QUESTIONS_LISTED]),
-    }
-
-
-def _listed(ids: Sequence[str]) -> dict[str, Any]:
-    return {"count": len(ids), "ids": list(ids)}
-
-
-def _verdicts_section(findings: Findings) -> dict[str, Any] | None:
-    verdicts, attribution = findings.verdicts, findings.attribution
-    if verdicts is None or attribution is None:
-        return None
-    join = attribution.join
-    return {
-        "source": verdicts.source,
-        "format": verdicts.format,
-        "run": join.run,
-        "k": attribution.k,
-        "joined_on": verdicts.join_on,
-        "metric": verdicts.metric,
-        "threshold": verdicts.threshold,
-        "rows": verdicts.rows.height,
-        "questions_with_verdict": join.rows.height,
-        "gold_without_verdict": _listed(join.gold_without),
-        "unknown_questions": _listed(join.unknown_questions),
-        "unknown_verdicts": _listed(join.unknown_verdicts),
-        "other_runs": list(join.other_runs),
-    }
-
-
-def _cells(summary: CellSummary) -> dict[str, Any]:
-    return {
-        "n": summary.n,
-        "cells": dict(summary.counts),
-        "shares": {cell: rounded(summary.share(cell)) for cell in CELLS},
-        "focus": summary.focus,
-        "pass_rate": rounded(summary.pass_rate),
-    }
-
-
-def _attribution_section(
-    attribution: Attribution, stale_cells: dict[str, list[str]]
-) -> dict[str, Any]:
-    outcomes = {
-        outcome: attribution.unanswerable(outcome)
-        for outcome in ("declined", "answered", "unknown")
-    }
-    return {
-        "k": attribution.k,
-        "rule": attribution.rule,
-        "context_source": attribution.context_source,
-        "traced_questions": attribution.traced,
-        **_cells(attribution.overall),
-        "by_coverage": {
-            name: {**split, "pass_rate": rounded(split["pass_rate"])}
-            for name, split in attribution.by_coverage.items()
-        },
-        "questions": {cell: list(ids) for cell, ids in attribution.overall.questions.items()},
-        "stale": stale_cells,
-        "stale_count": sum(len(ids) for ids in stale_cells.values()),
-        "by_kind": {kind: _cells(summary) for kind, summary in attribution.by_kind.items()},
-        "unanswerable": {
-            **{outcome: len(ids) for outcome, ids in outcomes.items()},
-            "questions": outcomes,
-        },
-    }
-
-
-def _range(values: pl.Series) -> dict[str, Any]:
-    empty = values.len() == 0
-    return {
-        "n": values.len(),
-        "min": None if empty else rounded(values.min()),  # type: ignore[arg-type]
-        "max": None if empty else rounded(values.max()),  # type: ignore[arg-type]
-    }
-
-
-def _cutoff_section(analysis: CutoffAnalysis) -> dict[str, Any]:
-    found = analysis.cutoff is not None
-    return {
-        "gap": None if analysis.gap is None else [rounded(v) for v in analysis.gap],
-        "cutoff": rounded(analysis.cutoff),
-        "errors": {
-            "answered_unanswerable": len(analysis.answered_unanswerable),
-            "declined_answerable": len(analysis.declined_answerable),
-        }
-        if found
-        else None,
-        "rule": "answer when the top-1 score is at least the cutoff, else decline",
-        "overlap": None if analysis.overlap is None else [rounded(v) for v in analysis.overlap],
-        "reason": analysis.reason,
-        "answerable": _range(analysis.group(ANSWERABLE)),
-        "unanswerable": _range(analysis.group(UNANSWERABLE)),
-        "unscored": analysis.unscored,
-        "questions": {
-            "answered_unanswerable": list(analysis.answered_unanswerable),
-            "declined_answerable": list(analysis.declined_answerable),
-            "in_overlap": {
-                ANSWERABLE: analysis.in_overlap(ANSWERABLE),
-                UNANSWERABLE: analysis.in_overlap(UNANSWERABLE),
-            },
-        },
     }
 
 

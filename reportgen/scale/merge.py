@@ -9,7 +9,6 @@ merged means (report/merge.py): report.json and the per-question file.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -18,9 +17,8 @@ from pathlib import Path
 import polars as pl
 
 from reportgen.analyse.gate import failures
-from reportgen.analyse.run import AnalysisOptions, run_analyses
-from reportgen.core.filesystem import reading, refuse_undecodable
-from reportgen.core.labels import check_version_label, created_at
+from reportgen.core.filesystem import reading
+from reportgen.core.labels import created_at
 from reportgen.core.model import GoldSet
 from reportgen.errors import GateFailed, UsageError
 from reportgen.load import load_manifest
@@ -38,16 +36,22 @@ from reportgen.load.previous.merge_data import (
 )
 from reportgen.load.previous.shards import Shard
 from reportgen.measure.chunked import Chunkings
-from reportgen.pipeline import ReportResult, draws_charts, planned_files, write_report
-from reportgen.render.chart_engine import ChartWorker
-from reportgen.render.links import check_report_url
+from reportgen.pipeline import (
+    Ending,
+    Evidence,
+    ReportResult,
+    analyse_and_write,
+    chart_worker,
+    draws_charts,
+    refuse_planned,
+)
 from reportgen.render.output import (
     per_question_bytes,
     refuse_overwriting_inputs,
     report_json,
     write_files,
 )
-from reportgen.request import MergeRequest, check_choice, check_formats
+from reportgen.request import MergeRequest, check_request
 from reportgen.scale.coverage import (
     check_whole_gold,
     merge_coverage,
@@ -86,27 +90,9 @@ class MergeResult:
 
 
 def check_merge_request(request: MergeRequest) -> None:
-    """Refuse a bad value before any shard is read."""
-    refuse_undecodable(
-        {
-            "version (--version)": request.version,
-            "verdicts_run (--verdicts-run)": request.inputs.verdicts_run,
-            "audience (--audience)": request.checks.audience,
-            "reference_run (--reference-run)": request.reference_run,
-            "report_url (--report-url)": request.outputs.report_url,
-            "compare_measures (--compare-measures)": ",".join(request.compare_measures or []),
-        }
-    )
-    if request.version is not None:
-        check_version_label(request.version)
-    check_report_url(request.outputs.report_url)
-    check_formats(request.outputs.formats, request.outputs.per_question_format)
-    check_choice("on_gold_change", request.on_gold_change, ("refuse", "intersect"))
-    if request.inputs.baseline_version is not None and request.inputs.baseline is None:
-        raise UsageError(
-            "--baseline-version picks a version of the baseline, but no baseline is given",
-            "pass the site to pick the version from (--baseline)",
-        )
+    """Refuse a bad value before any shard is read (the options merge shares with
+    report by request.check_request)."""
+    check_request(request)
     if not request.inputs.shards:
         raise UsageError("no shard to merge", "pass the per-question outputs of every shard")
     _refuse_repeated_shards(request.inputs.shards)
@@ -303,7 +289,7 @@ def _verdicts_run(request: MergeRequest, shards: Sequence[ShardData]) -> str | N
 
 def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportResult:
     """The report ``reportgen report`` writes over every shard's questions."""
-    inputs, checks, outputs = request.inputs, request.checks, request.outputs
+    inputs, outputs = request.inputs, request.outputs
     coverage = merge_coverage(shards, request.allow_partial)
     gold = merged_gold(shards)
     check_whole_gold(coverage, shards, gold)
@@ -322,8 +308,7 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
         else load_manifest(inputs.manifest, inputs.manifest_format)
     )
     as_of = _as_of(request, shards, index is not None)
-    worker = ChartWorker() if draws_charts(outputs.formats) else None
-    try:
+    with chart_worker(outputs.formats) as worker:
         created = created_at()
         previous = (
             None
@@ -339,38 +324,20 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
             files_read.append(
                 ("the baseline's per-question file", per_question_path(previous.path))
             )
-        planned = planned_files(outputs.formats, outputs.per_question_format)
-        refuse_overwriting_inputs(Path(outputs.out_dir), planned, files_read, "merge")
-        options = AnalysisOptions(
-            verdicts=merged_verdicts(shards),
-            verdicts_run=verdicts_run,
-            manifest=index,
-            audience=checks.audience,
-            as_of=as_of or created.date(),
-            reference_run=request.reference_run,
-            compare_measures=request.compare_measures,
-            baseline=previous,
-            on_gold_change=request.on_gold_change,
-            gate=checks.gate,
-            explain=request.explain,
-        )
-        findings = run_analyses(evaluation, options, version=request.version, created=created)
+        refuse_planned(outputs, files_read, "merge")
+        evidence = Evidence(merged_verdicts(shards), verdicts_run, index, previous, as_of)
         partial = None if coverage is None else partial_warning(coverage)
-        if partial is not None:
-            findings = dataclasses.replace(findings, warnings=(partial, *findings.warnings))
-        return write_report(
-            findings,
-            outputs,
+        return analyse_and_write(
+            evaluation,
+            evidence,
+            Ending.of(request),
+            created,
             files_read,
             worker,
-            checks.strict,
             _merged_from(shards),
-            "merge",
             coverage=coverage,
+            warnings=() if partial is None else (partial,),
         )
-    finally:
-        if worker is not None:
-            worker.close()
 
 
 def _shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:

@@ -36,6 +36,20 @@ from reportgen.schema.compared import (
     StaleThenNow,
     ThenNow,
 )
+from reportgen.schema.pages import (
+    CHUNK_TEXT_KEPT,
+    GOLD_IDS_KEPT,
+    PANELS_KEPT,
+    QUESTION_ROWS_KEPT,
+    MeasureDefinition,
+    PagesSection,
+    Panel,
+    PanelChunk,
+    PanelPassage,
+    QuestionRow,
+    RunRow,
+    TopScores,
+)
 from reportgen.schema.sections import (
     AttributionSection,
     ByCoverage,
@@ -143,6 +157,9 @@ class Report(TypedDict):
     gate: GateSection | None
     chunkings: ChunkingsSection | None
     drilldown: DrilldownSection | None
+    pages: NotRequired[PagesSection]
+    """What the pages show beyond the sections above (``reportgen render`` reads it);
+    missing from reports written before it."""
     merged_from: NotRequired[list[MergedShard]]
     """Written by ``reportgen merge`` from shards measured with --merge-data: the
     shards, and what each held; every other key is as one report over them all."""
@@ -215,8 +232,12 @@ class MergedReport(TypedDict):
 
 
 __all__ = [
+    "CHUNK_TEXT_KEPT",
     "DIGITS",
     "FORMAT_VERSION",
+    "GOLD_IDS_KEPT",
+    "PANELS_KEPT",
+    "QUESTION_ROWS_KEPT",
     "READABLE_FORMAT_VERSIONS",
     "AttributionSection",
     "BaselineComparison",
@@ -261,6 +282,7 @@ __all__ = [
     "ManifestSummary",
     "Means",
     "MeasureChange",
+    "MeasureDefinition",
     "MergeCoverage",
     "MergedCounts",
     "MergedGold",
@@ -270,13 +292,19 @@ __all__ = [
     "MergedShard",
     "Method",
     "Outcome",
+    "PagesSection",
+    "Panel",
+    "PanelChunk",
+    "PanelPassage",
     "Provenance",
+    "QuestionRow",
     "RandomizationMethod",
     "Report",
     "RetrievedRule",
     "RuleResult",
     "RunContext",
     "RunCounts",
+    "RunRow",
     "RunSection",
     "RunTraces",
     "ScoreRange",
@@ -286,6 +314,7 @@ __all__ = [
     "StaleBasis",
     "StaleThenNow",
     "ThenNow",
+    "TopScores",
     "Unanswerable",
     "UnansweredQuestions",
     "UnmatchedTraceEntry",

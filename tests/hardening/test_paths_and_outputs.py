@@ -16,10 +16,10 @@ from reportgen.api import (
     ReportOutputs,
     ReportRequest,
     make_report,
-    planned_files,
 )
 from reportgen.cli import cli
 from reportgen.errors import InputError
+from reportgen.pipeline import planned_files
 from reportgen.render.output import (
     MAX_FOLDER_NAME,
     refuse_overwriting_inputs,

@@ -18,7 +18,7 @@ from cmarkgfm.cmark import Options
 
 from reportgen.api import ReportResult
 from reportgen.errors import UsageError
-from reportgen.render.pages import markdown_escape, render_html
+from reportgen.render.pages import markdown_escape, render_html, view_model
 from reportgen.render.summary import mermaid_text
 
 RAW_TAGS = ("<script>window", "<img src=x")
@@ -52,7 +52,7 @@ def test_version_label_is_escaped_in_title_and_heading(
     with pytest.raises(UsageError, match="cannot name a folder"):
         hostile(payload)
     result = hostile("v1")
-    html = render_html({**result.report, "version": payload}, result.findings, {}, "p.csv")
+    html = render_html(view_model({**result.report, "version": payload}, {}, "p.csv"))
     assert "<title>Retrieval report &lt;script&gt;window.__xss=3&lt;/script&gt;</title>" in html
     assert "window.__xss=3</script>" not in html
 

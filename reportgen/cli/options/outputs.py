@@ -69,6 +69,38 @@ OUT = declare(
     help="Folder to write the report into (created if missing; other files kept).",
 )
 QUIET = declare(OUTPUTS, "--quiet/--no-quiet", "-q", help="Print nothing but errors.")
+FORMAT = declare(
+    OUTPUTS,
+    "--format",
+    "formats",
+    default=",".join(FORMATS),
+    show_default=True,
+    callback=_formats,
+    help="Outputs to write, comma-separated; report.json is always written.",
+)
+PER_QUESTION_FORMAT = declare(
+    OUTPUTS,
+    "--per-question-format",
+    type=click.Choice(PER_QUESTION_FORMATS),
+    default="csv",
+    show_default=True,
+    help="File format of the per-question values (a row per run and question, a "
+    "column per measure).",
+)
+CHART_PNG = declare(
+    OUTPUTS,
+    "--chart-png/--no-chart-png",
+    help="Also write each chart as PNG (charts/*.png, 2x) beside its SVG, for places "
+    "that show no SVG.",
+)
+REPORT_URL = declare(
+    OUTPUTS,
+    "--report-url",
+    help="Where readers of summary.md find the full report: an http(s) URL (e.g. its "
+    "published page) or a path relative to summary.md. Default: this run's page in "
+    "GitHub Actions (its artifacts) or GitLab CI; elsewhere index.html, which "
+    "summary.md names rather than links, since a relative link is dead in a PR comment.",
+)
 WRITTEN = (
     declare(
         PROVENANCE,
@@ -79,38 +111,10 @@ WRITTEN = (
         "head, GITHUB_SHA, CI_COMMIT_SHORT_SHA or `git rev-parse --short HEAD`), else the "
         "creation time YYYYMMDD-HHMMSS (SOURCE_DATE_EPOCH makes it fixed).",
     ),
-    declare(
-        OUTPUTS,
-        "--format",
-        "formats",
-        default=",".join(FORMATS),
-        show_default=True,
-        callback=_formats,
-        help="Outputs to write, comma-separated; report.json is always written.",
-    ),
-    declare(
-        OUTPUTS,
-        "--per-question-format",
-        type=click.Choice(PER_QUESTION_FORMATS),
-        default="csv",
-        show_default=True,
-        help="File format of the per-question values (a row per run and question, a "
-        "column per measure).",
-    ),
-    declare(
-        OUTPUTS,
-        "--chart-png/--no-chart-png",
-        help="Also write each chart as PNG (charts/*.png, 2x) beside its SVG, for places "
-        "that show no SVG.",
-    ),
-    declare(
-        OUTPUTS,
-        "--report-url",
-        help="Where readers of summary.md find the full report: an http(s) URL (e.g. its "
-        "published page) or a path relative to summary.md. Default: this run's page in "
-        "GitHub Actions (its artifacts) or GitLab CI; elsewhere index.html, which "
-        "summary.md names rather than links, since a relative link is dead in a PR comment.",
-    ),
+    FORMAT,
+    PER_QUESTION_FORMAT,
+    CHART_PNG,
+    REPORT_URL,
     declare(
         OUTPUTS,
         "--github-summary/--no-github-summary",

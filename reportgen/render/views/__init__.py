@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reportgen.analyse.run import Findings
 from reportgen.render.views.attribution import attribution_view
 from reportgen.render.views.chunkings import ANCHOR as CHUNKINGS_ANCHOR
 from reportgen.render.views.chunkings import chunkings_view
@@ -93,15 +92,13 @@ def chart_format(charts: Mapping[str, bytes]) -> str:
 
 def view_model(
     report: Report,
-    findings: Findings,
     charts: Mapping[str, bytes] | None = None,
     per_question_file: str = "per_question.csv",
 ) -> dict[str, Any]:
-    """Everything report.html.j2 and report.md.j2 print, by template variable."""
+    """Everything report.html.j2 and report.md.j2 print, by template variable: built once
+    from report.json (and the charts drawn from it) for both pages."""
     screen = first_screen(report)
-    questions, total = question_rows(
-        report, findings.evaluation, PER_QUESTION_ROWS_SHOWN, screen.run
-    )
+    questions, total = question_rows(report, PER_QUESTION_ROWS_SHOWN, screen.run)
     return {
         "report": report,
         "title": f"Retrieval report {report['version']}",
@@ -125,12 +122,12 @@ def view_model(
         "questions_cut": total > len(questions),
         "has_cells": bool(report.get("attribution")),
         "per_question_file": per_question_file,
-        "glossary": glossary(),
+        "glossary": glossary(report["pages"]["measures"]),
         "cutoff_charts": cutoff_charts(report, charts or {}),
         "comparisons": comparisons_view(report),
         "attribution": attribution_view(report),
-        "cutoffs": cutoff_views(report, findings.cutoffs),
+        "cutoffs": cutoff_views(report),
         "hygiene": hygiene_view(report),
-        "drilldown": drilldown_view(findings),
+        "drilldown": drilldown_view(report),
         "chunkings": chunkings_view(report, charts or {}),
     }

@@ -3,10 +3,9 @@ report["gate"]), formatted for _comparisons.html.j2 / .md.j2 and summary.md."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from reportgen.measure.measures import MEASURES
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.attribution import with_stale
 from reportgen.render.views.common import Cell, Table, fmt, plural, verdict_class
@@ -64,20 +63,28 @@ def _signed(value: float) -> str:
     return f"{value:+.3f}"
 
 
-def _measure_title(key: str) -> str:
+Titles = Mapping[tuple[str, bool], str]
+"""(measure name, whether it takes a cutoff) -> its title, as ``hit@k``."""
+
+
+def measure_titles(report: Report) -> Titles:
+    """The titles of the measures report.json defines (``pages.measures``)."""
+    return {(m["name"], m["cutoff"]): m["title"] for m in report["pages"]["measures"]}
+
+
+def _measure_title(key: str, titles: Titles) -> str:
     name, _, k = key.partition("@")
-    titles = {m.name: m.title for m in MEASURES if m.cutoff == bool(k)}
-    title = titles.get(name, key)
+    title = titles.get((name, bool(k)), key)
     return title.replace("@k", f"@{k}") if k else title
 
 
-def _comparison_table(entry: Comparison) -> Table:
+def _comparison_table(entry: Comparison, titles: Titles) -> Table:
     rows = []
     for key, m in entry["measures"].items():
         test = "McNemar" if m["test"] == "mcnemar" else "randomization"
         rows.append(
             [
-                Cell(_measure_title(key)),
+                Cell(_measure_title(key, titles)),
                 Cell(fmt(m["before"])),
                 Cell(fmt(m["after"])),
                 Cell(
@@ -109,7 +116,7 @@ class _Changed:
     text: dict[str, str]
 
 
-def _changed_table(entry: Comparison) -> tuple[Table, int]:
+def _changed_table(entry: Comparison, titles: Titles) -> tuple[Table, int]:
     """Questions whose values at k_ctx moved, one row each: largest losses first."""
     changed = entry["changed_questions"]
     keys = list(changed)
@@ -124,7 +131,7 @@ def _changed_table(entry: Comparison) -> tuple[Table, int]:
         [Cell(qid), Cell(found[qid].kind), *[Cell(found[qid].text.get(key, "=")) for key in keys]]
         for qid in order[:CHANGED_ROWS_SHOWN]
     ]
-    header = ["question", "kind", *[_measure_title(key) for key in keys]]
+    header = ["question", "kind", *[_measure_title(key, titles) for key in keys]]
     # report.json lists the first 100 changed questions; changed_total counts them all
     return (
         Table("Questions that changed (= unchanged)", header, rows, css="changed"),
@@ -185,17 +192,17 @@ GLANCE_MEASURES = ("hit", "recall", "ndcg", "mrr")
 """The measures at k_ctx that the at-a-glance table shows, when a comparison has them."""
 
 
-def _moved(entry: Comparison) -> str:
+def _moved(entry: Comparison, titles: Titles) -> str:
     """Which measures moved beyond noise, by label; "nothing beyond noise" when none."""
     parts = []
     for label in ("worse", "better"):
         keys = [key for key, m in entry["measures"].items() if m["label"] == label]
         if keys:
-            parts.append(f"{label}: {', '.join(_measure_title(key) for key in keys)}")
+            parts.append(f"{label}: {', '.join(_measure_title(key, titles) for key in keys)}")
     return "; ".join(parts) or "nothing beyond noise"
 
 
-def glance_table(labelled: Sequence[tuple[str, Comparison]], k: int) -> Table:
+def glance_table(labelled: Sequence[tuple[str, Comparison]], k: int, titles: Titles) -> Table:
     """One row per comparison (a run against the baseline, or a pair of runs): headline
     measures before → after, and what moved beyond noise.
 
@@ -213,9 +220,9 @@ def glance_table(labelled: Sequence[tuple[str, Comparison]], k: int) -> Table:
             if m is not None and m["label"] != "within noise":
                 text += f" ({m['label']})"
             cells.append(Cell(text))
-        cells.append(Cell(_moved(entry)))
+        cells.append(Cell(_moved(entry, titles)))
         rows.append(cells)
-    header = ["run", *[_measure_title(key) for key in keys], "beyond noise (any measure)"]
+    header = ["run", *[_measure_title(key, titles) for key in keys], "beyond noise (any measure)"]
     return Table("At a glance (before → after)", header, rows, css="glance")
 
 
@@ -235,19 +242,21 @@ def glance_note(
 
 
 def _blocks(
-    entries: Sequence[Comparison], cells: Sequence[CellsThenNow | None] | None = None
+    entries: Sequence[Comparison],
+    titles: Titles,
+    cells: Sequence[CellsThenNow | None] | None = None,
 ) -> list[ComparisonBlock]:
     """A block per comparison; ``cells``, one per entry, against a baseline."""
     blocks = []
     for entry, then_now in zip(entries, cells or [None] * len(entries), strict=True):
-        changed, total = _changed_table(entry)
+        changed, total = _changed_table(entry, titles)
         moves = fmt(entry["one_question"])
         blocks.append(
             ComparisonBlock(
                 title=f"{entry['before']} → {entry['after']}",
                 note=f"{entry['n']} paired questions; one question moves a mean by {moves} (1/n)."
                 + _fewer_note(entry),
-                table=_comparison_table(entry),
+                table=_comparison_table(entry, titles),
                 changed=changed,
                 changed_total=total,
                 cells=_cells_table(then_now),
@@ -359,20 +368,23 @@ def comparisons_view(report: Report) -> ComparisonsView:
     gold = report["gold"]
     gate_passed, gate = gate_lines(report)
     baseline = report["baseline"]
+    titles = measure_titles(report)
     return ComparisonsView(
         method=_method_text(comparisons["method"]),
         gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
         f"{gold['fingerprint']}.",
-        pairs=_blocks(comparisons["pairs"]),
+        pairs=_blocks(comparisons["pairs"], titles),
         baseline_facts=_baseline_facts(report),
         baseline_glance=glance_table(
-            [(entry["run"], entry) for entry in baseline["comparisons"]], report["context_k"]
+            [(entry["run"], entry) for entry in baseline["comparisons"]],
+            report["context_k"],
+            titles,
         )
         if baseline
         else None,
         baseline_note=glance_note(baseline["method"]) if baseline else "",
         baseline=_blocks(
-            baseline["comparisons"], [entry["cells"] for entry in baseline["comparisons"]]
+            baseline["comparisons"], titles, [entry["cells"] for entry in baseline["comparisons"]]
         )
         if baseline
         else [],

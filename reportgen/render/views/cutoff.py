@@ -1,18 +1,22 @@
 """The unanswerable cutoff per run: what the top-1 scores say, in sentences, facts, a text
-histogram (for Markdown) and the chart spec drawn with the other charts (for HTML)."""
+histogram (for Markdown) and the chart spec drawn with the other charts (for HTML).
+
+The scores are report.json's ``pages.top_scores``; the facts its ``cutoff`` section."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import polars as pl
 from markupsafe import Markup
 
-from reportgen.analyse.cutoff import CutoffAnalysis, histogram
 from reportgen.render.charts import cutoff_chart_spec
 from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
-from reportgen.schema import CutoffSection, Report, ScoreRange
+from reportgen.schema import CutoffSection, Report, ScoreRange, TopScores
+
+ANSWERABLE, UNANSWERABLE = "answerable", "unanswerable"
 
 
 @dataclass(frozen=True)
@@ -98,9 +102,58 @@ def _bar(count: int) -> str:
     return f"{'█' * count} {count}" if count else "0"
 
 
-def _histogram_table(run: str, analysis: CutoffAnalysis, cutoff: float | None) -> Table:
+def histogram(points: pl.DataFrame, bins: int = 10) -> pl.DataFrame:
+    """Counts of top-1 scores in ``bins`` equal-width bins: low, high, answerable,
+    unanswerable; for text reports, where no chart is shown."""
+    if points.height == 0:
+        return pl.DataFrame(
+            schema={
+                "low": pl.Float64,
+                "high": pl.Float64,
+                ANSWERABLE: pl.UInt32,
+                UNANSWERABLE: pl.UInt32,
+            }
+        )
+    low = float(points.get_column("score").min())  # type: ignore[arg-type]
+    high = float(points.get_column("score").max())  # type: ignore[arg-type]
+    width = (high - low) / bins or 1.0
+    index = ((pl.col("score") - low) / width).floor().cast(pl.Int64).clip(0, bins - 1)
+    counts = points.group_by(index.alias("bin")).agg(
+        (pl.col("group") == ANSWERABLE).sum().alias(ANSWERABLE),
+        (pl.col("group") == UNANSWERABLE).sum().alias(UNANSWERABLE),
+    )
+    every = pl.DataFrame({"bin": range(bins)}, schema={"bin": pl.Int64})
+    return (
+        every.join(counts, on="bin", how="left")
+        .with_columns(pl.col(ANSWERABLE, UNANSWERABLE).fill_null(0))
+        .sort("bin")
+        .select(
+            low=low + pl.col("bin") * width,
+            high=low + (pl.col("bin") + 1) * width,
+            answerable=pl.col(ANSWERABLE),
+            unanswerable=pl.col(UNANSWERABLE),
+        )
+    )
+
+
+def top_score_frame(points: TopScores) -> pl.DataFrame:
+    """A run's top-1 scores (``pages.top_scores``) as a frame: qid, group, score."""
+    unanswerable = pl.Series(points["unanswerable"], dtype=pl.String)
+    return pl.DataFrame(
+        {"qid": list(points["scores"]), "score": list(points["scores"].values())},
+        schema={"qid": pl.String, "score": pl.Float64},
+    ).select(
+        "qid",
+        group=pl.when(pl.col("qid").is_in(unanswerable.implode()))
+        .then(pl.lit(UNANSWERABLE))
+        .otherwise(pl.lit(ANSWERABLE)),
+        score="score",
+    )
+
+
+def _histogram_table(run: str, points: TopScores, cutoff: float | None) -> Table:
     rows = []
-    for row in histogram(analysis.top_scores).iter_rows(named=True):
+    for row in histogram(top_score_frame(points)).iter_rows(named=True):
         here = cutoff is not None and row["low"] <= cutoff < row["high"]
         rows.append(
             [
@@ -115,10 +168,10 @@ def _histogram_table(run: str, analysis: CutoffAnalysis, cutoff: float | None) -
     return Table(f"{run}: top-1 scores", ["top-1 score", "answerable", "unanswerable"], rows)
 
 
-def cutoff_views(report: Report, cutoffs: Sequence[CutoffAnalysis]) -> list[CutoffView]:
+def cutoff_views(report: Report) -> list[CutoffView]:
     """One view per run with a cutoff analysis; runs without one for the same reason
     share a single sentence (a TREC set with no unanswerable question says it once)."""
-    analyses = {analysis.run: analysis for analysis in cutoffs}
+    top_scores = report["pages"]["top_scores"]
     views: list[CutoffView | str] = []  # a str holds the place of runs skipped for it
     skipped: dict[str, list[str]] = {}
     for run, section in report["cutoff"].items():
@@ -127,13 +180,12 @@ def cutoff_views(report: Report, cutoffs: Sequence[CutoffAnalysis]) -> list[Cuto
                 views.append(section["reason"])
             skipped.setdefault(section["reason"], []).append(run)
             continue
-        analysis = analyses[run]
         views.append(
             CutoffView(
                 run=run,
                 summary=_cutoff_summary(section),
                 facts=_cutoff_facts(section),
-                histogram=_histogram_table(run, analysis, section["cutoff"]),
+                histogram=_histogram_table(run, top_scores[run], section["cutoff"]),
             )
         )
     return [
@@ -153,11 +205,9 @@ def cutoff_stem(index: int) -> str:
     return f"cutoff_{index}"
 
 
-def cutoff_chart_specs(
-    report: Report, cutoffs: Sequence[CutoffAnalysis]
-) -> dict[str, dict[str, Any]]:
+def cutoff_chart_specs(report: Report) -> dict[str, dict[str, Any]]:
     """The cutoff chart spec of every run that has a cutoff analysis, by file stem."""
-    analyses = {analysis.run: analysis for analysis in cutoffs}
+    analyses = report["pages"]["top_scores"]
     specs = {}
     for index, (run, section) in enumerate(report["cutoff"].items()):
         if section["reason"] is not None or run not in analyses:
@@ -165,7 +215,7 @@ def cutoff_chart_specs(
         band = section["gap"] or section["overlap"]
         specs[cutoff_stem(index)] = cutoff_chart_spec(
             run,
-            analyses[run].top_scores.select("qid", "group", "score").to_dicts(),
+            top_score_frame(analyses[run]).to_dicts(),
             section["cutoff"],
             None if band is None else (band[0], band[1]),
             "gap" if section["gap"] else "overlap",

@@ -12,15 +12,15 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reportgen.analyse.drilldown import Explained, Sent, explain
-from reportgen.analyse.run import Findings
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import fmt_score, plural
-from reportgen.schema import Report
+from reportgen.schema import CHUNK_TEXT_KEPT, PANELS_KEPT, Report
+from reportgen.schema import Panel as PanelData
+from reportgen.schema import PanelChunk as Sent
 
-PANELS_SHOWN = 200
+PANELS_SHOWN = PANELS_KEPT
 MARKDOWN_PANELS = 20
-CHUNK_TEXT_SHOWN = 600
+CHUNK_TEXT_SHOWN = CHUNK_TEXT_KEPT
 ANCHOR = "drilldown"
 
 Segment = tuple[str, bool]
@@ -77,18 +77,18 @@ class DrilldownView:
         return self.panels[:MARKDOWN_PANELS]
 
 
-def drilldown_view(findings: Findings) -> DrilldownView | None:
-    """The panels of the questions the analyses chose to explain, or None without any."""
-    chosen = findings.drilldown
+def drilldown_view(report: Report) -> DrilldownView | None:
+    """The panels of the questions the analyses chose to explain (report.json's
+    ``drilldown`` and ``pages.panels``), or None without any."""
+    chosen = report["drilldown"]
     if chosen is None:
         return None
-    explained = explain(findings.evaluation, findings.attribution, chosen, PANELS_SHOWN)
-    panels = [_panel(item, chosen.context_k) for item in explained]
-    total = len(chosen.questions)
-    which = "every question" if chosen.mode == "all" else "each generation and retrieval failure"
+    panels = [_panel(item, chosen["context_k"]) for item in report["pages"]["panels"]]
+    total = chosen["count"]
+    which = "every question" if chosen["mode"] == "all" else "each generation and retrieval failure"
     intro = (
-        f"For {which} of {chosen.run}: its evidence (highlighted), then the "
-        f"{plural(chosen.context_k, 'chunk')} sent to the model in rank order, each marked "
+        f"For {which} of {chosen['run']}: its evidence (highlighted), then the "
+        f"{plural(chosen['context_k'], 'chunk')} sent to the model in rank order, each marked "
         "relevant or not. Chunk text is cut at "
         f"{CHUNK_TEXT_SHOWN} characters; open a question to read it."
     )
@@ -108,7 +108,7 @@ def drilldown_view(findings: Findings) -> DrilldownView | None:
     )
     title = (
         "Failed questions: what the model was sent"
-        if chosen.mode != "all"
+        if chosen["mode"] != "all"
         else "Every question: what the model was sent"
     )
     return DrilldownView(title, intro, panels, note, markdown_note)
@@ -126,54 +126,54 @@ def drilldown_sentence(report: Report) -> str | None:
     )
 
 
-def _panel(item: Explained, context_k: int) -> Panel:
-    cell = "" if item.cell is None else CELL_NAMES[item.cell]
-    summary = " · ".join(part for part in (item.qid, cell, item.question or "") if part)
+def _panel(item: PanelData, context_k: int) -> Panel:
+    cell = "" if item["cell"] is None else CELL_NAMES[item["cell"]]
+    summary = " · ".join(part for part in (item["qid"], cell, item["question"] or "") if part)
     evidence: list[tuple[str, list[Segment]]] = []
-    for passage in item.evidence:
-        where = f"{passage.doc}, characters {passage.start}-{passage.end}"
-        if passage.text is None:
+    for passage in item["evidence"]:
+        where = f"{passage['doc']}, characters {passage['start']}-{passage['end']}"
+        if passage["text"] is None:
             evidence.append((where, []))
             continue
         segments: list[Segment] = [
-            (("…" if passage.cut_before else "") + (passage.before or ""), False),
-            (passage.text, True),
-            ((passage.after or "") + ("…" if passage.cut_after else ""), False),
+            (("…" if passage["cut_before"] else "") + (passage["before"] or ""), False),
+            (passage["text"], True),
+            ((passage["after"] or "") + ("…" if passage["cut_after"] else ""), False),
         ]
         evidence.append((where, [s for s in segments if s[0]]))
-    if not item.evidence and item.gold_chunks:
-        evidence.append((f"gold chunks: {', '.join(item.gold_chunks)}", []))
+    if not item["evidence"] and item["gold_chunks"]:
+        evidence.append((f"gold chunks: {', '.join(item['gold_chunks'])}", []))
     return Panel(
-        qid=item.qid,
+        qid=item["qid"],
         summary=summary,
         evidence=evidence,
-        chunks=[_row(sent) for sent in item.sent],
+        chunks=[_row(sent) for sent in item["sent"]],
         landed=_landed(item, context_k),
     )
 
 
 def _row(sent: Sent) -> ChunkRow:
-    text = sent.text or ""
-    shown = text[:CHUNK_TEXT_SHOWN]
-    cut = len(text) - len(shown)
+    text = sent["text"]
+    shown = (text or "")[:CHUNK_TEXT_SHOWN]
+    cut = sent["chars"] - len(shown)
     segments = (
-        _segments(shown, sent.marks)
-        if sent.text is not None
+        _segments(shown, sent["marks"])
+        if text is not None
         else [("(no text for this chunk)", False)]
     )
     return ChunkRow(
-        rank=str(sent.rank),
-        score=fmt_score(sent.score) if sent.score is not None else "",
-        chunk_id=sent.chunk_id,
+        rank=str(sent["rank"]),
+        score=fmt_score(sent["score"]) if sent["score"] is not None else "",
+        chunk_id=sent["chunk_id"],
         segments=segments,
-        relevant=sent.relevant,
-        relevance="relevant" if sent.relevant else "not relevant",
-        css="relevant" if sent.relevant else "noise",
+        relevant=sent["relevant"],
+        relevance="relevant" if sent["relevant"] else "not relevant",
+        css="relevant" if sent["relevant"] else "noise",
         cut=f"… {cut:,} more characters" if cut > 0 else "",
     )
 
 
-def _segments(text: str, marks: Sequence[tuple[int, int]]) -> list[Segment]:
+def _segments(text: str, marks: Sequence[Sequence[int]]) -> list[Segment]:
     """``text`` split at the evidence marks (clipped to it), evidence flagged."""
     found: list[Segment] = []
     at = 0
@@ -190,15 +190,15 @@ def _segments(text: str, marks: Sequence[tuple[int, int]]) -> list[Segment]:
     return found
 
 
-def _landed(item: Explained, context_k: int) -> str:
-    rank = item.first_relevant_rank
+def _landed(item: PanelData, context_k: int) -> str:
+    rank = item["first_relevant_rank"]
     if rank is not None and rank <= context_k:
         return ""
     if rank is not None:
         return (
-            f"The first relevant chunk, {item.first_relevant_chunk}, came at rank {rank}: "
+            f"The first relevant chunk, {item['first_relevant_chunk']}, came at rank {rank}: "
             f"beyond the {context_k} sent."
         )
-    if not item.gold_chunks:
+    if not item["gold_chunks"]:
         return "No chunk of this run's chunking holds enough of the evidence to count as relevant."
-    return f"No relevant chunk in any of the run's {plural(item.retrieved, 'result')}."
+    return f"No relevant chunk in any of the run's {plural(item['retrieved'], 'result')}."

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from reportgen.analyse.hygiene import shallow_runs
 from reportgen.render.views.common import fmt, listed_ids, plural
 from reportgen.schema import HygieneSection, Provenance, Report, Stale, counted
 
@@ -54,7 +53,9 @@ def _stale_rows_note(stale: Stale) -> str:
     )
 
 
-def _stale_texts(hygiene: HygieneSection, report_runs: Iterable[str]) -> tuple[str, str]:
+def _stale_texts(
+    hygiene: HygieneSection, report_runs: Iterable[str], shallow: bool
+) -> tuple[str, str]:
     stale, manifest = hygiene["stale"], hygiene["manifest"]
     n, questions = stale["chunks"], stale["question_count"]
     if stale["basis"] == "manifest" and manifest is not None:
@@ -69,7 +70,7 @@ def _stale_texts(hygiene: HygieneSection, report_runs: Iterable[str]) -> tuple[s
             "set, not a regression.",
         )
     total = stale["gold_chunks"]
-    if total and shallow_runs(n, total):
+    if shallow:
         return (
             "Gold ids no run returns",
             f"{n} of the {total} gold ids ({plural(questions, 'question')}) are returned by "
@@ -143,7 +144,7 @@ def hygiene_view(report: Report) -> HygieneView | None:
     leaks = leak_lines(report)
     if hygiene["manifest"] is None and not stale["chunks"] and not leaks:
         return None
-    title, note = _stale_texts(hygiene, report["runs"])
+    title, note = _stale_texts(hygiene, report["runs"], report["pages"]["stale_shallow"])
     return HygieneView(
         provenance=provenance_line(hygiene["provenance"]),
         stale_title=title,

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from reportgen.measure.measures import CUTOFF_MEASURES, MEASURES, WHOLE_LIST_MEASURES
 from reportgen.render.views.common import Cell, Table, fmt, fmt_interval, plural
-from reportgen.schema import Report, RunSection
+from reportgen.schema import MeasureDefinition, Report, RunSection
 
 
 def headline(name: str, run: RunSection, context_k: int) -> str:
@@ -61,22 +60,25 @@ def _measure_rows(report: Report, keys: list[str]) -> list[MeasureRow]:
 
 def methods_tables(report: Report) -> list[Table]:
     """One table per cutoff (runs x measures), then the whole-list measures."""
+    measures = report["pages"]["measures"]
+    cutoff = [m for m in measures if m["cutoff"]]
+    whole_list = [m for m in measures if not m["cutoff"]]
     tables = []
     for k in report["k"]:
-        keys = [m.key(k) for m in CUTOFF_MEASURES]
+        keys = [f"{m['name']}@{k}" for m in cutoff]
         rows = _measure_rows(report, keys)
         marker = " (chunks sent to the model)" if k == report["context_k"] else ""
         tables.append(
             Table(
                 f"Top {k}{marker}",
-                ["run", *[m.title.replace("@k", f"@{k}") for m in CUTOFF_MEASURES]],
+                ["run", *[m["title"].replace("@k", f"@{k}") for m in cutoff]],
                 _best_marked(rows),
             )
         )
-    keys = [m.key() for m in WHOLE_LIST_MEASURES]
+    keys = [m["name"] for m in whole_list]
     rows = _measure_rows(report, keys)
     tables.append(
-        Table("Whole list", ["run", *[m.title for m in WHOLE_LIST_MEASURES]], _best_marked(rows))
+        Table("Whole list", ["run", *[m["title"] for m in whole_list]], _best_marked(rows))
     )
     return tables
 
@@ -121,8 +123,9 @@ GLOSSARY_EXTRA = (
 )
 
 
-def glossary() -> list[tuple[str, str, str]]:
-    return [(m.title, m.formula, m.description) for m in MEASURES] + list(GLOSSARY_EXTRA)
+def glossary(measures: list[MeasureDefinition]) -> list[tuple[str, str, str]]:
+    """Every measure report.json defines (``pages.measures``), then the other terms."""
+    return [(m["title"], m["formula"], m["description"]) for m in measures] + list(GLOSSARY_EXTRA)
 
 
 @dataclass(frozen=True)

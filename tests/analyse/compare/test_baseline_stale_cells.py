@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from reportgen.analyse.baseline import _cells
 from reportgen.cli import cli
 from reportgen.render.pages import cells_line, comparisons_view
+from reportgen.report.pages import measure_definitions
 from tests.analyse.attribution.test_four_cells import K, write_case
 from tests.analyse.attribution.test_stale_cells import write_manifest
 
@@ -91,6 +92,7 @@ def report_with(cells: dict[str, Any]) -> dict[str, Any]:
     }
     return {
         "context_k": 5,
+        "pages": {"measures": measure_definitions()},  # the measure titles the pages print
         "comparisons": {"method": method, "pairs": []},
         "gold": {"version": None, "fingerprint": "f"},
         "baseline": {

@@ -123,14 +123,16 @@ def _entry(run: str, labels: dict[str, str]) -> dict[str, object]:
 
 
 def test_glance_shows_headline_measures_and_what_moved_beyond_noise() -> None:
-    from reportgen.render.views.comparisons import glance_table
+    from reportgen.render.views.comparisons import glance_table, measure_titles
+    from reportgen.report.pages import measure_definitions
 
     entries = [
         _entry("a", {"hit@5": "worse", "recall@5": "within noise", "ap": "worse"}),
         _entry("b", {"hit@5": "within noise", "recall@5": "within noise", "ap": "better"}),
         _entry("c", {"hit@5": "within noise", "recall@5": "within noise"}),
     ]
-    table = glance_table([(str(entry["run"]), entry) for entry in entries], 5)  # type: ignore[misc]
+    titles = measure_titles({"pages": {"measures": measure_definitions()}})  # type: ignore[typeddict-item]
+    table = glance_table([(str(entry["run"]), entry) for entry in entries], 5, titles)  # type: ignore[misc]
     # only the headline measures at k_ctx that some comparison has; AP is not one
     assert table.header == ["run", "hit@5", "recall@5", "beyond noise (any measure)"]
     rows = [[cell.text for cell in row] for row in table.rows]

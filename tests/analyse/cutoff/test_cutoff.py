@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import vl_convert
 
-from reportgen.analyse.cutoff import CutoffAnalysis, histogram
+from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.run import run_analyses
 from reportgen.api import (
     ReportInputs,
@@ -23,6 +23,7 @@ from reportgen.api import (
 from reportgen.load import load_gold, load_run
 from reportgen.measure.scoring import Settings, evaluate
 from reportgen.render.charts import cutoff_chart_spec
+from reportgen.render.views.cutoff import histogram
 
 
 def write(

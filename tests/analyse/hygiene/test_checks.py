@@ -179,19 +179,19 @@ def test_one_run_without_a_manifest_says_unreturned_gold_is_expected(
 def test_report_lists_at_most_a_hundred_stale_questions_and_counts_them_all(
     tmp_path: Path,
 ) -> None:
-    from reportgen.render.pages import render_markdown
+    from reportgen.render.pages import render_markdown, view_model
 
     gold = tmp_path / "gold.tsv"
     gold.write_text("".join(f"q{i:03d} 0 gone{i} 1\nq{i:03d} 0 here{i} 1\n" for i in range(150)))
     run = tmp_path / "run.trec"  # returns half the gold ids: not a sign of shallow runs
     run.write_text("".join(f"q{i:03d} Q0 here{i} 1 1.0 r\n" for i in range(150)))
     evaluation = evaluate(load_gold(gold), [load_run(run, name="r")], SETTINGS)
-    report, findings = _report(evaluation)
+    report, _findings = _report(evaluation)
     stale = report["hygiene"]["stale"]
     assert stale["chunks"] == 150 and stale["question_count"] == 150
     assert list(stale["questions"]) == [f"q{i:03d}" for i in range(100)]
     assert stale["questions_kept"] == 100
-    markdown = render_markdown(report, findings, {}, "per_question.csv")
+    markdown = render_markdown(view_model(report, {}, "per_question.csv"))
     assert "150 gold ids in 150 questions" in markdown
     assert "Showing the first 100 of 150 questions" in markdown
 
@@ -231,7 +231,7 @@ def test_no_numbers_without_stale_questions_when_every_question_has_one(tmp_path
 def test_no_warning_when_most_gold_ids_are_unreturned_as_with_pooled_qrels(
     tmp_path: Path,
 ) -> None:
-    from reportgen.render.pages import render_markdown
+    from reportgen.render.pages import render_markdown, view_model
 
     gold = tmp_path / "qrels.txt"  # four judged documents a question, the run finds one
     gold.write_text("".join(f"q{i} 0 d{i}{j} 1\n" for i in range(3) for j in range(4)))
@@ -244,6 +244,6 @@ def test_no_warning_when_most_gold_ids_are_unreturned_as_with_pooled_qrels(
     report, findings = _report(evaluation)
     assert findings.hygiene.stale.equals(found.stale)
     assert report["hygiene"]["stale"]["gold_chunks"] == 12
-    markdown = render_markdown(report, findings, {}, "per_question.csv")
+    markdown = render_markdown(view_model(report, {}, "per_question.csv"))
     assert "9 of the 12 gold ids (3 questions) are returned by no run" in markdown
     assert "says nothing about stale ids; no warning is raised" in markdown

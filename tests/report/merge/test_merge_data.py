@@ -22,8 +22,8 @@ from reportgen.errors import InputError, UsageError
 from reportgen.load.inputs.traces import load_trace
 from reportgen.load.previous.merge_data import read_merge_data
 from reportgen.measure.scoring import Settings, evaluate
-from reportgen.render.merge_data import merge_data_files
 from reportgen.report.assemble import assemble
+from reportgen.report.merge_data import merge_data_files
 from reportgen.scale.rebuild import merged_evaluation, merged_verdicts
 from reportgen.scale.shard import shard_of
 
