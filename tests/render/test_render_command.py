@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from reportgen.cli.commands import cli
 
 from reportgen.api import example_dir
+from reportgen.cli import cli
 from tests.report.merge.test_merge_whole import EXAMPLE_RUNS, sharded
 
 EPOCH = "1764547200"

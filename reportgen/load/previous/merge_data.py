@@ -1,7 +1,7 @@
 """Shards' merge/ folders read back, each file checked before anything reads it.
 
 ``reportgen report --merge-data`` writes merge/ beside the per-question file
-(render/merge_data.py says what it holds); scale/rebuild.py makes the whole evaluation
+(report/merge_data.py says what it holds); scale/rebuild.py makes the whole evaluation
 of it. A merge/ file another tool wrote or edited is an input error naming the file and
 the key or column, never a crash inside the merge.
 """

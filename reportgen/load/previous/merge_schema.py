@@ -109,7 +109,7 @@ SHARD_JSON = {
     "cut": Maybe(CUT_JSON),
     "spans_digest": Maybe(str),
 }
-"""shard.json as render/merge_data.py writes it (extra keys are ignored)."""
+"""shard.json as report/merge_data.py writes it (extra keys are ignored)."""
 
 NAMES = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}
 
