@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 from reportgen.api import example_dir
 from reportgen.load import load_run
 from tests.ci.test_workflow_lint import FENCE, _tool, actionlint, check_jsonschema, serious
-from tests.report.merge.test_merge_whole import differences
+from tests.scale.test_merge_whole import differences
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "scale.md"

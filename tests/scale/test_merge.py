@@ -25,7 +25,7 @@ from reportgen.cli.commands import cli
 from reportgen.errors import InputError, UsageError
 from reportgen.measure.scoring import Settings
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[2]
 TOL = 1e-9
 
 

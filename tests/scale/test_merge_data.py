@@ -26,7 +26,7 @@ from reportgen.render.merge_data import merge_data_files
 from reportgen.report.assemble import assemble
 from reportgen.scale.shard import shard_of
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CREATED = datetime(2026, 12, 1, tzinfo=UTC)
 
 
