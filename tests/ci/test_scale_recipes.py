@@ -132,6 +132,7 @@ def _run_job(job: dict[str, object], root: Path, env: dict[str, str]) -> list[in
     return codes
 
 
+@pytest.mark.slow  # the Slurm recipe below runs the same shard, measure, merge commands
 def test_the_matrix_recipe_gives_the_unsharded_report_and_gate(tmp_path: Path) -> None:
     """Every run: step of the shard, measure (each matrix value) and merge jobs, in order.
 
