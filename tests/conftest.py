@@ -7,16 +7,29 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DIR = Path(__file__).resolve().parent.parent.parent / "shared"
-"""The ``shared`` folder beside the repository (/work/shared when the repo is /work/main)."""
+TREC_EVAL_DIR = Path(__file__).resolve().parent / "fixtures" / "trec_eval"
+"""trec_eval's own test inputs and expected outputs, copied into the repository so the
+conformance tests run in any clone (README.md and the NIST notice travel with them)."""
+
+REALDATA_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
+"""Real public runs, too large to copy: read from ``shared/realdata`` beside the repository."""
 
 
 @pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    """The shared folder holding SPEC.md and the conformance data; skip when absent."""
-    if not SHARED_DIR.is_dir():
-        pytest.skip(f"shared folder not found at {SHARED_DIR} (it sits beside the repository)")
-    return SHARED_DIR
+def trec_eval_dir() -> Path:
+    """The trec_eval conformance files (part of the repository, so never skipped)."""
+    return TREC_EVAL_DIR
+
+
+@pytest.fixture(scope="session")
+def realdata_dir() -> Path:
+    """The real-data folder beside the repository; skip, naming it, when it is absent."""
+    if not REALDATA_DIR.is_dir():
+        pytest.skip(
+            f"real data not found: {REALDATA_DIR} is missing "
+            "(the shared/realdata folder beside the repository holds the public runs)"
+        )
+    return REALDATA_DIR
 
 
 CI_VARIABLES = (

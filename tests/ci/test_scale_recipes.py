@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 from reportgen.api import example_dir
 from reportgen.load import load_run
 from tests.ci.test_workflow_lint import FENCE, _tool, actionlint, check_jsonschema, serious
-from tests.report.merge.test_merge_whole import differences
+from tests.scale.test_merge_whole import differences
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "scale.md"
@@ -134,6 +134,7 @@ def _run_job(job: dict[str, object], root: Path, env: dict[str, str]) -> list[in
     return codes
 
 
+@pytest.mark.slow  # the Slurm recipe below runs the same shard, measure, merge commands
 def test_the_matrix_recipe_gives_the_unsharded_report_and_gate(tmp_path: Path) -> None:
     """Every run: step of the shard, measure (each matrix value) and merge jobs, in order.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,15 +37,23 @@ class World:
     """A site where that report (v1) is published."""
 
 
-@pytest.fixture
-def world(tmp_path: Path) -> World:
-    out = previous_report(tmp_path)
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One good report published as v1 (a report and a publish take ~1 s), copied per case."""
+    root = tmp_path_factory.mktemp("published")
+    out = previous_report(root)
     report = json.loads((out / "report.json").read_text())
     report["version"] = "v1"
     (out / "report.json").write_text(json.dumps(report))
-    site = tmp_path / "site"
-    assert run_cli(["publish", str(out), "--site", str(site), "-q"]).code == 0
-    return World(tmp_path, out, site)
+    assert run_cli(["publish", str(out), "--site", str(root / "site"), "-q"]).code == 0
+    return root
+
+
+@pytest.fixture
+def world(published: Path, tmp_path: Path) -> World:
+    root = tmp_path / "case"
+    shutil.copytree(published, root)
+    return World(root, root / "out", root / "site")
 
 
 def copy_report(world: World, name: str) -> Path:
@@ -121,9 +130,10 @@ def test_labels_windows_cannot_hold_are_refused_by_publish(world: World, label: 
 
 @pytest.mark.parametrize("label", [*WINDOWS_LABELS, "../x", "a b", ".hidden", "docs"])
 def test_report_version_is_checked_before_the_report_is_computed(
-    tmp_path: Path, label: str
+    published: Path, tmp_path: Path, label: str
 ) -> None:
-    out = previous_report(tmp_path)
+    out = tmp_path / "out"
+    shutil.copytree(published / "out", out)  # a good previous report, made once
     before = snapshot(out)
     _, run = write_inputs(tmp_path / "more")
     broken_gold = tmp_path / "broken.jsonl"

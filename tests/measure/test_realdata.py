@@ -1,5 +1,5 @@
 """reportgen against pytrec_eval on real public runs (TREC DL 2019/2020, BEIR TREC-COVID
-and TREC-NEWS, from ../shared/realdata), question by question, every measure.
+and TREC-NEWS, from shared/realdata beside the repository), question by question, every measure.
 
 The random cases of test_differential.py cover the corners; these cover what real
 runs hold: 1,000-deep lists, graded qrels with judged non-relevant documents, real
@@ -24,10 +24,10 @@ DATASETS = ("trec-dl19-passage", "trec-dl20-passage", "beir-trec-covid", "beir-t
 TOL = 1e-9
 
 
-def _dataset(shared_dir: Path, name: str) -> tuple[Path, list[Path]]:
-    folder = shared_dir / "realdata" / name
+def _dataset(realdata_dir: Path, name: str) -> tuple[Path, list[Path]]:
+    folder = realdata_dir / name
     if not folder.is_dir():
-        pytest.skip(f"{folder} not found (real runs live in ../shared/realdata)")
+        pytest.skip(f"real data set {name} not found: {folder} is missing")
     (qrels,) = folder.glob("qrels*")
     return qrels, sorted((folder / "runs").glob("*.txt"))
 
@@ -49,8 +49,8 @@ def _pytrec_run(path: Path) -> dict[str, dict[str, float]]:
 
 
 @pytest.mark.parametrize("name", DATASETS)
-def test_every_question_and_measure_matches_pytrec_eval(shared_dir: Path, name: str) -> None:
-    qrels_path, run_paths = _dataset(shared_dir, name)
+def test_every_question_and_measure_matches_pytrec_eval(realdata_dir: Path, name: str) -> None:
+    qrels_path, run_paths = _dataset(realdata_dir, name)
     measures = {"map", "recip_rank", "Rprec"} | {
         f"{m}.{','.join(map(str, KS))}" for m in ("P", "recall", "success", "ndcg_cut", "map_cut")
     }

@@ -1,6 +1,6 @@
 """trec_eval's own expected outputs, reproduced number by number.
 
-Each ``out.*`` file in ``shared/conformance/trec_eval/`` is what trec_eval printed
+Each ``out.*`` file in ``tests/fixtures/trec_eval/`` is what trec_eval printed
 (``measure<TAB>query<TAB>value``, 4 decimals). The files are read through the
 loaders, scored with trec_eval's conventions (questions with nothing relevant kept
 at 0, a missing question scored 0), and every value whose measure reportgen has is
@@ -117,11 +117,8 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def conformance_dir(shared_dir: Path) -> Path:
-    folder = shared_dir / "conformance" / "trec_eval"
-    if not folder.is_dir():
-        pytest.skip(f"trec_eval conformance data not found in {folder}")
-    return folder
+def conformance_dir(trec_eval_dir: Path) -> Path:
+    return trec_eval_dir
 
 
 @pytest.fixture(scope="module")

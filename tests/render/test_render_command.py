@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from reportgen.api import example_dir
 from reportgen.cli import cli
-from tests.report.merge.test_merge_whole import EXAMPLE_RUNS, sharded
+from tests.scale.test_merge_whole import EXAMPLE_RUNS, sharded
 
 EPOCH = "1764547200"
 PAGES = ("index.html", "report.md", "summary.md")

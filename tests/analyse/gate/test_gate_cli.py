@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,21 +30,30 @@ def reportgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture
-def work(tmp_path: Path) -> Path:
-    """A gold set of 6, a run that finds all (then.jsonl) and one that misses q5 (now.jsonl)."""
-    (tmp_path / "gold.jsonl").write_text(
+@pytest.fixture(scope="module")
+def made_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A gold set of 6, a run that finds all (then.jsonl) and one that misses q5 (now.jsonl),
+    and then.jsonl's report in base/: a report through a new process takes ~2 s."""
+    folder = tmp_path_factory.mktemp("gate")
+    (folder / "gold.jsonl").write_text(
         "".join(json.dumps({"id": q, "gold": [f"c{q}"]}) + "\n" for q in QUESTIONS)
     )
     for name, missed in (("then", set()), ("now", {"q5"})):
-        (tmp_path / f"{name}.jsonl").write_text(
+        (folder / f"{name}.jsonl").write_text(
             "".join(
                 json.dumps({"id": q, "chunks": ["x" if q in missed else f"c{q}"]}) + "\n"
                 for q in QUESTIONS
             )
         )
-    result = reportgen("report", "gold.jsonl", "m=then.jsonl", "--out", "base", "-q", cwd=tmp_path)
+    result = reportgen("report", "gold.jsonl", "m=then.jsonl", "--out", "base", "-q", cwd=folder)
     assert result.returncode == 0, result.stderr
+    return folder
+
+
+@pytest.fixture
+def work(made_once: Path, tmp_path: Path) -> Path:
+    """The case's own copy of those files."""
+    shutil.copytree(made_once, tmp_path, dirs_exist_ok=True)
     return tmp_path
 
 

@@ -137,7 +137,8 @@ def example_root(tmp_path: Path) -> Path:
     ("gate", "expected"),
     [
         ([], 0),
-        (["--min", "rerank/recall@5=0.5"], 0),
+        # exit 0 with a gate: the gate's merged means are checked in test_merge_gate.py
+        pytest.param(["--min", "rerank/recall@5=0.5"], 0, marks=pytest.mark.slow),
         (["--min", "recall@5=0.9", "--min", "hit@1:table=0.1", "--strict"], 1),
     ],
     ids=["no gate", "passing gate", "failing gate"],
@@ -229,7 +230,9 @@ def random_inputs(root: Path, seed: int) -> tuple[list[str], list[str]]:
     return ["gold.jsonl", *runs, "--verdicts", "verdicts.jsonl"], options
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(
+    "seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)]
+)
 def test_random_inputs_merged_are_the_whole_report(tmp_path: Path, run_cli: Any, seed: int):
     root = tmp_path / "random"
     cut, measure = random_inputs(root, seed)
@@ -242,6 +245,7 @@ def test_random_inputs_merged_are_the_whole_report(tmp_path: Path, run_cli: Any,
     assert_same_report(root / "whole", merged)
 
 
+@pytest.mark.slow  # the same commands through CliRunner above; test_merge.py runs merge as one
 def test_through_the_installed_command(tmp_path: Path) -> None:
     """The same, as a user's shell runs it (subprocess, the console script's module)."""
     root = example_root(tmp_path)

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.cli import cli
-from tests.report.merge.test_merge_whole import (
+from tests.scale.test_merge_whole import (
     EPOCH,
     SHARDS,
     assert_same_report,

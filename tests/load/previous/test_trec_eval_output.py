@@ -159,9 +159,9 @@ def test_a_report_json_beside_trec_eval_output_is_not_the_shards(tmp_path: Path)
     assert shard.rows.height == 2
 
 
-def test_trec_eval_s_own_output_reads(shared_dir: Path) -> None:
+def test_trec_eval_s_own_output_reads(trec_eval_dir: Path) -> None:
     # out.test.aq: 3 topics, 96 lines each; 301: map 0.0324, P_5 0.0000, success_10 1
-    frame = read_per_question(shared_dir / "conformance" / "trec_eval" / "out.test.aq", FIX)
+    frame = read_per_question(trec_eval_dir / "out.test.aq", FIX)
     assert frame["run"].unique().to_list() == ["STANDARD"]
     assert frame["qid"].to_list() == ["301", "302", "303"]
     first = frame.row(0, named=True)

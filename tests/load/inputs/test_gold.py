@@ -13,8 +13,6 @@ from reportgen.errors import InputError
 from reportgen.load import GOLD_FORMATS, load_gold
 from tests.load.conftest import Write
 
-TREC = Path("conformance") / "trec_eval"
-
 
 def judged(gold: GoldSet) -> list[tuple[str, str, int]]:
     return sorted(gold.judgments.rows())
@@ -187,8 +185,8 @@ def test_fingerprint_ignores_layout(write: Write) -> None:
         ("qrels.rel_level", 3, 3681),
     ],
 )
-def test_trec_eval_qrels(shared_dir: Path, name: str, questions: int, judgments: int) -> None:
-    gold = load_gold(shared_dir / TREC / name, "qrels")
+def test_trec_eval_qrels(trec_eval_dir: Path, name: str, questions: int, judgments: int) -> None:
+    gold = load_gold(trec_eval_dir / name, "qrels")
     assert (gold.questions.height, gold.judgments.height) == (questions, judgments)
     if name == "qrels.test.with-comments":
         assert gold.judgments.filter(pl.col("chunk_id") == "CR#93E-1860").height == 1

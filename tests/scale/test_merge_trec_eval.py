@@ -30,8 +30,8 @@ ALL_CUTOFFS = [1, 5, 10, 15, 20, 30, 100, 200, 500, 1000]
 """-m all_trec: success at 1, 5, 10; the others at 5 ... 1000."""
 
 
-def conformance(shared_dir: Path, name: str) -> Path:
-    return shared_dir / "conformance" / "trec_eval" / name
+def conformance(trec_eval_dir: Path, name: str) -> Path:
+    return trec_eval_dir / name
 
 
 def trec_eval_means(path: Path) -> dict[str, float]:
@@ -62,9 +62,9 @@ def split_by_question(source: Path, folder: Path, shards: list[set[str]]) -> lis
 
 
 @pytest.mark.parametrize("name", ["out.test.aq", "out.test.aqc", "out.test.aqcM", "out.test.aql"])
-def test_one_shard_gives_trec_eval_s_own_means(tmp_path, shared_dir, name):
+def test_one_shard_gives_trec_eval_s_own_means(tmp_path, trec_eval_dir, name):
     # e.g. out.test.aq, map: (0.0324 + 0.4175 + 0.0858) / 3 = 0.17857 against 0.1785
-    source = conformance(shared_dir, name)
+    source = conformance(trec_eval_dir, name)
     expected = trec_eval_means(source)
     report = merge_reports([source], tmp_path / "merged", trec_eval=True).report
     run = report["runs"]["STANDARD"]
@@ -78,24 +78,24 @@ def test_one_shard_gives_trec_eval_s_own_means(tmp_path, shared_dir, name):
     assert report["gold"]["questions"] == 3
 
 
-def test_hand_worked_means_of_out_test_aq(tmp_path, shared_dir):
-    report = merge_reports([conformance(shared_dir, "out.test.aq")], tmp_path / "m").report
+def test_hand_worked_means_of_out_test_aq(tmp_path, trec_eval_dir):
+    report = merge_reports([conformance(trec_eval_dir, "out.test.aq")], tmp_path / "m").report
     means = report["runs"]["STANDARD"]["means"]
     assert means["ap"] == pytest.approx((0.0324 + 0.4175 + 0.0858) / 3, abs=1e-9)
     assert means["hit@10"] == pytest.approx((1 + 1 + 0) / 3, abs=1e-9)
     assert means["precision@5"] == pytest.approx((0.0 + 0.8 + 0.0) / 3, abs=1e-9)
 
 
-def test_missing_question_counts_as_zero_and_is_counted(tmp_path, shared_dir):
+def test_missing_question_counts_as_zero_and_is_counted(tmp_path, trec_eval_dir):
     # out.test.aqc: results.trunc lacks 302, which trec_eval -c scores 0 (num_ret 0)
-    report = merge_reports([conformance(shared_dir, "out.test.aqc")], tmp_path / "m").report
+    report = merge_reports([conformance(trec_eval_dir, "out.test.aqc")], tmp_path / "m").report
     counts = report["runs"]["STANDARD"]["counts"]
     assert counts["questions_missing"] == 1
     assert counts["questions_scored"] == 2
 
 
-def test_shards_split_by_question_give_the_same_means(tmp_path, shared_dir):
-    source = conformance(shared_dir, "out.test.aq")
+def test_shards_split_by_question_give_the_same_means(tmp_path, trec_eval_dir):
+    source = conformance(trec_eval_dir, "out.test.aq")
     whole = merge_reports([source], tmp_path / "whole", trec_eval=True).report
     shards = split_by_question(source, tmp_path, [{"301", "303"}, {"302"}])
     merged = merge_reports(shards, tmp_path / "merged", trec_eval=True).report
@@ -118,8 +118,8 @@ def test_no_relevant_questions_count_only_with_trec_eval(tmp_path):
     assert kept["runs"]["bm25"]["means"]["ap"] == pytest.approx(0.5)
 
 
-def test_cli_merges_trec_eval_output(tmp_path, shared_dir):
-    source = conformance(shared_dir, "out.test.aq")
+def test_cli_merges_trec_eval_output(tmp_path, trec_eval_dir):
+    source = conformance(trec_eval_dir, "out.test.aq")
     first, second = split_by_question(source, tmp_path, [{"301", "302"}, {"303"}])
     out = tmp_path / "report"
     result = CliRunner().invoke(

@@ -23,7 +23,7 @@ from reportgen.api import (
 from reportgen.core.model import JUDGMENTS_SCHEMA, QUESTIONS_SCHEMA, GoldSet, fingerprint_of
 from reportgen.errors import InputError
 from reportgen.load import load_gold
-from tests.report.merge.test_merge import example_runs, split_gold
+from tests.scale.test_merge import example_runs, split_gold
 
 
 def report_json(gold: Path, out: Path, baseline: Path | None = None) -> ReportResult:

@@ -17,7 +17,7 @@ from reportgen.errors import InputError, UsageError
 from reportgen.load import VERDICT_FORMATS, load_verdicts
 from tests.load.conftest import Write
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "verdicts"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "verdicts"
 
 Row = tuple[str | None, str | None, bool | None, bool | None]
 

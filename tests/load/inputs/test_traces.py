@@ -13,7 +13,7 @@ from reportgen.load.inputs.run_files import load_gold_input, load_run_inputs
 from reportgen.load.inputs.traces import load_trace
 from tests.load.conftest import Write
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 MULTIHOP = FIXTURES / "traces" / "multihop.jsonl"
 
 

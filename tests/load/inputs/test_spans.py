@@ -22,7 +22,7 @@ from reportgen.load.inputs.spans import keyed_value, load_span_run
 from reportgen.load.inputs.traces import load_trace
 from tests.load.conftest import Write
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 OTEL = FIXTURES / "otel"
 
 

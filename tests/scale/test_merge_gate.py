@@ -11,7 +11,7 @@ from reportgen.api import merge_reports
 from reportgen.cli import cli
 from reportgen.errors import UsageError
 from reportgen.load.inputs.config import rules_from_options
-from tests.report.merge.test_merge import write_shard
+from tests.scale.test_merge import write_shard
 
 
 def shards(tmp_path: Path) -> list[Path]:

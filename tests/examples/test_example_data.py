@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "reportgen" / "examples" / "helpcentre"
 GENERATOR = ROOT / "scripts" / "make_example.py"
 FIELDS = {"id", "question", "kind", "gold", "unanswerable", "index_version"}

@@ -11,8 +11,6 @@ from reportgen.core.model import RESULTS_SCHEMA, Run
 from reportgen.load import RUN_FORMATS, load_run, parse_run_spec
 from tests.load.conftest import Write
 
-TREC = Path("conformance") / "trec_eval"
-
 
 def ranked(run: Run) -> list[tuple[str, str, int, float | None]]:
     assert run.results.schema == RESULTS_SCHEMA
@@ -168,8 +166,8 @@ def test_parse_run_spec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     ("name", "rows", "questions"),
     [("results.test", 1500, 3), ("results.trunc", 584, 2), ("results.comment.test", 30100, 301)],
 )
-def test_trec_eval_runs(shared_dir: Path, name: str, rows: int, questions: int) -> None:
-    run = load_run(shared_dir / TREC / name, fmt="trec")
+def test_trec_eval_runs(trec_eval_dir: Path, name: str, rows: int, questions: int) -> None:
+    run = load_run(trec_eval_dir / name, fmt="trec")
     assert run.results.height == rows
     assert run.results["qid"].n_unique() == questions
     assert run.repeated_chunks == 0

@@ -27,7 +27,7 @@ from reportgen.report.merge_data import merge_data_files
 from reportgen.scale.rebuild import merged_evaluation, merged_verdicts
 from reportgen.scale.shard import shard_of
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CREATED = datetime(2026, 12, 1, tzinfo=UTC)
 
 
