@@ -54,6 +54,7 @@ from reportgen.request import (
     check_formats,
     check_request,
     read_from,
+    refuse_verdicts_run_alone,
     requested_gold,
     requested_verdicts,
     run_named,
@@ -225,6 +226,7 @@ def make_report(request: ReportRequest) -> ReportResult:
         verdict_set = with_trace_verdicts(
             verdict_set, read.verdicts, target, [run.name for run in loaded]
         )
+        refuse_verdicts_run_alone(inputs.verdicts_run, verdict_set)  # traces without any
         documents = None if inputs.docs is None else Documents(Path(inputs.docs))
         chunkings = load_chunkings(
             gold_set,

@@ -33,6 +33,7 @@ from reportgen.load import (
 )
 from reportgen.load.evidence.chunkings import ChunksSpec
 from reportgen.load.evidence.chunks import CHUNK_MAP_FORMATS
+from reportgen.load.formats.vocabulary import TRACE_FORMAT, is_trace_file
 from reportgen.load.inputs.config import GateRules
 from reportgen.load.inputs.run_files import load_gold_input
 from reportgen.load.inputs.traces import Trace
@@ -284,12 +285,34 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
             "chunks_format": inputs.chunks_format,
         },
     )
-    if inputs.verdicts is None and inputs.verdicts_run is not None:
+    if inputs.verdicts is None and not _may_bring_verdicts(inputs):
+        refuse_verdicts_run_alone(inputs.verdicts_run, None)
+
+
+def _may_bring_verdicts(inputs: ReportInputs) -> bool:
+    """Whether a trace file is among the inputs: its verdicts are known once it is read
+    (only its first lines are sniffed here), so --verdicts-run is judged then."""
+    if inputs.verdicts_run is None:
+        return False  # nothing to judge
+    if inputs.run_format == TRACE_FORMAT:
+        return True
+    gold = inputs.gold
+    paths = [] if isinstance(gold, GoldSet) or inputs.gold_format else [Path(gold)]
+    if inputs.run_format is None:
+        paths += [run_named(spec)[1] for spec in inputs.runs if not isinstance(spec, Run)]
+    return any(is_trace_file(path) for path in paths)
+
+
+def refuse_verdicts_run_alone(verdicts_run: str | None, verdicts: VerdictSet | None) -> None:
+    """--verdicts-run names the run the verdicts judge: refused when no verdicts came,
+    from --verdicts or from a trace file."""
+    if verdicts is None and verdicts_run is not None:
         raise ParameterError(
             "verdicts_run",
-            inputs.verdicts_run,
+            verdicts_run,
             "names the run the verdicts judge, but no verdicts are given",
-            "pass the verdicts file too (--verdicts), or leave the run out",
+            "pass the verdicts file too (--verdicts) or trace files with verdicts, "
+            "or leave the run out",
             option="--verdicts-run",
         )
 

@@ -99,12 +99,6 @@ def test_each_option_moves_the_numbers(plain_report: PlainReport, option_set: st
     assert moved is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="trace files + --verdicts-run dense, the run whose trace file carries the "
-    "verdicts: refused (exit 2, '--verdicts-run dense: names the run the verdicts judge, "
-    "but no verdicts are given'); the plain path takes --verdicts-run dense",
-)
 def test_trace_files_take_verdicts_run_naming_their_run(
     tmp_path: Path, plain_report: PlainReport
 ) -> None:

@@ -193,3 +193,39 @@ def test_a_chunk_a_later_hop_found_again_takes_no_rank(write: Write) -> None:
     ]
     assert (run.repeated_across_hops, run.repeated_chunks) == (1, 0)
     assert run.longest_list == 3
+
+
+def _without_verdicts(text: str, run: str) -> str:
+    records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    for record in records:
+        record.pop("correct", None)
+        if "_meta" in record:
+            record["_meta"]["run"] = run
+    return lines(*records)
+
+
+def test_verdicts_run_may_name_the_run_whose_trace_file_judges_it(write: Write) -> None:
+    """--verdicts-run needs verdicts from --verdicts or a trace file, one source per run."""
+    from click.testing import CliRunner
+
+    from reportgen.cli import cli
+
+    other = write("rerank.jsonl", _without_verdicts(MULTIHOP.read_text(), "rerank"))
+    bare = write("ircot.jsonl", _without_verdicts(MULTIHOP.read_text(), "ircot"))
+    file = write("v.csv", "id,correct\nh1,true\n")
+    out = ["--out", str(other.parent / "out"), "--format", "json"]
+
+    def report(gold: Path, *extra: str) -> tuple[int, str]:
+        result = CliRunner().invoke(cli, ["report", str(gold), f"rerank={other}", *out, *extra])
+        return result.exit_code, result.output
+
+    code, output = report(MULTIHOP, "--verdicts-run", "ircot")
+    assert code == 0, output
+    report_json = json.loads((other.parent / "out" / "report.json").read_text())
+    assert list(report_json["attribution"]) == ["ircot"]
+    code, output = report(MULTIHOP, "--verdicts-run", "rerank")
+    assert code == 2 and "none for 'rerank'" in output
+    code, output = report(bare, "--verdicts-run", "ircot")
+    assert code == 2 and "--verdicts-run ircot: names the run the verdicts judge" in output
+    code, output = report(MULTIHOP, "--verdicts", str(file), "--verdicts-run", "ircot")
+    assert code == 2 and "run 'ircot' has verdicts in" in output and "trace file" in output
