@@ -107,12 +107,6 @@ def test_trace_files_take_verdicts_run_naming_their_run(
     assert difference(plain_report(SEED, "defaults"), got.report, ["cells", "by_coverage"]) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="evaluate on pandas frames as DataFrame.to_pandas() makes them (an unanswerable "
-    "row's empty grade turns the grade column float64): refused, \"gold.iloc[0]: grade "
-    "'2.0' is not an integer\"; the Polars frame and the gold CSV are read",
-)
 def test_pandas_float_grades_are_read(tmp_path: Path, plain_report: PlainReport) -> None:
     got = evaluate_pandas_float_grades(data_set(SEED), tmp_path, OPTION_SETS["defaults"])
     assert difference(plain_report(SEED, "defaults"), got.report or {}, ["means"]) is None

@@ -231,6 +231,7 @@ def gold_from(value: Any, parameter: str = "gold") -> GoldSet:
         if frame.height == 0:
             raise _empty(parameter, "questions")
         header = [name.strip().lower() for name in frame.columns]
+        frame = _whole_grades(frame, optional_column(header, ("grade",)))
         with located(where):
             _refuse_nested(frame, parameter)
             judged = _judgment_rows(frame, header)
@@ -291,6 +292,18 @@ def _judgment_rows(frame: pl.DataFrame, header: list[str]) -> pl.DataFrame | Non
 
 
 _SIGNED = (pl.Int8, pl.Int16, pl.Int32, pl.Int64)
+
+
+def _whole_grades(frame: pl.DataFrame, grade: int | None) -> pl.DataFrame:
+    """A float grade column (pandas makes one of integers with a missing cell) as the
+    text a CSV cell would hold: 2.0 as "2", NaN as empty; 2.5 stays "2.5", refused."""
+    if grade is None or not frame.schema[frame.columns[grade]].is_float():
+        return frame
+    name = frame.columns[grade]
+    value = pl.col(name).fill_nan(None)
+    whole = value.is_finite() & (value == value.floor()) & (value.abs() < 2**53)
+    text = pl.when(whole).then(value.cast(pl.Int64, strict=False)).cast(pl.String)
+    return frame.with_columns(text.fill_null(value.cast(pl.String)).alias(name))
 
 
 def _plain(value: Any) -> Any:

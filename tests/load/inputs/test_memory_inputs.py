@@ -319,3 +319,37 @@ def test_gold_frame_grade_beyond_int64_is_named_as_text() -> None:
     with pytest.raises(InputError) as caught:
         gold_from(frame)
     assert str(caught.value).startswith("gold.row(0): grade '9223372036854775808' is not an")
+
+
+def test_float_grades_are_read_as_whole_numbers_and_nan_as_missing(tmp_path: Path) -> None:
+    """``DataFrame.to_pandas()`` turns an integer grade column with a missing cell into
+    float64 with NaN: read as the Polars frame and the gold CSV file are."""
+    frame = pl.DataFrame(
+        {
+            "qid": ["q1", "q1", "q2", "q3"],
+            "chunk_id": ["c1", "c2", "c3", None],
+            "grade": [2, 0, 1, None],
+            "unanswerable": [False, False, False, True],
+        }
+    )
+    path = tmp_path / "gold.csv"
+    frame.write_csv(path)
+    from_file = load_gold(path)
+    floats = frame.with_columns(pl.col("grade").cast(pl.Float64).fill_null(math.nan))
+    for table in (floats, floats.drop("unanswerable").head(3)):
+        assert_frame_equal(gold_from(table).judgments, from_file.judgments)
+    pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    pandas = frame.to_pandas()
+    assert pandas["grade"].dtype == "float64"
+    assert_frame_equal(gold_from(pandas).questions, from_file.questions)
+
+
+@pytest.mark.parametrize("grade", [2.5, math.inf])
+def test_float_grades_that_are_not_whole_are_refused(grade: float) -> None:
+    frame = pl.DataFrame({"qid": ["q1", "q2"], "chunk_id": ["c1", "c2"], "grade": [1.0, grade]})
+    with pytest.raises(InputError) as caught:
+        gold_from(frame)
+    message = str(caught.value)
+    assert message.startswith(f"gold.row(1): grade '{grade}' is not an integer"), message
+    assert "Fix:" in message and "\n" not in message
