@@ -361,6 +361,9 @@ def merge_values(request: MergeRequest) -> MergeResult:
         "--baseline": inputs.baseline,
         "--manifest": inputs.manifest,
         "--verdicts-run": inputs.verdicts_run,
+        # the chunk maps judge the runs' chunks, and such shards hold no chunks to judge
+        "--chunks": inputs.chunks,
+        "--docs": inputs.docs,
         "--audience": checks.audience,
         "--as-of": checks.as_of,
         "--strict": checks.strict,

@@ -120,12 +120,6 @@ def test_merging_values_only_refuses_verdicts_run(tmp_path: Path) -> None:
     assert _refused(got.output, "--verdicts-run needs the whole report", "--merge-data")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="merge of shards without merge/ given --chunks and --docs: exit 0, the map "
-    "silently ignored (report.json has no chunkings), where --verdicts-run and --baseline "
-    "on such shards are refused (exit 2, 'needs the whole report')",
-)
 def test_merging_values_only_refuses_chunks(tmp_path: Path) -> None:
     how = Sharding(
         shards=2, merge_data=False, merge_extra=("--chunks", "chunks.csv", "--docs", "docs")
