@@ -149,12 +149,6 @@ def test_shards_measured_differently_are_refused(tmp_path: Path, option: str) ->
     assert _refused(got.output, "shards were measured differently", "same options")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="shards told different --verdicts-run (dense, then bm25 on the last shard), "
-    "merge not told: merged silently (exit 0), where shards differing in any measuring "
-    "option are refused ('shards were measured differently')",
-)
 def test_shards_judging_different_runs_are_refused(tmp_path: Path) -> None:
     how = Sharding(2, last_shard_extra=("--verdicts-run", "bm25"), verdicts_run_on_merge=False)
     got = sharded(data_set(SEED), tmp_path, OPTION_SETS["defaults"], how)
