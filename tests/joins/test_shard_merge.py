@@ -155,12 +155,6 @@ def test_shards_judging_different_runs_are_refused(tmp_path: Path) -> None:
     assert got.code == 2 and _refused(got.output, "--verdicts-run"), got.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="one shard given --context-k 5, the others measured with the default 5: merge "
-    "refuses (exit 2, 'shards were measured differently', the two settings dicts differing "
-    "only in context_k_assumed) though every number is the same",
-)
 def test_context_k_given_or_assumed_merges(tmp_path: Path, plain_report: PlainReport) -> None:
     how = Sharding(shards=2, last_shard_extra=("--context-k", "5"))
     options = Options(context_k=None)
