@@ -42,10 +42,8 @@ from reportgen.report.assemble import (
 from reportgen.schema import MergeCoverage, MergedReport
 from reportgen.schema import Report as WholeReport
 
-SETTING_KEYS = (
-    *("k", "context_k", "relevance_threshold", "trec_eval"),
-    *("retrieved_when", "context_k_assumed"),
-)
+SETTING_KEYS = ("k", "context_k", "relevance_threshold", "trec_eval", "retrieved_when")
+"""The settings shards must agree on; context_k_assumed moves no number (merged: all)."""
 SUMMED_COUNTS = ("extra_questions", "repeated_chunks", "repeated_across_hops", "results")
 """Counts per-question rows cannot rebuild: added up from the shards' report.json."""
 
@@ -68,6 +66,10 @@ def _settings(shards: Sequence[Shard], trec_eval: bool | None) -> dict[str, Any]
                 "measure every shard with the same options, then merge",
             )
     settings = found or {key: None for key in SETTING_KEYS}
+    settings["context_k_assumed"] = None
+    if found is not None:  # --context-k 5 given or left to the default 5: the same numbers
+        assumed = [s.report["settings"].get("context_k_assumed") for s in shards if s.report]
+        settings["context_k_assumed"] = all(assumed) if None not in assumed else None
     if trec_eval is not None:
         if found is not None and found["trec_eval"] != trec_eval:
             raise UsageError(

@@ -275,7 +275,9 @@ def _verdicts_run(request: MergeRequest, shards: Sequence[ShardData]) -> str | N
     if shards[0].meta["verdicts"] is None:
         return request.inputs.verdicts_run
     judged: str = agreed(
-        shards, "the run the verdicts judge", lambda s: s.meta["verdicts"]["judged"]
+        shards,
+        "the run the verdicts judge (--verdicts-run)",
+        lambda s: s.meta["verdicts"]["judged"],
     )
     given = request.inputs.verdicts_run
     if given is not None and given != judged:
@@ -361,6 +363,9 @@ def merge_values(request: MergeRequest) -> MergeResult:
         "--baseline": inputs.baseline,
         "--manifest": inputs.manifest,
         "--verdicts-run": inputs.verdicts_run,
+        # the chunk maps judge the runs' chunks, and such shards hold no chunks to judge
+        "--chunks": inputs.chunks,
+        "--docs": inputs.docs,
         "--audience": checks.audience,
         "--as-of": checks.as_of,
         "--strict": checks.strict,

@@ -233,6 +233,23 @@ def _chunked(
     return dataclasses.replace(result, chunked=dataclasses.replace(chunked, unmapped=len(unmapped)))
 
 
+def _setting(key: str) -> Callable[[ShardData], Any]:
+    return lambda shard: shard.meta["settings"][key]
+
+
+def merged_settings(shards: Sequence[ShardData]) -> dict[str, Any]:
+    """The settings every shard was measured with, the first that differs named with its
+    option. Whether --context-k was given moves no number: a shard told --context-k 5
+    merges with one left to the default 5, and the merge assumed it only if every shard did.
+    """
+    keys = ("k", "context_k", "relevance_threshold", "trec_eval", "retrieved_when", "min_coverage")
+    for key in keys:  # each is its option's name: context_k is --context-k
+        option = "--" + key.replace("_", "-")
+        agreed(shards, f"the settings' {key} ({option})", _setting(key))
+    assumed = all(shard.meta["settings"]["context_k_assumed"] for shard in shards)
+    return {**shards[0].meta["settings"], "context_k_assumed": assumed}
+
+
 def merged_evaluation(
     shards: Sequence[ShardData], gold: GoldSet | None = None, chunkings: Chunkings | None = None
 ) -> Evaluation:
@@ -241,7 +258,7 @@ def merged_evaluation(
     ``chunkings``: the chunk maps the shards were measured with, loaded again (they
     cover the whole index, so no shard carries them).
     """
-    settings = agreed(shards, "the settings", lambda shard: shard.meta["settings"])
+    settings = merged_settings(shards)
     scoring = Settings(
         tuple(settings["k"]),
         settings["context_k"],

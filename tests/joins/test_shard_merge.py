@@ -120,12 +120,6 @@ def test_merging_values_only_refuses_verdicts_run(tmp_path: Path) -> None:
     assert _refused(got.output, "--verdicts-run needs the whole report", "--merge-data")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="merge of shards without merge/ given --chunks and --docs: exit 0, the map "
-    "silently ignored (report.json has no chunkings), where --verdicts-run and --baseline "
-    "on such shards are refused (exit 2, 'needs the whole report')",
-)
 def test_merging_values_only_refuses_chunks(tmp_path: Path) -> None:
     how = Sharding(
         shards=2, merge_data=False, merge_extra=("--chunks", "chunks.csv", "--docs", "docs")
@@ -155,24 +149,12 @@ def test_shards_measured_differently_are_refused(tmp_path: Path, option: str) ->
     assert _refused(got.output, "shards were measured differently", "same options")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="shards told different --verdicts-run (dense, then bm25 on the last shard), "
-    "merge not told: merged silently (exit 0), where shards differing in any measuring "
-    "option are refused ('shards were measured differently')",
-)
 def test_shards_judging_different_runs_are_refused(tmp_path: Path) -> None:
     how = Sharding(2, last_shard_extra=("--verdicts-run", "bm25"), verdicts_run_on_merge=False)
     got = sharded(data_set(SEED), tmp_path, OPTION_SETS["defaults"], how)
     assert got.code == 2 and _refused(got.output, "--verdicts-run"), got.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="one shard given --context-k 5, the others measured with the default 5: merge "
-    "refuses (exit 2, 'shards were measured differently', the two settings dicts differing "
-    "only in context_k_assumed) though every number is the same",
-)
 def test_context_k_given_or_assumed_merges(tmp_path: Path, plain_report: PlainReport) -> None:
     how = Sharding(shards=2, last_shard_extra=("--context-k", "5"))
     options = Options(context_k=None)

@@ -151,8 +151,22 @@ def test_shards_measured_differently_are_refused(tmp_path):
         settings = ReportSettings(Settings(context_k=context_k))
         outputs = ReportOutputs(tmp_path / out)
         make_report(ReportRequest(ReportInputs(gold, example_runs()), outputs, settings))
-    with pytest.raises(UsageError, match="measured differently"):
+    with pytest.raises(UsageError, match=r"measured differently: context_k is 5 in .* and 3"):
         merge_reports([tmp_path / "s0", tmp_path / "s1"], tmp_path / "out")
+
+
+def test_context_k_given_or_assumed_merges(tmp_path):
+    """--context-k 5 given on one shard, left to its default 5 on the other: the same
+    numbers; the merge assumed it only if every shard did."""
+    golds = split_gold(tmp_path, 2)
+    for gold, out, assumed in ((golds[0], "s0", False), (golds[1], "s1", True)):
+        settings = ReportSettings(Settings(context_k=5, context_k_assumed=assumed))
+        outputs = ReportOutputs(tmp_path / out)
+        make_report(ReportRequest(ReportInputs(gold, example_runs()), outputs, settings))
+    merged = merge_reports([tmp_path / "s0", tmp_path / "s1"], tmp_path / "out").report
+    assert merged["settings"]["context_k_assumed"] is False
+    assumed_only = merge_reports([tmp_path / "s1"], tmp_path / "out1").report
+    assert assumed_only["settings"]["context_k_assumed"] is True
 
 
 def test_a_folder_without_per_question_output_is_named(tmp_path):

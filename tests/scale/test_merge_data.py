@@ -119,7 +119,15 @@ def test_shards_measured_differently_or_overlapping_are_refused(tmp_path: Path) 
     one = write_shards(tmp_path / "a", trace.gold, [trace.run], trace.verdicts, Settings())
     other = write_shards(tmp_path / "b", trace.gold, [trace.run], trace.verdicts,
                          Settings(context_k=3))  # fmt: skip
-    with pytest.raises(UsageError, match="measured differently: the settings"):
+    named = r"measured differently: the settings' context_k \(--context-k\) is 5 in .* and 3 in"
+    with pytest.raises(UsageError, match=named):
         merged_evaluation([read_merge_data(one[0]), read_merge_data(other[1])])
+    # --context-k 5 given or left to its default 5: the same numbers, merged
+    assumed = write_shards(tmp_path / "c", trace.gold, [trace.run], trace.verdicts,
+                           Settings(context_k_assumed=True))  # fmt: skip
+    given_and_assumed = [read_merge_data(one[0]), read_merge_data(assumed[1])]
+    assert not merged_evaluation(given_and_assumed).settings.context_k_assumed
+    both_assumed = [read_merge_data(folder) for folder in assumed]
+    assert merged_evaluation(both_assumed).settings.context_k_assumed
     with pytest.raises(UsageError, match="shards overlap: question"):
         merged_evaluation([read_merge_data(one[0]), read_merge_data(one[0])])

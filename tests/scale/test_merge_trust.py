@@ -89,6 +89,13 @@ def test_the_verdicts_judge_the_run_the_shards_judged(tmp_path: Path, run_cli: A
     )
     assert "--verdicts-run is 'bm25'" in other and "'dense'" in other
     assert not (root / "m2").exists()
+    # the last shard measured again, judging bm25: the shards disagree, merge names them
+    plan = json.loads((root / "shards" / "shards.json").read_text())
+    last = root / "outs" / "judging-bm25"
+    line = shlex.split(plan["measure"].replace("OUT", str(last)))
+    run_cli([*line[1:], "--verdicts-run", "bm25", "-q"], root / "shards" / plan["folders"][-1])
+    mixed = refused(root, ["merge", *outs[:-1], str(last), "--out", str(root / "m3"), "-q"])
+    assert "--verdicts-run" in mixed and outs[0] in mixed and str(last) in mixed, mixed
 
 
 def test_a_missing_shard_is_refused_or_said_everywhere(tmp_path: Path, run_cli: Any) -> None:

@@ -319,6 +319,9 @@ def test_what_merge_cannot_rebuild_is_refused_clearly(tmp_path: Path) -> None:
                  "--out", str(tmp_path / "m"))  # fmt: skip
     assert values.exit_code == 2 and "--baseline needs the whole report" in values.output
     mapped = ["--chunks", str(root / "chunks" / "paragraphs.jsonl"), "--docs", str(root / "docs")]
+    values_mapped = run("merge", str(tmp_path / "without"), *mapped, "--out", str(tmp_path / "m"))
+    assert values_mapped.exit_code == 2, values_mapped.output
+    assert "--chunks needs the whole report" in values_mapped.output
     assert run("report", gold, run_file, "--format", "json", "--merge-data", *mapped,
                "--out", str(tmp_path / "chunked")).exit_code == 0  # fmt: skip
     unmapped = run("merge", str(tmp_path / "chunked"), "--out", str(tmp_path / "m"))
