@@ -2,7 +2,8 @@
 
 Closed forms, no resampling (they stay instant on 10,000 questions):
 - binary measures (hit@k): the Wilson score interval, which behaves at 0 and 1;
-- the others: mean ± 1.96 · s / √n, clipped to [0, 1].
+- the others: mean ± 1.96 · s / √n, clipped to [0, 1] (context_chars@k, counted in
+  characters, at 0 only).
 An interval needs at least two questions; with fewer it is null. A measure null for
 some questions (span_*@k, null without evidence) counts only those it has a value for,
 as its mean does, so with none at all its interval is null, like its mean (not
@@ -21,6 +22,8 @@ Z = 1.959963984540054
 """The 97.5th percentile of the standard normal distribution."""
 
 BINARY = frozenset(m.name for m in MEASURES if m.binary)
+CHARACTERS = frozenset({"context_chars"})
+"""Measures counted in characters, not shares: clipped at 0 only."""
 
 
 def _is_binary(key: str) -> bool:
@@ -39,6 +42,8 @@ def _wilson(key: str) -> tuple[pl.Expr, pl.Expr]:
 def _normal(key: str) -> tuple[pl.Expr, pl.Expr]:
     half = Z * pl.col(key).std() / pl.col(key).count().cast(pl.Float64).sqrt()
     mean = pl.col(key).mean()
+    if key.split("@")[0] in CHARACTERS:
+        return (mean - half).clip(lower_bound=0.0), mean + half
     return (mean - half).clip(0.0, 1.0), (mean + half).clip(0.0, 1.0)
 
 

@@ -40,3 +40,11 @@ def test_a_measure_is_taken_over_the_questions_with_a_value() -> None:
 
 def test_fewer_than_two_questions_have_no_intervals() -> None:
     assert mean_intervals(_scores([0.5]), KEYS) == dict.fromkeys(KEYS)
+
+
+def test_characters_sent_are_not_clipped_to_one() -> None:
+    """context_chars@k counts characters: its interval sits around its mean, not at [1, 1]."""
+    scores = pl.DataFrame({"status": ["scored"] * 3, "context_chars@5": [100.0, 200.0, 300.0]})
+    low, high = mean_intervals(scores, ["context_chars@5"])["context_chars@5"] or (0, 0)
+    half = Z * 100 / math.sqrt(3)
+    assert (low, high) == pytest.approx((200 - half, 200 + half))
