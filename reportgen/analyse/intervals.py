@@ -2,8 +2,12 @@
 
 Closed forms, no resampling (they stay instant on 10,000 questions):
 - binary measures (hit@k): the Wilson score interval, which behaves at 0 and 1;
-- the others: mean ± 1.96 · s / √n, clipped to [0, 1].
-An interval needs at least two questions; with fewer it is null.
+- the others: mean ± 1.96 · s / √n, clipped to [0, 1] (context_chars@k, counted in
+  characters, at 0 only).
+An interval needs at least two questions; with fewer it is null. A measure null for
+some questions (span_*@k, null without evidence) counts only those it has a value for,
+as its mean does, so with none at all its interval is null, like its mean (not
+``[null, null]``, which report.json's schema refuses).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ Z = 1.959963984540054
 """The 97.5th percentile of the standard normal distribution."""
 
 BINARY = frozenset(m.name for m in MEASURES if m.binary)
+CHARACTERS = frozenset({"context_chars"})
+"""Measures counted in characters, not shares: clipped at 0 only."""
 
 
 def _is_binary(key: str) -> bool:
@@ -25,7 +31,7 @@ def _is_binary(key: str) -> bool:
 
 
 def _wilson(key: str) -> tuple[pl.Expr, pl.Expr]:
-    n = pl.len().cast(pl.Float64)
+    n = pl.col(key).count().cast(pl.Float64)
     p = pl.col(key).mean()
     denominator = 1 + Z**2 / n
     centre = (p + Z**2 / (2 * n)) / denominator
@@ -34,8 +40,10 @@ def _wilson(key: str) -> tuple[pl.Expr, pl.Expr]:
 
 
 def _normal(key: str) -> tuple[pl.Expr, pl.Expr]:
-    half = Z * pl.col(key).std() / pl.len().cast(pl.Float64).sqrt()
+    half = Z * pl.col(key).std() / pl.col(key).count().cast(pl.Float64).sqrt()
     mean = pl.col(key).mean()
+    if key.split("@")[0] in CHARACTERS:
+        return (mean - half).clip(lower_bound=0.0), mean + half
     return (mean - half).clip(0.0, 1.0), (mean + half).clip(0.0, 1.0)
 
 
@@ -49,6 +57,13 @@ def mean_intervals(
     bounds = []
     for key in keys:
         low, high = _wilson(key) if _is_binary(key) else _normal(key)
-        bounds += [low.alias(f"{key}:low"), high.alias(f"{key}:high")]
+        few = pl.col(key).count() < 2
+        bounds += [
+            pl.when(few).then(None).otherwise(low).alias(f"{key}:low"),
+            pl.when(few).then(None).otherwise(high).alias(f"{key}:high"),
+        ]
     row = counted.select(bounds).row(0, named=True)
-    return {key: (row[f"{key}:low"], row[f"{key}:high"]) for key in keys}
+    return {
+        key: None if row[f"{key}:low"] is None else (row[f"{key}:low"], row[f"{key}:high"])
+        for key in keys
+    }

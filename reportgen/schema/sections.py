@@ -124,7 +124,8 @@ class RunSection(TypedDict):
     n: int
     means: Means
     intervals: dict[str, list[float] | None]
-    """Measure key -> [low, high], the 95% interval of the mean (null below 2 questions)."""
+    """Measure key -> [low, high], the 95% interval of the mean; null, never [null, null],
+    below 2 questions with a value (span_*@k: with evidence), as the mean is null at 0."""
     by_kind: dict[str, CountedMeans]
     counts: RunCounts
     ties_at_cutoff: dict[str, int]

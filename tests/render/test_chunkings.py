@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from reportgen.api import ReportOutputs, demo_request, make_report
+from reportgen.api import ReportOutputs, demo_request, make_report, render_report
 from reportgen.render.charts import chunkings_spec
+from tests.joins.conftest import SEED, data_set
+from tests.joins.paths import Options, plain
+from tests.report_schema import report_problems
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +73,22 @@ def test_the_demo_drills_into_its_failure_cells(demo: Path, report: dict[str, An
     assert (
         f"for {failures} failed questions of rerank, evidence highlighted: in the full" in summary
     )
+
+
+def test_a_chunk_map_without_evidence_renders_n_a(tmp_path: Path) -> None:
+    """No question with evidence: span means and their intervals are null, the pages say n/a."""
+    data = data_set(SEED)
+    questions = tuple(dataclasses.replace(q, evidence=()) for q in data.questions)
+    got = plain(dataclasses.replace(data, questions=questions), tmp_path, Options(chunks=True))
+    assert got.report is not None, got.output
+    assert report_problems(got.report) == []
+    for run in got.report["runs"].values():
+        assert run["means"]["span_recall@5"] is None and run["intervals"]["span_recall@5"] is None
+    out = next(tmp_path.glob("out-*"))
+    render_report(out, formats=["html", "md"])
+    md = (out / "report.md").read_text()
+    rows = md.split("## Chunkings")[1].split("\n| bm25 |")[1].split("\n")[0]
+    assert rows.count("n/a") == 3  # span recall, precision and IoU; characters sent has one
+    html = (out / "index.html").read_text()
+    assert "n/a" in html.split('<section id="chunkings"')[1].split("</section>")[0]
+    assert (out / "summary.md").read_text()
