@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -160,24 +162,211 @@ def test_a_push_rejected_because_another_job_published_first_is_redone_on_top(
     assert out["published-version"] == "v2"
 
 
-@pytest.mark.slow  # several real publishes, and the retries wait
-def test_five_rejections_stop_with_exit_3(
-    tmp_path: Path, origin: Path, reports: dict[str, Path]
-) -> None:
-    publish(tmp_path, reports["v1"], reportgen_command(tmp_path))
-    # Before every attempt's publish, someone else moves the branch on.
-    mover = tmp_path / "mover"
-    git("clone", "-q", "-b", "gh-pages", str(origin), str(mover))
-    racer = reportgen_command(
-        tmp_path / "racer",
-        f'git -C "{mover}" -c user.name=x -c user.email=x@x commit -q --allow-empty -m race '
-        f'&& git -C "{mover}" push -q origin gh-pages',
+def stand_in_publish(tmp_path: Path, before: str = "") -> Path:
+    """A fast `reportgen publish`: adds the report's folder name to history.jsonl and a
+    folder of its own, as the real one does, so that jobs race on git alone; ``before``
+    is shell run first (a racing job)."""
+    command = tmp_path / "bin" / "reportgen"
+    command.parent.mkdir(parents=True, exist_ok=True)
+    command.write_text(
+        f"#!/usr/bin/env bash\nset -eu\n{before}\n"
+        '[ "$1" = publish ] && [ "$3" = --site ]\n'
+        'version=$(basename "$2")\n'
+        'mkdir -p "$4/$version" && cp "$2/report.json" "$4/$version/"\n'
+        'printf \'{"version": "%s"}\\n\' "$version" >>"$4/history.jsonl"\n'
     )
-    done, out = publish(tmp_path, reports["v2"], racer, PUBLISH_ARGS="")
-    assert done.returncode == 3
-    assert "::error::The push to 'gh-pages' was rejected 5 times" in done.stdout
-    assert done.stdout.count("::warning::Another job published") == 4
+    command.chmod(0o755)
+    return command
+
+
+@pytest.mark.slow  # it waits out a 4-second budget
+@pytest.mark.hand_made_reports  # the stand-in publish's report.json is one
+def test_rejections_until_the_time_budget_stop_with_exit_3(tmp_path: Path, origin: Path) -> None:
+    for version in ("v1", "v2"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "report.json").write_text(json.dumps({"version": version}))
+    publish(tmp_path, tmp_path / "v1", stand_in_publish(tmp_path))
+    report = tmp_path / "v2"
+    # Before every attempt's publish, someone else moves the branch on.
+    git("clone", "-q", "-b", "gh-pages", str(origin), str(tmp_path / "mover"))
+    mover = f'git -C "{tmp_path / "mover"}" -c user.name=x -c user.email=x@x'
+    racer = stand_in_publish(
+        tmp_path / "racer", f"{mover} commit -q --allow-empty -m race && {mover} push -q"
+    )
+    started = time.monotonic()
+    done, out = publish(
+        tmp_path, report, racer, PUBLISH_TIMEOUT="4", PUBLISH_BACKOFF_MS="50",
+        PUBLISH_BACKOFF_MAX_MS="200",
+    )  # fmt: skip
+    took = time.monotonic() - started
+    assert done.returncode == 3, done.stdout + done.stderr
+    attempts = int(re.findall(r"was rejected for 4s \((\d+) attempts: other jobs", done.stdout)[0])
+    assert "Fix: re-run the job, or raise publish-timeout." in done.stdout
+    # It is time, not a count, that stops it: it tried until the budget was (nearly) spent.
+    assert done.stdout.count("::warning::Another job published") == attempts - 1 >= 1
+    assert took >= 3.0  # bash counts whole seconds
     assert out == {} and history(origin) == ["v1"]
+
+
+@pytest.mark.hand_made_reports  # the stand-in publish's report.json is one
+@pytest.mark.slow  # 20 real publishers racing take about ten seconds on 2 cores
+def test_twenty_concurrent_publishers_all_land(tmp_path: Path, origin: Path) -> None:
+    command = stand_in_publish(tmp_path)
+    jobs = []
+    for number in range(20):
+        job = tmp_path / f"job{number}"
+        report = job / f"v{number}"
+        report.mkdir(parents=True)
+        (report / "report.json").write_text(json.dumps({"version": f"v{number}"}))
+        (job / "temp").mkdir()
+        (job / "output").touch()
+        env = {
+            "PATH": os.environ["PATH"],
+            "HOME": str(job),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "RUNNER_TEMP": str(job / "temp"),
+            "GITHUB_OUTPUT": str(job / "output"),
+            "GITHUB_SERVER_URL": f"file://{tmp_path / 'server'}",
+            "GITHUB_REPOSITORY": "acme/rag.git",
+            "GITHUB_SHA": f"{number:040x}",
+            "BRANCH": "gh-pages",
+            "REPORT_DIR": str(report),
+            "REPORTGEN": str(command),
+            "REPORTGEN_PYTHON": sys.executable,
+            "PUBLISH_TIMEOUT": "120",
+            "PUBLISH_BACKOFF_MS": "100",
+            "PUBLISH_BACKOFF_MAX_MS": "2000",
+        }
+        started = subprocess.Popen(
+            ["bash", str(PUBLISH)], env=env, cwd=job, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        jobs.append(started)
+    results = [(job.wait(timeout=180), job.stdout.read() if job.stdout else "") for job in jobs]
+    assert [code for code, _ in results] == [0] * 20, results
+    assert sorted(history(origin)) == sorted(f"v{n}" for n in range(20))
+    assert {f"v{n}/report.json" for n in range(20)} <= set(branch_files(origin))
+    assert sum("::warning::Another job published" in text for _, text in results) > 0
+
+
+def refusing_origin(origin: Path, message: str) -> None:
+    """The origin answers every push as GitHub does to a rule: ``message`` and a refusal."""
+    hook = origin / "hooks" / "pre-receive"
+    hook.write_text(f"#!/bin/sh\necho '{message}' >&2\nexit 1\n")
+    hook.chmod(0o755)
+
+
+@pytest.mark.hand_made_reports  # the stand-in publish's report.json is one
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        (
+            "error: GH006: Protected branch update failed for refs/heads/gh-pages.",
+            "::error::'gh-pages' is a protected branch: GitHub stopped this job's attempt to "
+            "push to it. Fix: let github-actions push to it",
+        ),
+        (
+            "error: GH013: Repository rule violations found for refs/heads/gh-pages.",
+            "::error::A repository ruleset stopped this job's attempt to push to 'gh-pages'. "
+            "Fix: exclude 'gh-pages' from the ruleset",
+        ),
+    ],
+)
+def test_a_rule_that_refuses_the_push_is_named_and_not_retried(
+    tmp_path: Path, origin: Path, message: str, says: str
+) -> None:
+    report = tmp_path / "v1"
+    report.mkdir()
+    (report / "report.json").write_text('{"version": "v1"}')
+    refusing_origin(origin, message)
+    done, out = publish(tmp_path, report, stand_in_publish(tmp_path))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert says in done.stdout
+    assert "Another job published" not in done.stdout
+    assert out == {}
+
+
+def git_answering(tmp_path: Path, answers: list[str]) -> str:
+    """A PATH whose `git push` fails as GitHub over HTTPS would, once per line of
+    ``answers`` (then pushes for real): what 403 and 5xx look like from git."""
+    folder = tmp_path / "fake-git"
+    folder.mkdir()
+    (folder / "answers").write_text("".join(line + "\n" for line in answers))
+    real = subprocess.run(["which", "git"], capture_output=True, text=True, check=True)
+    wrapper = folder / "git"
+    wrapper.write_text(
+        "#!/usr/bin/env bash\n"
+        'for arg in "$@"; do\n'
+        '  if [ "$arg" = push ] && [ -s "' + str(folder / "answers") + '" ]; then\n'
+        '    line=$(head -n 1 "' + str(folder / "answers") + '")\n'
+        '    sed -i 1d "' + str(folder / "answers") + '"\n'
+        '    echo "$line" >&2; exit 128\n'
+        "  fi\n"
+        "done\n"
+        f'exec "{real.stdout.strip()}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    return f"{folder}{os.pathsep}{os.environ['PATH']}"
+
+
+@pytest.mark.hand_made_reports  # the stand-in publish's report.json is one
+def test_a_token_that_may_not_push_is_named_and_not_retried(tmp_path: Path, origin: Path) -> None:
+    report = tmp_path / "v1"
+    report.mkdir()
+    (report / "report.json").write_text('{"version": "v1"}')
+    path = git_answering(
+        tmp_path,
+        [
+            "remote: Permission to acme/rag.git denied to github-actions[bot]. fatal: unable to "
+            "access 'https://github.com/acme/rag/': The requested URL returned error: 403"
+        ],
+    )
+    done, _ = publish(tmp_path, report, stand_in_publish(tmp_path), PATH=path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "::error::The token may not push to 'gh-pages' (permission denied)." in done.stdout
+    assert "Fix: give the job `permissions: contents: write`" in done.stdout
+
+
+@pytest.mark.slow  # it waits out a 1-second budget
+@pytest.mark.hand_made_reports  # the stand-in publish's report.json is one
+def test_a_server_error_is_retried_then_said_to_be_the_servers(
+    tmp_path: Path, origin: Path
+) -> None:
+    report = tmp_path / "v1"
+    report.mkdir()
+    (report / "report.json").write_text('{"version": "v1"}')
+    error = (
+        "error: RPC failed; HTTP 502 curl 22 The requested URL returned error: 502 "
+        "fatal: the remote end hung up unexpectedly"
+    )
+    # Twice, then it works: retried, published.
+    fast = {"PUBLISH_BACKOFF_MS": "50", "PUBLISH_TIMEOUT": "5"}
+    path = git_answering(tmp_path, [error, error])
+    done, out = publish(tmp_path, report, stand_in_publish(tmp_path), PATH=path, **fast)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("::warning::GitHub answered with a server error (5xx)") == 2
+    assert "Published v1 on 'gh-pages' (attempt 3)." in done.stdout
+    assert history(origin) == ["v1"]
+    # Always: the budget runs out, and the error says it is the server.
+    other = tmp_path / "again"
+    other.mkdir()
+    path = git_answering(other, [error] * 1000)
+    done, out = publish(
+        tmp_path, report, stand_in_publish(other), PATH=path, PUBLISH_TIMEOUT="1",
+        PUBLISH_BACKOFF_MS="50", REPORT_DIR=str(report),
+    )  # fmt: skip
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "::error::GitHub's server kept failing (5xx) for 1s" in done.stdout
+    assert "nothing is wrong on your side" in done.stdout
+    assert out == {}
+
+
+def test_an_empty_publish_args_works_in_bash_before_4_4(tmp_path: Path, origin: Path) -> None:
+    """macOS runners have bash 3.2, where "${a[@]}" of an empty array fails under set -u."""
+    text = PUBLISH.read_text()
+    assert '"${extra[@]}"' not in text.replace('${extra[@]+"${extra[@]}"}', "")
+    assert '"${auth[@]}"' not in text.replace('${auth[@]+"${auth[@]}"}', "")
 
 
 @pytest.mark.parametrize(
