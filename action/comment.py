@@ -1,16 +1,22 @@
 """Post the summary as one sticky comment on this pull request, or edit it in place.
 
 Run by the action's `comment` step with the Python of reportgen's virtualenv (standard
-library only). The comment is found again by the hidden marker its body starts with,
-so every push edits the same comment and none is ever added twice. Every call goes
+library only). Ours is the comment that holds the hidden marker on a line of its own AND
+was written by this token's own account (`gh api user`; the job's GITHUB_TOKEN cannot
+ask, and posts as the documented `github-actions[bot]`): a person's comment that quotes
+or copies the marker is never touched (GitHub would refuse the edit anyway), and a note
+someone added above the marker still leaves the comment ours. Two jobs that post at once
+both create one; each then keeps the oldest of ours, so one remains. Every call goes
 through `gh api` with the job's token; the body travels as a JSON file, never as
 command-line text.
 
-In (environment): SUMMARY (the Markdown body), GH_TOKEN, GITHUB_EVENT_NAME,
+In (environment): SUMMARY (the Markdown body), GH_TOKEN, COMMENT_AUTHOR (the login the
+token posts as, when `gh api user` cannot say: a GitHub App's token), GITHUB_EVENT_NAME,
 GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_SERVER_URL, RUNNER_TEMP, GITHUB_OUTPUT.
 Out ($GITHUB_OUTPUT): comment-url, when a comment was posted or edited.
-Exit: 0 done or skipped with a notice (not a pull request, a fork), 2 the token may not
-comment or an input is wrong, 3 anything else (gh's message is printed).
+Exit: 0 done or skipped with a notice (not a pull request, a fork), 2 no summary to post,
+3 gh failed (missing, not authenticated, refused, not found, not JSON): one line with
+the fix.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 MARKER = "<!-- reportgen -->"
+ACTIONS_BOT = "github-actions[bot]"
+"""Who the job's GITHUB_TOKEN posts as (GitHub's docs, "Automatic token authentication")."""
 BUDGET = 60_000
 """GitHub refuses a comment above 65,536 characters."""
 PULL_REQUEST_EVENTS = {"pull_request", "pull_request_target"}
@@ -81,32 +89,98 @@ def json_values(text: str) -> list[Any]:
     return values
 
 
-def sticky_comment(pages: list[Any]) -> int | None:
-    """The id of the oldest comment that starts with the marker, if any."""
-    ids = [
+def has_marker(text: str) -> bool:
+    """Whether the marker stands on a line of its own (a quote, `> <!--`, does not)."""
+    return any(line.strip() == MARKER for line in text.splitlines())
+
+
+def ours(pages: list[Any], login: str) -> list[int]:
+    """The ids of this account's comments that hold the marker, oldest first."""
+    return sorted(
         comment["id"]
         for page in pages
         for comment in (page if isinstance(page, list) else [page])
-        if isinstance(comment, dict) and str(comment.get("body", "")).startswith(MARKER)
-    ]
-    return min(ids) if ids else None
+        if isinstance(comment, dict)
+        and isinstance(comment.get("id"), int)
+        and str((comment.get("user") or {}).get("login", "")).lower() == login.lower()
+        and has_marker(str(comment.get("body", "")))
+    )
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """gh's message on one line, cut: a workflow command ends at the line's end."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def gh_api(env: dict[str, str], *args: str) -> str:
-    """`gh api ARGS`; its output, or Stop with gh's message and the likely fix."""
-    done = subprocess.run(
-        ["gh", "api", *args], env=env, capture_output=True, text=True, check=False
-    )
-    if done.returncode == 0:
-        return done.stdout
-    message = (done.stderr or done.stdout).strip().replace("\n", " ")
-    if "403" in message or "401" in message or "Resource not accessible" in message:
-        raise Stop(
-            2,
-            f"::error::The token may not comment on this pull request ({message}). Fix: give "
-            "the job `permissions: pull-requests: write`.",
+    """`gh api ARGS`; its output, or Stop (exit 3) with gh's message and the likely fix."""
+    path = next((arg for arg in args if arg.startswith("repos/") or arg == "user"), "")
+    try:
+        done = subprocess.run(
+            ["gh", "api", *args], env=env, capture_output=True, text=True, check=False
         )
-    raise Stop(3, f"::error::gh api {args[-1] if args else ''} failed: {message}")
+    except OSError as error:
+        raise Stop(
+            3,
+            f"::error::Cannot run gh, the GitHub CLI ({error.strerror}): the comment needs it. "
+            "Fix: install gh in this job (container jobs lack it: https://cli.github.com), "
+            "or set comment: false.",
+        ) from None
+    if done.returncode == 0:
+        if done.stdout.lstrip().startswith("<"):
+            raise Stop(
+                3,
+                f"::error::gh api {path} answered with an HTML page, not JSON (a proxy, a login "
+                "page or a wrong host). Fix: check GITHUB_SERVER_URL / GH_HOST and the network.",
+            )
+        return done.stdout
+    message = one_line(done.stderr or done.stdout)
+    if done.returncode == 4 or "gh auth login" in message or "HTTP 401" in message:
+        fix = "gh is not authenticated. Fix: pass a token (the action's `token` input)."
+    elif "HTTP 403" in message:
+        fix = (
+            "the token may not do this (HTTP 403). Fix: give the job `permissions: "
+            "pull-requests: write`; a comment written by another account can never be edited."
+        )
+    elif "HTTP 404" in message:
+        fix = (
+            "not found (HTTP 404): the pull request, the comment or the repository is not "
+            "visible to this token. Fix: check GITHUB_REPOSITORY and the token's repository."
+        )
+    elif "HTTP 5" in message:
+        fix = "GitHub's server failed. Fix: re-run the job."
+    else:
+        fix = "see gh's message."
+    raise Stop(3, f"::error::gh api {path} failed: {fix} ({message})")
+
+
+def parse(answer: str, path: str) -> list[Any]:
+    """gh's JSON answer, or Stop: an answer that is not JSON is named, not a traceback."""
+    try:
+        return json_values(answer)
+    except ValueError:
+        raise Stop(
+            3,
+            f"::error::gh api {path} answered with something that is not JSON: "
+            f"{one_line(answer, 80)!r}. Fix: check GITHUB_SERVER_URL / GH_HOST and the network.",
+        ) from None
+
+
+def login(env: dict[str, str]) -> str:
+    """The account this token posts as: COMMENT_AUTHOR, else `gh api user`, else (the
+    job's GITHUB_TOKEN, which may not read /user) github-actions[bot]."""
+    if env.get("COMMENT_AUTHOR", "").strip():
+        return env["COMMENT_AUTHOR"].strip()
+    try:
+        [user] = parse(gh_api(env, "user"), "user")
+    except Stop as stop:
+        if "HTTP 403" in str(stop) and "Resource not accessible by integration" in str(stop):
+            return ACTIONS_BOT
+        raise
+    if not isinstance(user, dict) or not isinstance(user.get("login"), str):
+        raise Stop(3, "::error::gh api user gave no login. Fix: set the comment-author input.")
+    return str(user["login"])
 
 
 def gh_env(env: dict[str, str]) -> dict[str, str]:
@@ -120,6 +194,14 @@ def gh_env(env: dict[str, str]) -> dict[str, str]:
         "GH_ENTERPRISE_TOKEN": env.get("GH_TOKEN", ""),
         **env,
     }
+
+
+def edit(env: dict[str, str], repository: str, comment: int, payload: Path) -> str:
+    """Replace the body of one of our comments; gh's answer."""
+    return gh_api(
+        env, "--method", "PATCH", f"repos/{repository}/issues/comments/{comment}",
+        "--input", str(payload),
+    )  # fmt: skip
 
 
 def post(env: dict[str, str]) -> str:
@@ -146,20 +228,25 @@ def post(env: dict[str, str]) -> str:
     payload = folder / "reportgen-comment.json"
     payload.write_text(json.dumps({"body": body(summary)}), encoding="utf-8")
     gh = gh_env(env)
-    listing = gh_api(gh, "--paginate", f"repos/{repository}/issues/{number}/comments?per_page=100")
-    existing = sticky_comment(json_values(listing))
-    if existing is None:
+    me = login(gh)
+    listing = f"repos/{repository}/issues/{number}/comments?per_page=100"
+    found = ours(parse(gh_api(gh, "--paginate", listing), listing), me)
+    if found:
+        answer = edit(gh, repository, found[0], payload)
+        action = "Updated the comment on"
+    else:
         answer = gh_api(
             gh, "--method", "POST", f"repos/{repository}/issues/{number}/comments",
             "--input", str(payload),
         )  # fmt: skip
         action = "Commented on"
-    else:
-        answer = gh_api(
-            gh, "--method", "PATCH", f"repos/{repository}/issues/comments/{existing}",
-            "--input", str(payload),
-        )  # fmt: skip
-        action = "Updated the comment on"
+        # Another job may have posted at the same moment: the oldest of ours stays.
+        [created] = parse(answer, "the new comment")
+        found = ours(parse(gh_api(gh, "--paginate", listing), listing), me)
+        if isinstance(created, dict) and found and created.get("id") != found[0]:
+            gh_api(gh, "--method", "DELETE", f"repos/{repository}/issues/comments/{created['id']}")
+            answer = edit(gh, repository, found[0], payload)
+            action = "Updated the comment (another job had just posted it) on"
     url = ""
     with contextlib.suppress(ValueError, AttributeError):
         url = str(json.loads(answer).get("html_url", ""))

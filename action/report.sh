@@ -5,7 +5,46 @@
 # (the report, its outputs and the summary are written all the same), 2 bad input
 # (reportgen's message says what to fix; no report), 3 internal error in reportgen (a
 # bug: its message and traceback are above; no report).
+# Bash 3.2 (macOS runners) safe: no ${x,,}, and args is never empty when expanded.
 set -euo pipefail
+
+# Set the variable $1 to "true" or "false" from the boolean input named $2 with value $3
+# (in any case, as GitHub's own `==` compares); anything else stops with exit 2.
+flag() {
+  local value
+  value=$(printf '%s' "$3" | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')
+  case $value in
+    true | false) printf -v "$1" '%s' "$value" ;;
+    *)
+      echo "::error::The action's input $2 is '$3': it must be true or false."
+      exit 2
+      ;;
+  esac
+}
+# shellcheck disable=SC2034 # checked: comment and publish are only checked here (the
+# steps' `if:` reads them, case-insensitively), so that "yes" is an error, not a skip.
+significant_only="" github_summary="" fail_on_gate="" checked=""
+flag significant_only significant-only "${INPUT_SIGNIFICANT_ONLY:-false}"
+flag github_summary github-summary "${INPUT_GITHUB_SUMMARY:-true}"
+flag fail_on_gate fail-on-gate "${INPUT_FAIL_ON_GATE:-true}"
+flag checked comment "${INPUT_COMMENT:-false}"
+flag checked publish "${INPUT_PUBLISH:-false}"
+
+case ${INPUT_OUT:-} in
+  *$'\n'* | *$'\r'*)
+    echo "::error::The action's input out holds a line break: give the report folder's name on one line."
+    exit 2
+    ;;
+esac
+
+# The commit measured: the input, else the one checked out here (for pull_request
+# events, the merge commit GitHub builds, refs/pull/N/merge, which is GITHUB_SHA), else
+# GITHUB_SHA.
+commit=${INPUT_COMMIT:-}
+if [ -z "$commit" ]; then
+  commit=$(git rev-parse --verify -q HEAD 2>/dev/null || true)
+fi
+commit=${commit:-${GITHUB_SHA:-}}
 
 args=(report "$INPUT_GOLD")
 
@@ -32,13 +71,15 @@ add_option --verdicts "${INPUT_VERDICTS:-}"
 add_option --k "${INPUT_K:-}"
 add_option --context-k "${INPUT_CONTEXT_K:-}"
 add_option --baseline "${INPUT_BASELINE:-}"
-add_option --on-gold-change "${INPUT_ON_GOLD_CHANGE:-}"
+if [ -n "${INPUT_BASELINE:-}" ]; then
+  add_option --on-gold-change "${INPUT_ON_GOLD_CHANGE:-}"
+fi
 add_option --version "${INPUT_VERSION:-}"
 add_option --report-url "${INPUT_REPORT_URL:-}"
 add_lines --min "${INPUT_MIN:-}"
 add_lines --max-drop "${INPUT_MAX_DROP:-}"
-if [ "${INPUT_SIGNIFICANT_ONLY:-false}" = true ]; then args+=(--significant-only); fi
-if [ "${INPUT_GITHUB_SUMMARY:-true}" = true ]; then args+=(--github-summary); fi
+if [ "$significant_only" = true ]; then args+=(--significant-only); fi
+if [ "$github_summary" = true ]; then args+=(--github-summary); fi
 add_lines "" "${INPUT_ARGS:-}"
 
 printf 'reportgen'
@@ -64,26 +105,52 @@ esac
 dir=$(cd "$INPUT_OUT" && pwd)
 summary="$dir/summary.md"
 [ -f "$summary" ] || summary="$dir/report.md"
-# The version, then the gate's notice (max-drop rules skipped without a baseline), if any.
+# The version, the gate's notice (max-drop rules skipped without a baseline) and what a
+# gold-set change left out of the comparison, if any: one line each.
 facts=$("$REPORTGEN_PYTHON" -c '
 import json, sys
 report = json.load(open(sys.argv[1], encoding="utf-8"))
-print(report["version"])
-print(" ".join(((report.get("gate") or {}).get("notice") or "").split()).replace("%", "%25"))
+change = (report.get("baseline") or {}).get("gold_change") or {}
+said = ""
+if change.get("changes_detected"):
+    left = change.get("left_out") or {}
+    said = (
+        "The gold set changed since baseline %s: compared on the %s questions both share "
+        "(left out: %s removed, %s added, %s changed)." % (
+            report["baseline"].get("version"), change.get("shared_questions"),
+            *((left.get(key) or {}).get("count", 0)
+              for key in ("only_in_baseline", "only_in_this_report", "changed")),
+        )
+    )
+for line in (
+    report["version"],
+    ((report.get("gate") or {}).get("notice") or ""),
+    said,
+):
+    print(" ".join(str(line).split()).replace("%", "%25"))
 ' "$dir/report.json")
 version=$(sed -n 1p <<<"$facts")
 notice=$(sed -n 2p <<<"$facts")
+gold_change=$(sed -n 3p <<<"$facts")
 if [ -n "$notice" ]; then echo "::notice::$notice"; fi
-{
-  echo "report-dir=$dir"
-  echo "gate=$gate"
-  if [ -f "$summary" ]; then echo "summary-path=$summary"; fi
-  if [ -f "$dir/index.html" ]; then echo "html-path=$dir/index.html"; fi
-  echo "version=$version"
-} >>"$GITHUB_OUTPUT"
+if [ -n "$gold_change" ]; then echo "::notice::$gold_change"; fi
+
+# NAME<<DELIMITER form, with a delimiter the value cannot hold: no value, whatever its
+# characters, can add an output line of its own.
+set_output() {
+  local delimiter="ghadelimiter_${RANDOM}${RANDOM}${RANDOM}"
+  while [[ "$2" == *"$delimiter"* ]]; do delimiter="${delimiter}${RANDOM}"; done
+  printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >>"$GITHUB_OUTPUT"
+}
+set_output report-dir "$dir"
+set_output gate "$gate"
+if [ -f "$summary" ]; then set_output summary-path "$summary"; fi
+if [ -f "$dir/index.html" ]; then set_output html-path "$dir/index.html"; fi
+set_output version "$version"
+set_output commit "$commit"
 
 if [ "$gate" = failed ]; then
-  if [ "${INPUT_FAIL_ON_GATE:-true}" = true ]; then
+  if [ "$fail_on_gate" = true ]; then
     echo "::error::The quality gate failed (the report says which rule)."
     exit 1
   fi

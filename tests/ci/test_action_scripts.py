@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.ci.action_runner import read_outputs
 
 REPO = Path(__file__).resolve().parents[2]
 ACTION = REPO / "action"
@@ -21,7 +24,8 @@ SHA = "0123456789abcdef0123456789abcdef01234567"
 
 
 def outputs(path: Path) -> dict[str, str]:
-    return dict(line.split("=", 1) for line in path.read_text().splitlines() if line)
+    """GITHUB_OUTPUT as the runner reads it (NAME=VALUE lines and NAME<<DELIMITER blocks)."""
+    return read_outputs(path)
 
 
 def run_script(
@@ -51,13 +55,15 @@ def run_script(
 
 @pytest.fixture
 def fake_reportgen(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
-    """Writes its arguments one per line to argv.txt, a report folder, and exits $FAKE_EXIT."""
+    """Writes its arguments one per line to argv.txt, a report folder (its report.json
+    is $FAKE_REPORT when given), and exits $FAKE_EXIT."""
     request.applymarker(pytest.mark.hand_made_reports)  # its report.json is a stand-in
     script = tmp_path / "fake-reportgen"
     script.write_text(
         "#!/usr/bin/env bash\n"
         'printf "%s\\n" "$@" > "$RUNNER_TEMP/argv.txt"\n'
-        'mkdir -p out && echo \'{"version": "v9"}\' > out/report.json\n'
+        'report=${FAKE_REPORT:-}; [ -n "$report" ] || report=\'{"version": "v9"}\'\n'
+        'mkdir -p out && printf "%s" "$report" > out/report.json\n'
         "echo '<!-- reportgen -->' > out/summary.md && echo '<html>' > out/index.html\n"
         'exit "${FAKE_EXIT:-0}"\n'
     )
@@ -101,7 +107,8 @@ def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
 
 
 def test_empty_inputs_add_nothing(tmp_path: Path, fake_reportgen: Path) -> None:
-    env = inputs(github_summary="false", significant_only="false")
+    # on-gold-change (the action's default: intersect) only matters with a baseline.
+    env = inputs(github_summary="false", significant_only="false", on_gold_change="intersect")
     done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
     assert done.returncode == 0, done.stderr
     argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
@@ -127,10 +134,14 @@ def test_outputs_after_a_passed_gate(tmp_path: Path, fake_reportgen: Path) -> No
         "summary-path": str(folder / "summary.md"),
         "html-path": str(folder / "index.html"),
         "version": "v9",
+        "commit": "",
     }
 
 
-@pytest.mark.parametrize(("fail_on_gate", "code"), [("true", 1), ("false", 0)])
+@pytest.mark.parametrize(
+    ("fail_on_gate", "code"),
+    [("true", 1), ("false", 0), ("True", 1), ("FALSE", 0), (" false\n", 0)],
+)
 def test_a_failed_gate(tmp_path: Path, fake_reportgen: Path, fail_on_gate: str, code: int) -> None:
     env = {"REPORTGEN": str(fake_reportgen), "FAKE_EXIT": "1", **inputs(fail_on_gate=fail_on_gate)}
     done, out = run_script("report.sh", tmp_path, env)
@@ -155,6 +166,67 @@ def test_no_report_stops_without_outputs(
     assert done.returncode == code
     assert out == {}
     assert says in done.stdout
+
+
+def test_booleans_are_read_in_any_case(tmp_path: Path, fake_reportgen: Path) -> None:
+    env = inputs(github_summary="False", significant_only="TRUE", comment="True", publish="false")
+    done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
+    assert done.returncode == 0, done.stdout + done.stderr
+    argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
+    assert "--significant-only" in argv and "--github-summary" not in argv
+
+
+@pytest.mark.parametrize("name", ["fail_on_gate", "github_summary", "comment", "publish"])
+def test_a_boolean_that_is_neither_true_nor_false_stops(
+    tmp_path: Path, fake_reportgen: Path, name: str
+) -> None:
+    """ "yes" would otherwise be read as false: a failed gate passing the step unseen."""
+    done, out = run_script(
+        "report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **inputs(**{name: "yes"})}
+    )
+    assert done.returncode == 2 and out == {}
+    input_name = name.replace("_", "-")
+    assert f"::error::The action's input {input_name} is 'yes': it must be true or false." in (
+        done.stdout
+    )
+    assert not (tmp_path / "runner" / "argv.txt").exists()
+
+
+def test_a_line_break_in_out_cannot_add_outputs(tmp_path: Path, fake_reportgen: Path) -> None:
+    env = inputs(out="out\nhtml-path=/etc/passwd")
+    done, out = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
+    assert done.returncode == 2 and out == {}
+    assert "::error::The action's input out holds a line break" in done.stdout
+
+
+def test_outputs_are_written_so_no_value_can_start_a_line(
+    tmp_path: Path, fake_reportgen: Path
+) -> None:
+    """Each output is a NAME<<DELIMITER block, whatever its value holds."""
+    done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **inputs()})
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "github_output").read_text()
+    assert re.fullmatch(r"(([\w-]+)<<(ghadelimiter_\d+)\n[^\n]*\n\3\n)+", text), text
+
+
+def test_a_gold_set_change_is_said_in_a_notice(tmp_path: Path, fake_reportgen: Path) -> None:
+    change = {
+        "changes_detected": True,
+        "shared_questions": 4,
+        "left_out": {
+            "only_in_baseline": {"count": 1},
+            "only_in_this_report": {"count": 2},
+            "changed": {"count": 0},
+        },
+    }
+    report = {"version": "v9", "baseline": {"version": "v1", "gold_change": change}}
+    env = {"REPORTGEN": str(fake_reportgen), "FAKE_REPORT": json.dumps(report), **inputs()}
+    done, _ = run_script("report.sh", tmp_path, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        "::notice::The gold set changed since baseline v1: compared on the 4 questions both "
+        "share (left out: 1 removed, 2 added, 0 changed).\n" in done.stdout
+    )
 
 
 def test_the_real_cli_on_the_bundled_example(tmp_path: Path) -> None:

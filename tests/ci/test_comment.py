@@ -64,15 +64,19 @@ def test_the_first_run_posts_and_the_next_ones_edit_the_same_comment(
     assert only["body"] == f"{MARKER}\n### Retrieval report v2\n"
     calls = gh_state(Path(env["FAKE_GH_STATE"]))["calls"]
     assert [(call["method"], call["path"].split("?")[0]) for call in calls] == [
+        ("GET", "user"),
         ("GET", "repos/acme/rag/issues/7/comments"),
         ("POST", "repos/acme/rag/issues/7/comments"),
-        ("GET", "repos/acme/rag/issues/7/comments"),
-        ("PATCH", "repos/acme/rag/issues/comments/1000"),
-        ("GET", "repos/acme/rag/issues/7/comments"),
-        ("PATCH", "repos/acme/rag/issues/comments/1000"),
+        ("GET", "repos/acme/rag/issues/7/comments"),  # did another job post at once?
+        *[
+            ("GET", "user"),
+            ("GET", "repos/acme/rag/issues/7/comments"),
+            ("PATCH", "repos/acme/rag/issues/comments/1000"),
+        ]
+        * 2,
     ]
     assert all(call["token"] == "job-token" for call in calls)
-    assert all(call["paginate"] for call in calls if call["method"] == "GET")
+    assert all(call["paginate"] for call in calls if call["path"].endswith("comments?per_page=100"))
     assert (
         "comment-url=https://github.test/acme/rag/pull/7#issuecomment-1000"
         in (tmp_path / "output").read_text()
@@ -125,11 +129,106 @@ def test_a_push_is_skipped_with_a_notice(env: dict[str, str]) -> None:
     assert gh_state(Path(env["FAKE_GH_STATE"]))["calls"] == []
 
 
-def test_a_token_without_the_permission_says_which_one(env: dict[str, str]) -> None:
-    done = comment({**env, "FAKE_GH_FAIL": "403"})
-    assert done.returncode == 2
-    assert "::error::The token may not comment on this pull request" in done.stdout
-    assert "Fix: give the job `permissions: pull-requests: write`." in done.stdout
+def seed(env: dict[str, str], *existing: dict[str, object]) -> None:
+    """PR #7 already holds ``existing`` comments."""
+    Path(env["FAKE_GH_STATE"]).write_text(
+        json.dumps({"calls": [], "comments": {"acme/rag#7": list(existing)}, "next_id": 9})
+    )
+
+
+def test_a_persons_comment_with_the_marker_is_never_edited(env: dict[str, str]) -> None:
+    """Only the token's own account is ours: GitHub refuses edits of others' comments."""
+    copied = {"id": 1, "body": f"{MARKER}\ncopied by hand", "user": {"login": "ana"}}
+    seed(env, copied)
+    done = comment(env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Commented on PR #7" in done.stdout
+    assert [c["body"] for c in comments(env)] == [
+        copied["body"],
+        f"{MARKER}\n### Retrieval report v1\n",
+    ]
+
+
+def test_a_note_above_the_marker_still_matches_ours(env: dict[str, str]) -> None:
+    noted = {
+        "id": 1,
+        "body": f"Note from a maintainer: see #12.\n\n{MARKER}\nold",
+        "user": {"login": "github-actions[bot]"},
+    }
+    seed(env, noted)
+    done = comment(env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Updated the comment on PR #7" in done.stdout
+    [only] = comments(env)
+    assert only["id"] == 1 and only["body"] == f"{MARKER}\n### Retrieval report v1\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "author"),
+    [
+        ({"FAKE_GH_LOGIN": "eval-bot"}, "eval-bot"),
+        ({"COMMENT_AUTHOR": "my-app[bot]"}, "my-app[bot]"),
+    ],
+)
+def test_a_personal_or_app_token_finds_its_own_comment(
+    env: dict[str, str], extra: dict[str, str], author: str
+) -> None:
+    """`gh api user` names a personal token's account; an App's is given as COMMENT_AUTHOR."""
+    actions = {
+        "id": 1,
+        "body": f"{MARKER}\nby the job token",
+        "user": {"login": "github-actions[bot]"},
+    }
+    mine = {"id": 2, "body": f"{MARKER}\nold", "user": {"login": author}}
+    seed(env, actions, mine)
+    done = comment({**env, **extra, "FAKE_GH_LOGIN": author})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [c["body"] for c in comments(env)] == [
+        actions["body"],
+        f"{MARKER}\n### Retrieval report v1\n",
+    ]
+
+
+def test_two_jobs_posting_at_once_leave_one_comment(env: dict[str, str]) -> None:
+    """Both saw no comment and both posted: the later one gives way to the older one."""
+    done = comment({**env, "FAKE_GH_RACING_POST": f"{MARKER}\nthe other job's"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "another job had just posted it" in done.stdout
+    [only] = comments(env)
+    assert only["id"] == 1000 and only["body"] == f"{MARKER}\n### Retrieval report v1\n"
+
+
+@pytest.mark.parametrize(
+    ("fail", "says"),
+    [
+        ("403", "the token may not do this (HTTP 403). Fix: give the job `permissions: pull-"),
+        ("404", "not found (HTTP 404)"),
+        ("auth", "gh is not authenticated. Fix: pass a token"),
+        ("html", "answered with an HTML page, not JSON"),
+        ("502", "GitHub's server failed. Fix: re-run the job."),
+    ],
+)  # fmt: skip
+def test_every_gh_failure_is_one_line_with_its_fix(
+    env: dict[str, str], fail: str, says: str
+) -> None:
+    done = comment({**env, "FAKE_GH_LOGIN": "eval-bot", "FAKE_GH_FAIL": fail})
+    assert done.returncode == 3
+    assert done.stdout.startswith("::error::gh api ") and says in done.stdout
+    assert done.stdout.count("\n") == 1 and "Fix: " in done.stdout
+    assert done.stderr == ""
+
+
+def test_a_job_without_gh_says_so_in_one_line(env: dict[str, str], tmp_path: Path) -> None:
+    python_only = tmp_path / "python-only"
+    python_only.mkdir()
+    done = subprocess.run(
+        [sys.executable, str(COMMENT)], env={**env, "PATH": str(python_only)},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 3
+    assert done.stdout.startswith("::error::Cannot run gh, the GitHub CLI")
+    assert "Fix: install gh in this job" in done.stdout and done.stdout.count("\n") == 1
+    assert done.stderr == ""
 
 
 def test_on_github_enterprise_server_gh_is_pointed_at_its_host() -> None:
