@@ -23,7 +23,7 @@ url="$GITHUB_SERVER_URL/$GITHUB_REPOSITORY"
 # Only a missing branch means "no baseline yet": any other failure (a token that cannot
 # read, the network) stops here, since going on would skip every max-drop rule.
 found=0
-git -C "$repo" "${auth[@]}" ls-remote --exit-code --heads "$url" "refs/heads/$BRANCH" >/dev/null || found=$?
+git -C "$repo" ${auth[@]+"${auth[@]}"} ls-remote --exit-code --heads "$url" "refs/heads/$BRANCH" >/dev/null || found=$?
 if [ "$found" -eq 2 ]; then
   echo "::notice::No branch '$BRANCH' yet, so no baseline: the first published version will be one."
   exit 0
@@ -31,7 +31,7 @@ elif [ "$found" -ne 0 ]; then
   echo "::error::Cannot read $url (git exit $found). Fix: check baseline-branch and the token (private repositories need \`contents: read\`)."
   exit 3
 fi
-git -C "$repo" "${auth[@]}" fetch -q --depth=1 "$url" "refs/heads/$BRANCH"
+git -C "$repo" ${auth[@]+"${auth[@]}"} fetch -q --depth=1 "$url" "refs/heads/$BRANCH"
 git -C "$repo" archive FETCH_HEAD | tar -x -C "$site"
 echo "site=$site" >>"$GITHUB_OUTPUT"
 commit=$(git -C "$repo" rev-parse --short FETCH_HEAD)

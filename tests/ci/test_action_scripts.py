@@ -337,3 +337,18 @@ def test_an_unreadable_repository_stops_instead_of_skipping_the_baseline(
     assert done.returncode == 3
     assert out == {}
     assert "::error::Cannot read file://" in done.stdout and "::notice::" not in done.stdout
+
+
+NEVER_EMPTY = {"args"}
+"""Arrays that always hold something when expanded (report.sh's args starts with two)."""
+
+
+@pytest.mark.parametrize("script", sorted(ACTION.glob("*.sh")), ids=lambda path: path.name)
+def test_no_empty_array_breaks_bash_3_2(script: Path) -> None:
+    """macOS runners have bash 3.2, where "${a[@]}" of an empty array fails under set -u
+    (e.g. an empty publish-args): such arrays are expanded as ${a[@]+"${a[@]}"}."""
+    text = script.read_text()
+    guarded = re.sub(r'\$\{(\w+)\[@\]\+"\$\{\1\[@\]\}"\}', "", text)
+    bare = set(re.findall(r"\$\{(\w+)\[@\]\}", guarded)) - NEVER_EMPTY
+    assert bare == set(), f"{script.name}: {bare}"
+    assert "${" + "args[@]" not in text or text.index("args=(report") < text.index('"${args[@]}"')

@@ -360,31 +360,3 @@ def test_a_server_error_is_retried_then_said_to_be_the_servers(
     assert "::error::GitHub's server kept failing (5xx) for 1s" in done.stdout
     assert "nothing is wrong on your side" in done.stdout
     assert out == {}
-
-
-def test_an_empty_publish_args_works_in_bash_before_4_4(tmp_path: Path, origin: Path) -> None:
-    """macOS runners have bash 3.2, where "${a[@]}" of an empty array fails under set -u."""
-    text = PUBLISH.read_text()
-    assert '"${extra[@]}"' not in text.replace('${extra[@]+"${extra[@]}"}', "")
-    assert '"${auth[@]}"' not in text.replace('${auth[@]+"${auth[@]}"}', "")
-
-
-@pytest.mark.parametrize(
-    ("extra", "says"),
-    [
-        ({"BRANCH": ""}, "::error::publish: true needs baseline-branch"),
-        ({"REPORT_DIR": "/nonexistent"}, "::error::There is no report to publish"),
-        (
-            {"PUBLISH_ARGS": "--no-such-option"},
-            "::error::reportgen publish stopped with exit code 2",
-        ),
-    ],
-)
-def test_bad_input_exits_2(
-    tmp_path: Path, origin: Path, reports: dict[str, Path], extra: dict[str, str], says: str
-) -> None:
-    done, out = publish(tmp_path, reports["v1"], reportgen_command(tmp_path), **extra)
-    assert done.returncode == 2, done.stdout + done.stderr
-    assert says in done.stdout
-    assert out == {}
-    assert git("--git-dir", str(origin), "branch", "--list") == ""
