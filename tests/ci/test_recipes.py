@@ -3,7 +3,11 @@ artifact name per matrix job, main-only publishing, retention, privacy, GitLab's
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +141,72 @@ def test_the_action_compares_across_a_gold_change_by_default() -> None:
     """After a gold change merges, refusing would leave every new PR without a report."""
     action = load((REPO / "action.yml").read_text())
     assert action["inputs"]["on-gold-change"]["default"] == "intersect"
+
+
+def gitlab_script(job: str, tmp_path: Path, site: bool) -> list[str]:
+    """Run the GitLab recipe's ``job`` script as its runner would (one shell, -e), with
+    stand-ins for curl (the previous `pages` artifact, or a 404 at first) and reportgen
+    (records its arguments); the reportgen calls it made."""
+    document = workflow(".gitlab-ci.yml")
+    lines: list[str] = []
+    for item in document[job]["script"]:
+        lines.extend(item if isinstance(item, list) else [item])
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(parents=True)
+    if site:
+        archive = tmp_path / "pages.zip"
+        with zipfile.ZipFile(archive, "w") as zipped:
+            zipped.writestr("public/history.jsonl", '{"version": "v1"}\n')
+        curl = f'#!/bin/sh\nwhile [ "$1" != --output ]; do shift; done\ncp "{archive}" "$2"\n'
+    else:
+        curl = "#!/bin/sh\necho 'curl: (22) The requested URL returned error: 404' >&2\nexit 22\n"
+    (bin_dir / "curl").write_text(curl)
+    (bin_dir / "reportgen").write_text(
+        f'#!/bin/sh\necho "$*" >> "{tmp_path}/calls"\n'
+        'if [ "$1" = publish ]; then mkdir -p public; fi\n'
+    )
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    clean = {key: value for key, value in os.environ.items() if key != "GIT_DIR"}
+    subprocess.run([*git, "init", "-q"], check=True, env=clean)
+    for message in ("one", "two"):
+        subprocess.run(
+            [*git, "commit", "-q", "--allow-empty", "-m", message], check=True, env=clean
+        )
+    env = {
+        **clean,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "CI_JOB_TOKEN": "t",
+        "CI_API_V4_URL": "https://gitlab.test/api/v4",
+        "CI_PROJECT_ID": "1",
+        "CI_DEFAULT_BRANCH": "main",
+        "CI_MERGE_REQUEST_DIFF_BASE_SHA": "b" * 40,
+    }
+    done = subprocess.run(
+        ["sh", "-e", "-c", "\n".join(lines)], cwd=work, env=env, capture_output=True, text=True,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return (tmp_path / "calls").read_text().splitlines()
+
+
+@pytest.mark.skipif(shutil.which("unzip") is None, reason="needs unzip, as the recipe's image")
+@pytest.mark.parametrize("job", ["reportgen", "pages"])
+def test_the_gitlab_recipe_compares_with_the_site_once_there_is_one(
+    job: str, tmp_path: Path
+) -> None:
+    [first, *publish] = gitlab_script(job, tmp_path / "first", site=False)
+    assert "--baseline" not in first and "--junit reportgen-junit.xml" in first
+    [later, *_] = gitlab_script(job, tmp_path / "later", site=True)
+    parent = "b" * 40 if job == "reportgen" else ""
+    assert re.search(
+        rf"--baseline public --baseline-commit {parent or '[0-9a-f]{40}'} --on-gold-change "
+        "intersect",
+        later,
+    ), later
+    assert publish == (
+        [] if job == "reportgen" else ["publish reportgen-report --site public --keep 50 --public"]
+    )
