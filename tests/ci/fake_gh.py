@@ -16,6 +16,7 @@ or html (a proxy's page, exit 0).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -159,6 +160,14 @@ FAILURES = {
 
 def main() -> int:
     state_path = Path(os.environ["FAKE_GH_STATE"])
+    # One call at a time, as GitHub applies each request whole: concurrent jobs' calls
+    # interleave between requests, never inside one.
+    with open(state_path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return answer(state_path)
+
+
+def answer(state_path: Path) -> int:
     state = load(state_path)
     call = parse(sys.argv[1:])
     call["token"] = os.environ.get("GH_TOKEN")

@@ -198,6 +198,27 @@ def test_two_jobs_posting_at_once_leave_one_comment(env: dict[str, str]) -> None
     assert only["id"] == 1000 and only["body"] == f"{MARKER}\n### Retrieval report v1\n"
 
 
+@pytest.mark.slow  # five real jobs, each a Python and a dozen gh calls: ~10 s on 2 cores
+def test_five_jobs_at_once_leave_one_comment(env: dict[str, str]) -> None:
+    jobs = []
+    for number in range(5):
+        summary = Path(env["SUMMARY"]).with_name(f"summary{number}.md")
+        summary.write_text(f"{MARKER}\n### Retrieval report of job {number}\n")
+        jobs.append(
+            subprocess.Popen(
+                [sys.executable, str(COMMENT)],
+                env={**env, "SUMMARY": str(summary)},
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        )
+    printed = [(job.wait(timeout=120), job.stdout.read() if job.stdout else "") for job in jobs]
+    assert [code for code, _ in printed] == [0] * 5, printed
+    [only] = comments(env)
+    assert str(only["body"]).startswith(f"{MARKER}\n### Retrieval report of job ")
+
+
 @pytest.mark.parametrize(
     ("fail", "says"),
     [
