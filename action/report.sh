@@ -45,6 +45,10 @@ if [ -z "$commit" ]; then
   commit=$(git rev-parse --verify -q HEAD 2>/dev/null || true)
 fi
 commit=${commit:-${GITHUB_SHA:-}}
+# The baseline's commit: the pull request's base (or the merge group's, or the commit
+# before a push); none for a new branch, whose "before" is all zeros.
+baseline_commit=${INPUT_BASELINE_COMMIT:-}
+if [[ "$baseline_commit" =~ ^0+$ ]]; then baseline_commit=""; fi
 
 args=(report "$INPUT_GOLD")
 
@@ -73,7 +77,11 @@ add_option --context-k "${INPUT_CONTEXT_K:-}"
 add_option --baseline "${INPUT_BASELINE:-}"
 if [ -n "${INPUT_BASELINE:-}" ]; then
   add_option --on-gold-change "${INPUT_ON_GOLD_CHANGE:-}"
+  add_option --baseline-commit "$baseline_commit"
+  add_option --baseline-fallback "${INPUT_BASELINE_FALLBACK:-}"
 fi
+add_option --commit "$commit"
+add_option --junit "${INPUT_JUNIT:-}"
 add_option --version "${INPUT_VERSION:-}"
 add_option --report-url "${INPUT_REPORT_URL:-}"
 add_lines --min "${INPUT_MIN:-}"

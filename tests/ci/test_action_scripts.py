@@ -85,6 +85,10 @@ def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
         context_k="5",
         baseline="site",
         on_gold_change="intersect",
+        baseline_commit="b" * 40,
+        baseline_fallback="newest",
+        commit="c" * 40,
+        junit="junit.xml",
         min="recall@5=0.8\nhit@5=0.9\n",
         max_drop="mrr@5=0.02",
         significant_only="true",
@@ -99,7 +103,9 @@ def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
     assert argv == [
         "report", "gold set.jsonl", "bm25=runs/bm 25.trec", "dense=runs/dense.jsonl",
         "--out", "out", "--verdicts", "verdicts.jsonl", "--k", "1,5", "--context-k", "5",
-        "--baseline", "site", "--on-gold-change", "intersect", "--version", "pr-7",
+        "--baseline", "site", "--on-gold-change", "intersect", "--baseline-commit", "b" * 40,
+        "--baseline-fallback", "newest", "--commit", "c" * 40, "--junit", "junit.xml",
+        "--version", "pr-7",
         "--report-url", "https://github.com/o/r/actions/runs/9",
         "--min", "recall@5=0.8", "--min", "hit@5=0.9", "--max-drop", "mrr@5=0.02",
         "--significant-only", "--github-summary", "--trec-eval", "--relevance-threshold", "2",
@@ -107,8 +113,12 @@ def test_inputs_become_arguments(tmp_path: Path, fake_reportgen: Path) -> None:
 
 
 def test_empty_inputs_add_nothing(tmp_path: Path, fake_reportgen: Path) -> None:
-    # on-gold-change (the action's default: intersect) only matters with a baseline.
-    env = inputs(github_summary="false", significant_only="false", on_gold_change="intersect")
+    # on-gold-change (the action's default: intersect) and the baseline's commit only
+    # matter with a baseline; a push that starts a branch has an all-zero "before".
+    env = inputs(
+        github_summary="false", significant_only="false", on_gold_change="intersect",
+        baseline_commit="b" * 40,
+    )  # fmt: skip
     done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
     assert done.returncode == 0, done.stderr
     argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
@@ -352,3 +362,32 @@ def test_no_empty_array_breaks_bash_3_2(script: Path) -> None:
     bare = set(re.findall(r"\$\{(\w+)\[@\]\}", guarded)) - NEVER_EMPTY
     assert bare == set(), f"{script.name}: {bare}"
     assert "${" + "args[@]" not in text or text.index("args=(report") < text.index('"${args[@]}"')
+
+
+def test_the_commit_measured_is_the_one_checked_out(tmp_path: Path, fake_reportgen: Path) -> None:
+    """On pull_request, actions/checkout checks out refs/pull/N/merge: GITHUB_SHA, the merge
+    commit GitHub builds. A job that checks out another commit records that one."""
+    env = {"REPORTGEN": str(fake_reportgen), "GITHUB_SHA": SHA, **inputs()}
+    done, out = run_script("report.sh", tmp_path, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
+    assert argv[argv.index("--commit") + 1] == SHA and out["commit"] == SHA
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    clean = {key: value for key, value in os.environ.items() if key != "GIT_DIR"}
+    subprocess.run([*git, "init", "-q"], check=True, env=clean)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "x"], check=True, env=clean)
+    head = subprocess.run(
+        [*git, "rev-parse", "HEAD"], check=True, env=clean, capture_output=True, text=True
+    ).stdout.strip()
+    (tmp_path / "github_output").write_text("")
+    done, out = run_script("report.sh", tmp_path, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert out["commit"] == head != SHA
+
+
+def test_an_all_zero_baseline_commit_is_none(tmp_path: Path, fake_reportgen: Path) -> None:
+    """A push that creates a branch has github.event.before = 0000000...: no commit."""
+    env = inputs(baseline="site", baseline_commit="0" * 40)
+    done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "--baseline-commit" not in (tmp_path / "runner" / "argv.txt").read_text()

@@ -119,7 +119,7 @@ def test_ci_page_lists_every_input_and_output_of_the_action() -> None:
     section = action.split("\noutputs:\n")
     inputs = re.findall(r"^  ([\w-]+):$", section[0].split("\ninputs:\n")[1], re.M)
     outputs = re.findall(r"^  ([\w-]+):$", section[1].split("\nruns:\n")[0], re.M)
-    assert len(inputs) == 25 and len(outputs) == 9
+    assert len(inputs) == 28 and len(outputs) == 9
     for name in [*inputs, *outputs]:
         assert f"| `{name}` |" in page, name
 
