@@ -209,7 +209,7 @@ def test_rejections_until_the_time_budget_stop_with_exit_3(tmp_path: Path, origi
 
 
 @pytest.mark.hand_made_reports  # the stand-in publish's report.json is one
-@pytest.mark.slow  # 20 real publishers racing take about ten seconds on 2 cores
+@pytest.mark.slow  # 20 real publishers racing: ~45 s on 2 cores, minutes when they are busy
 def test_twenty_concurrent_publishers_all_land(tmp_path: Path, origin: Path) -> None:
     command = stand_in_publish(tmp_path)
     jobs = []
@@ -234,7 +234,6 @@ def test_twenty_concurrent_publishers_all_land(tmp_path: Path, origin: Path) -> 
             "REPORT_DIR": str(report),
             "REPORTGEN": str(command),
             "REPORTGEN_PYTHON": sys.executable,
-            "PUBLISH_TIMEOUT": "120",
             "PUBLISH_BACKOFF_MS": "100",
             "PUBLISH_BACKOFF_MAX_MS": "2000",
         }
@@ -243,8 +242,9 @@ def test_twenty_concurrent_publishers_all_land(tmp_path: Path, origin: Path) -> 
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         )  # fmt: skip
         jobs.append(started)
-    results = [(job.wait(timeout=180), job.stdout.read() if job.stdout else "") for job in jobs]
-    assert [code for code, _ in results] == [0] * 20, results
+    results = [(job.wait(timeout=900), job.stdout.read() if job.stdout else "") for job in jobs]
+    failed = [text for code, text in results if code != 0]
+    assert failed == [], "\n\n".join(failed)
     assert sorted(history(origin)) == sorted(f"v{n}" for n in range(20))
     assert {f"v{n}/report.json" for n in range(20)} <= set(branch_files(origin))
     assert sum("::warning::Another job published" in text for _, text in results) > 0
