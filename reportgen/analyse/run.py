@@ -40,7 +40,7 @@ from reportgen.analyse.compare import compare_runs
 from reportgen.analyse.coverage import coverage
 from reportgen.analyse.cutoff import CutoffAnalysis, analyse
 from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
-from reportgen.analyse.gate import evaluate_gate
+from reportgen.analyse.gate import audit, evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.core.labels import created_at, default_version_label
@@ -276,11 +276,12 @@ def run_analyses(
             cells=cells,
         )
     kinds = sorted(set(evaluation.runs[0].scores.get_column("kind").to_list()))
+    gate = evaluate_gate(options.gate, means, kinds, versus) if options.gate else None
     return Findings(
         evaluation=evaluation,
         version=version,
         created=created,
-        warnings=(*hygiene.warnings, *evaluation.warnings, *join_warnings),
+        warnings=(*hygiene.warnings, *evaluation.warnings, *join_warnings, *audit(gate)),
         means=means,
         intervals={
             result.name: mean_intervals(result.scores, keys, keep_no_relevant=keep)
@@ -298,7 +299,7 @@ def run_analyses(
         attributions=attributions,
         stale_cells=stale_cells,
         baseline=versus,
-        gate=evaluate_gate(options.gate, means, kinds, versus) if options.gate else None,
+        gate=gate,
         chunkings=chunking_facts(evaluation),
         drilldown=choose(evaluation, attribution, options.explain),
     )

@@ -211,6 +211,10 @@ class RuleResult(TypedDict):
     p_holm: NotRequired[float]
     label: NotRequired[Label]
     significant: NotRequired[bool]
+    mde: NotRequired[float | None]
+    """The measure's smallest detectable change in this comparison (null: none is)."""
+    n_needed: NotRequired[int]
+    """About how many questions would make a drop of ``threshold`` detectable."""
     passed: bool
     message: str
 
