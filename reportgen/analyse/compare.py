@@ -244,13 +244,11 @@ def compare_sides(
 def cluster_numbers(paired: pl.DataFrame, clusters: Clusters) -> Any:
     """Each paired question's cluster as 0, 1, ... in order of first appearance (the
     questions are sorted by id); a question without a cluster is its own."""
-    numbers = paired.select(
-        pl.int_range(pl.len())
-        .min()
-        .over(pl.col("qid").replace_strict(dict(clusters), default=pl.col("qid")))
-        .rank("dense")
-        .cast(pl.Int64)
-        - 1
+    cluster = pl.col("qid").replace_strict(dict(clusters), default=pl.col("qid"))
+    numbers = (
+        paired.select("qid")
+        .with_row_index("row")
+        .select(pl.col("row").min().over(cluster).rank("dense").cast(pl.Int64) - 1)
     )
     return numbers.to_series().to_numpy()
 

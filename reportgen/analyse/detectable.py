@@ -93,7 +93,7 @@ def mcnemar_mde(n: int, discordant: int, alpha: float) -> float | None:
 def normal_mde(n: int, variance_of_mean: float, alpha: float, bound: float | None) -> float | None:
     """The mde of a measure tested by randomization, from the variance of its mean
     difference; None beyond ``bound`` (the largest possible difference) or below
-    :func:`fewest` questions."""
+    :func:`fewest` questions (clusters, when whole clusters are flipped)."""
     if n < fewest(alpha):
         return None
     mde = _z(alpha) * math.sqrt(max(variance_of_mean, 0.0))

@@ -133,7 +133,9 @@ def _drop_entries(
                 found[(rule, run)] = entries[run]
                 continue
             then, now = (frame.filter(pl.col("kind") == rule.kind) for frame in baseline.sides[run])
-            entry = paired_measures(Side("baseline", then), Side("now", now), [rule.measure])
+            entry = paired_measures(
+                Side("baseline", then), Side("now", now), [rule.measure], clusters=baseline.clusters
+            )
             by_kind.append((rule, run, entry))
     apply_holm([entry for _, _, entry in by_kind])
     for rule, run, entry in by_kind:

@@ -283,7 +283,9 @@ def _detectable(
         if variance == 0.0 and bound is not None:
             # every value the same on both sides: as if each question could move by the range
             variance = bound**2 / max(n, 1)
-        found.append(normal_mde(n, variance, alpha, bound))
+        # the test can flip only as many signs as there are clusters
+        units = n if pair.sizes is None else len(pair.sizes)
+        found.append(normal_mde(units, variance, alpha, bound))
         needed.append(normal_n_needed(n, variance, alpha, NEEDED_FOR))
     return found, needed, np.asarray(design, dtype=np.float64)
 
