@@ -125,6 +125,8 @@ def _comparison_line(entry: Comparison, key: str) -> str:
 
 def _detectable(measure: MeasureChange) -> str:
     """What the comparison could have shown: its mde, or the questions it would need."""
+    if "mde" not in measure:  # a report written before it
+        return ""
     if measure["mde"] is None:
         return (
             f" (no change is detectable; about {measure['n_needed']} questions would be "

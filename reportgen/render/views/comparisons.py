@@ -14,6 +14,7 @@ from reportgen.schema import (
     CellsThenNow,
     Comparison,
     GoldSection,
+    MeasureChange,
     Method,
     Report,
     Selection,
@@ -92,7 +93,7 @@ def _comparison_table(entry: Comparison, titles: Titles) -> Table:
                 ),
                 Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}"),
                 Cell(f"{m['wins']} / {m['ties']} / {m['losses']}"),
-                Cell("none" if m["mde"] is None else fmt(m["mde"])),
+                Cell(_mde_text(m)),
                 Cell(m["label"], css=f"verdict {verdict_class(m['label'])}"),
             ]
         )
@@ -283,6 +284,13 @@ def _fewer_note(entry: Comparison) -> str:
     )
 
 
+def _mde_text(measure: MeasureChange) -> str:
+    """The smallest detectable change; empty in a report written before it."""
+    if "mde" not in measure:
+        return ""
+    return "none" if measure["mde"] is None else fmt(measure["mde"])
+
+
 def _method_text(method: Method) -> str:
     return (
         f"Differences are after - before, paired by question. Intervals: 95% percentile "
@@ -299,7 +307,7 @@ def _method_text(method: Method) -> str:
 
 
 def _cluster_text(method: Method) -> str:
-    cluster = method["cluster"]
+    cluster = method.get("cluster")  # absent from reports written before it
     if cluster is None:
         return ""
     return (
@@ -310,7 +318,7 @@ def _cluster_text(method: Method) -> str:
 
 def _cluster_note(entry: Comparison) -> str:
     """How many clusters, and how many independent questions they are worth."""
-    if entry["clusters"] == entry["n"]:
+    if entry.get("clusters", entry["n"]) == entry["n"]:
         return ""
     return (
         f" {plural(entry['clusters'], 'cluster')}, design effect {entry['design_effect']:.2f}: "

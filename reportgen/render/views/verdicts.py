@@ -121,15 +121,15 @@ def large_drops(report: Report) -> list[Drop]:
 def clustered_line(report: Report) -> str:
     """The first screen's word on clustered questions, when they widen the intervals."""
     sections: list[Sequence[Comparison]] = [report["comparisons"]["pairs"]]
-    method = report["comparisons"]["method"]["cluster"]
+    method = report["comparisons"]["method"].get("cluster")  # absent from older reports
     if report["baseline"]:
         sections.append(report["baseline"]["comparisons"])
-        method = method or report["baseline"]["method"]["cluster"]
+        method = method or report["baseline"]["method"].get("cluster")
     entries: list[Comparison] = [entry for section in sections for entry in section]
     if method is None or not entries:
         return ""
-    worst = max(entries, key=lambda entry: entry["design_effect"])
-    if worst["design_effect"] <= DESIGN_EFFECT_SHOWN:
+    worst = max(entries, key=lambda entry: entry.get("design_effect", 1.0))
+    if worst.get("design_effect", 1.0) <= DESIGN_EFFECT_SHOWN:
         return ""
     return (
         f"Questions are clustered by {method['field']}: {worst['n']} questions in "
