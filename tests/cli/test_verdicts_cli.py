@@ -45,8 +45,16 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _report(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(
         cli,
-        ["report", "gold.jsonl", "rerank=v2.jsonl", "--context-k", "3", "--baseline", "base"]
-        + list(args),
+        [
+            "report",
+            "gold.jsonl",
+            "rerank=v2.jsonl",
+            "--context-k",
+            "3",
+            "--baseline",
+            "base",
+            *args,
+        ],
     )
     return result.exit_code, result.output
 
