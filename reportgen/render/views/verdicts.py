@@ -146,7 +146,12 @@ def digest(report: Report, phrases: dict[str, str], anchors: dict[str, str]) -> 
     for warning in report["warnings"]:
         counts[warning["code"]] = counts.get(warning["code"], 0) + warning["count"]
     first = [code for code in ("stale_gold", "possibly_stale_gold") if code in counts]
-    order = first + [code for code in counts if code not in first]
+    # then the other alerts, then the folded lines in page order
+    rest = sorted(
+        (code for code in counts if code not in first),
+        key=lambda code: (anchors.get(code, "warnings") != "alerts", anchors.get(code, "")),
+    )
+    order = first + rest
     return [
         DigestItem(
             f"{phrases.get(code, code.replace('_', ' '))} ({counts[code]})",
