@@ -106,6 +106,9 @@ def method(cluster: str | None = None) -> dict[str, Any]:
             "(z_{1-alpha/2} + z_0.80) * sqrt(variance of the mean difference); the "
             "per-question differences' variance / n, or the cluster-robust variance "
             "with --cluster-by; when no question moved, the two sides' variances summed",
+            "n_needed": "questions for a change of n_needed_for to be detectable at the "
+            "same spread: the normal formula solved for n; for binary measures Connor's "
+            "(1987) sample size for McNemar's test at the observed discordance rate",
             "null_when": "no change within the measure's range reaches 80% power, or "
             "fewer questions than log2(2 / alpha) + 1 (the smallest possible p is then "
             "at least alpha)",

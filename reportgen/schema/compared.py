@@ -29,6 +29,7 @@ class MdeMethod(TypedDict):
     binary: str
     other: str
     null_when: str
+    n_needed: str
     n_needed_for: float
     """The change each measure's ``n_needed`` is for (0.10)."""
 
