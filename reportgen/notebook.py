@@ -138,12 +138,21 @@ class Results:
         ]
         return pl.DataFrame(rows, schema=schema)
 
-    def compare(self, a: str, b: str, measures: Iterable[str] | None = None) -> pl.DataFrame:
+    def compare(
+        self,
+        a: str,
+        b: str,
+        measures: Iterable[str] | None = None,
+        *,
+        cluster_by: str | None = None,
+    ) -> pl.DataFrame:
         """Run ``b`` against run ``a``, paired by question, as the report compares them:
         one row per measure (by default those at k_ctx and the whole-list ones), with
-        the bootstrap interval of the difference and Holm-corrected p-values over the
-        measures of this one pair."""
+        the bootstrap interval of the difference, Holm-corrected p-values over the
+        measures of this one pair, the smallest detectable change (``mde``, null when
+        none is) and the label; ``cluster_by`` as ``--cluster-by``."""
         from reportgen.analyse.baseline import current_sides
+        from reportgen.analyse.clusters import question_clusters
         from reportgen.analyse.compare import compare_runs
         from reportgen.analyse.run import compared_keys
 
@@ -157,8 +166,26 @@ class Results:
             raise ParameterError("b", b, "is run a itself", "name two different runs", option="")
         chosen = None if measures is None else list(measures)
         keys = compared_keys(self.evaluation, chosen, None)
-        (entry,) = compare_runs({a: sides[a], b: sides[b]}, keys, [], reference=a)["pairs"]
-        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm", "label")
+        clusters = question_clusters(self.evaluation, cluster_by)
+        (entry,) = compare_runs(
+            {a: sides[a], b: sides[b]},
+            keys,
+            [],
+            reference=a,
+            clusters=clusters,
+            cluster_by=cluster_by,
+        )["pairs"]
+        columns = (
+            "before",
+            "after",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "p",
+            "p_holm",
+            "mde",
+            "label",
+        )
         rows = [
             {"measure": key, "n": entry["n"]} | {c: values[c] for c in columns}
             for key, values in entry["measures"].items()
@@ -179,6 +206,7 @@ class Results:
         compare_measures: Sequence[str] | None = None,
         gate: GateRules | None = None,
         strict: bool = False,
+        cluster_by: str | None = None,
     ) -> ReportResult:
         """Write the files ``reportgen report`` writes (report.json, per_question.csv,
         the HTML and Markdown pages and their charts, as ``formats`` ask) into ``out_dir``.
@@ -216,7 +244,9 @@ class Results:
         request = ReportRequest(
             inputs,
             ReportOutputs(out_dir, formats, per_question_format),
-            ReportSettings(self.settings, version, reference_run, compare_measures),
+            ReportSettings(
+                self.settings, version, reference_run, compare_measures, cluster_by=cluster_by
+            ),
             ReportChecks(gate=gate, strict=strict),
         )
         return make_report(request)

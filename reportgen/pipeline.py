@@ -160,6 +160,7 @@ class Ending:
     on_gold_change: GoldChangePolicy
     explain: ExplainMode
     command: str
+    cluster_by: str | None = None
 
     @classmethod
     def of(cls, request: ReportRequest | MergeRequest) -> Ending:
@@ -173,6 +174,7 @@ class Ending:
                 request.on_gold_change,
                 request.explain,
                 "merge",
+                request.cluster_by,
             )
         settings = request.settings
         return cls(
@@ -184,6 +186,7 @@ class Ending:
             settings.on_gold_change,
             request.outputs.explain,
             "report",
+            settings.cluster_by,
         )
 
 
@@ -227,6 +230,7 @@ def analyse_and_write(
         on_gold_change=ending.on_gold_change,
         gate=checks.gate,
         explain=ending.explain,
+        cluster_by=ending.cluster_by,
     )
     findings = run_analyses(evaluation, options, version=ending.version, created=created)
     if warnings:

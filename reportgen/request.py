@@ -102,6 +102,8 @@ class ReportSettings:
     compare_measures: Sequence[str] | None = None
     """The measures to test (default: those at the context k and the whole-list ones)."""
     on_gold_change: GoldChangePolicy = "refuse"
+    cluster_by: str | None = None
+    """A gold field (or ``document``) grouping questions that are not independent."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,8 @@ class MergeRequest:
     reference_run: str | None = None
     compare_measures: Sequence[str] | None = None
     on_gold_change: GoldChangePolicy = "refuse"
+    cluster_by: str | None = None
+    """``document`` only: the shards keep no other gold field."""
     explain: ExplainMode = "failures"
     allow_partial: bool = False
     """Merge the shards given when some of their cut are missing (every output says so)."""

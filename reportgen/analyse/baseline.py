@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.analyse.compare import Side, apply_holm, compare_sides, method
+from reportgen.analyse.compare import Clusters, Side, apply_holm, compare_sides, method
 from reportgen.core.model import fingerprint_of
 from reportgen.errors import InputError
 from reportgen.load.previous.baseline import Baseline
@@ -57,6 +57,8 @@ class BaselineComparison:
     section: dict[str, Any]
     sides: dict[str, tuple[pl.DataFrame, pl.DataFrame]]
     """run -> (baseline values, current values), on the questions both count."""
+    clusters: Clusters | None = None
+    """The questions' clusters (``--cluster-by``), for the gate's comparisons per kind."""
 
 
 def _check_settings(baseline: Baseline, evaluation: Evaluation) -> None:
@@ -151,6 +153,8 @@ def compare_with_baseline(
     version: str,
     digests: dict[str, str],
     cells: dict[str, dict[str, Any]],
+    clusters: Clusters | None = None,
+    cluster_by: str | None = None,
 ) -> BaselineComparison:
     """The ``baseline`` section: every run of this report against its namesake then.
 
@@ -179,6 +183,7 @@ def compare_with_baseline(
         ],
         keys,
         change_keys,
+        clusters=clusters,
     )
     for name, entry in zip(common, entries, strict=True):
         entry["run"] = name
@@ -194,14 +199,17 @@ def compare_with_baseline(
             "fingerprint": then_report["gold"]["fingerprint"],
         },
         "gold_change": gold_change,
-        "method": {**method(), "family_size": sum(len(e["measures"]) for e in entries)},
+        "method": {
+            **method(None if clusters is None else cluster_by),
+            "family_size": sum(len(e["measures"]) for e in entries),
+        },
         "measures": keys,
         "runs_not_in_baseline": [name for name in now_sides if name not in then_sides],
         "baseline_runs_not_here": [name for name in then_sides if name not in now_sides],
         "comparisons": entries,
     }
     sides = {name: (then_sides[name], now_sides[name]) for name in common}
-    return BaselineComparison(section, sides)
+    return BaselineComparison(section, sides, clusters)
 
 
 def _cells(then: dict[str, Any], now: dict[str, dict[str, Any]], run: str) -> dict[str, Any] | None:

@@ -8,7 +8,13 @@ McNemar test for binary measures (hit@k), Holm's correction across every measure
 and pair compared, win / tie / loss counts, the questions that changed, and 1/n.
 
 A difference is labelled "better" or "worse" only when the Holm-adjusted p-value is
-below 0.05 AND the interval excludes 0; otherwise it is "within noise".
+below 0.05 AND the interval excludes 0; otherwise it is "within noise" when a change of
+the measure's minimum detectable effect (``mde``, detectable.py) would have shown, and
+"too few questions" when no change within the measure's range would have: four
+questions can never show a significant change, and saying "within noise" of a collapse
+from 0.75 to 0 would mislead. With clusters (``--cluster-by``: questions written from
+one document are not independent) the bootstrap draws, and the randomization test
+flips, whole clusters.
 
 Resampling (paired.py, the only NumPy user, imported only when something is compared; it
 returns arrays, this module builds the entries) is matrix algebra (resamples x
@@ -32,6 +38,8 @@ import polars as pl
 from reportgen.analyse.resampling import LEVEL, RESAMPLES, SEED, TOLERANCE
 from reportgen.measure.measures import MEASURES
 
+LABELS = ("better", "worse", "within noise", "too few questions")
+
 if TYPE_CHECKING:
     from reportgen.analyse.paired import PairedStatistics
 
@@ -45,11 +53,23 @@ report.json 15 MB at 10,000 questions."""
 BINARY_NAMES = frozenset(m.name for m in MEASURES if m.binary)
 
 
+UNBOUNDED_NAMES = frozenset({"context_chars"})
+"""Measures counted in characters: a difference has no largest value."""
+
+NEEDED_FOR = 0.10
+"""The change each measure's ``n_needed`` is for (detectable.py's NEEDED_FOR)."""
+
+
 def is_binary(key: str) -> bool:
     return key.partition("@")[0] in BINARY_NAMES
 
 
-def method() -> dict[str, Any]:
+def bound(key: str) -> float | None:
+    """The largest possible difference of a measure: 1 for shares, None for characters."""
+    return None if key.partition("@")[0] in UNBOUNDED_NAMES else 1.0
+
+
+def method(cluster: str | None = None) -> dict[str, Any]:
     """How every comparison was computed, written beside the numbers in report.json."""
     return {
         "difference": "after - before: mean over the questions both sides count",
@@ -72,7 +92,40 @@ def method() -> dict[str, Any]:
         "changed_questions_kept": CHANGED_QUESTIONS_KEPT,
         "alpha": ALPHA,
         "label": "better / worse only when the Holm-adjusted p < alpha and the interval "
-        "excludes 0; otherwise within noise",
+        "excludes 0; otherwise too few questions when mde is null (no change within the "
+        "measure's range would be detected), else within noise",
+        "mde": {
+            "power": 0.8,
+            "alpha": ALPHA,
+            "holm": "before Holm: the smallest true change one test at alpha detects with "
+            "80% power; after Holm across the whole family the detectable change is larger",
+            "binary": "exact McNemar power, the discordant questions' expected number "
+            "taken from the observed discordance rate (at least the change itself); "
+            "searched by bisection",
+            "other": "normal approximation to the paired randomization test: "
+            "(z_{1-alpha/2} + z_0.80) * sqrt(variance of the mean difference); the "
+            "per-question differences' variance / n, or the cluster-robust variance "
+            "with --cluster-by; when no question moved, the two sides' variances summed",
+            "n_needed": "questions for a change of n_needed_for to be detectable at the "
+            "same spread: the normal formula solved for n; for binary measures Connor's "
+            "(1987) sample size for McNemar's test at the observed discordance rate",
+            "null_when": "no change within the measure's range reaches 80% power, or "
+            "fewer questions than log2(2 / alpha) + 1 (the smallest possible p is then "
+            "at least alpha)",
+            "n_needed_for": NEEDED_FOR,
+        },
+        "cluster": None
+        if cluster is None
+        else {
+            "field": cluster,
+            "interval": "whole clusters resampled; a resample's mean is its summed "
+            "differences over its questions",
+            "test": "whole clusters' summed differences flipped; binary measures use "
+            "this test too (McNemar assumes independent questions)",
+            "design_effect": "cluster-robust variance of the mean difference (C / (C - 1) "
+            "correction) over the variance assuming independent questions; per "
+            "comparison the largest over its measures",
+        },
     }
 
 
@@ -87,15 +140,17 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def label(p_holm: float | None, low: float | None, high: float | None) -> str:
-    """The plain word next to a difference; "within noise" unless both tests agree."""
-    if p_holm is None or low is None or high is None or p_holm >= ALPHA:
-        return "within noise"
-    if low > 0:
-        return "better"
-    if high < 0:
-        return "worse"
-    return "within noise"
+def label(
+    p_holm: float | None, low: float | None, high: float | None, mde: float | None = 0.0
+) -> str:
+    """The plain word next to a difference; "better" or "worse" only when both tests
+    agree; otherwise "too few questions" when nothing was detectable (``mde`` null)."""
+    if p_holm is not None and low is not None and high is not None and p_holm < ALPHA:
+        if low > 0:
+            return "better"
+        if high < 0:
+            return "worse"
+    return "too few questions" if mde is None else "within noise"
 
 
 def round_value(value: float) -> float:
@@ -119,18 +174,24 @@ class Side:
     values: pl.DataFrame
 
 
+Clusters = Mapping[str, str]
+"""Question id -> its cluster (a gold field's value, or its documents); a question
+not listed stands alone."""
+
+
 def paired_measures(
     before: Side,
     after: Side,
     keys: Sequence[str],
     change_keys: Sequence[str] = (),
     seed: int = SEED,
+    clusters: Clusters | None = None,
 ) -> dict[str, Any]:
     """One comparison, before Holm: every measure of ``keys``, paired by question.
 
     ``change_keys`` are the measures whose changed questions are listed.
     """
-    return compare_sides([(before, after)], keys, change_keys, seed)[0]
+    return compare_sides([(before, after)], keys, change_keys, seed, clusters)[0]
 
 
 def compare_sides(
@@ -138,6 +199,7 @@ def compare_sides(
     keys: Sequence[str],
     change_keys: Sequence[str] = (),
     seed: int = SEED,
+    clusters: Clusters | None = None,
 ) -> list[dict[str, Any]]:
     """Every comparison (before, after) of ``sides``, before Holm, in the order given."""
     if not sides:
@@ -158,6 +220,12 @@ def compare_sides(
         ],
         [[is_binary(key) for key in kept] for _, kept, _ in parts],
         seed,
+        clusters=[
+            None if clusters is None else cluster_numbers(paired, clusters)
+            for _, _, paired in parts
+        ],
+        bounds=[[bound(key) for key in kept] for _, kept, _ in parts],
+        alpha=ALPHA,
     )
     for (entry, kept, paired), statistics in zip(parts, found, strict=True):
         if statistics is None:
@@ -165,12 +233,36 @@ def compare_sides(
         measures = _measure_entries(kept, statistics)
         if paired.height != entry["n"]:
             measures = {key: {**measure, "n": paired.height} for key, measure in measures.items()}
+        else:
+            entry["clusters"] = statistics.clusters
         entry["measures"].update(measures)
     for entry, kept, _ in joined:  # in the order of ``keys``
         entry["measures"] = {
             key: entry["measures"][key] for key in kept if key in entry["measures"]
         }
+        _design(entry)
     return [entry for entry, _, _ in joined]
+
+
+def cluster_numbers(paired: pl.DataFrame, clusters: Clusters) -> Any:
+    """Each paired question's cluster as 0, 1, ... in order of first appearance (the
+    questions are sorted by id); a question without a cluster is its own."""
+    cluster = pl.col("qid").replace_strict(dict(clusters), default=pl.col("qid"))
+    numbers = (
+        paired.select("qid")
+        .with_row_index("row")
+        .select(pl.col("row").min().over(cluster).rank("dense").cast(pl.Int64) - 1)
+    )
+    return numbers.to_series().to_numpy()
+
+
+def _design(entry: dict[str, Any]) -> None:
+    """The comparison's design effect (its measures' largest) and effective n."""
+    effects = [m["design_effect"] for m in entry["measures"].values()]
+    design = max(effects, default=1.0)
+    entry.setdefault("clusters", entry["n"])
+    entry["design_effect"] = design
+    entry["effective_n"] = round(entry["n"] / design, 1) if design > 0 else float(entry["n"])
 
 
 def _with_gaps(kept: Sequence[str], paired: pl.DataFrame) -> list[str]:
@@ -224,6 +316,7 @@ def _measure_entries(keys: Sequence[str], found: PairedStatistics) -> dict[str, 
     entries = {}
     for column, key in enumerate(keys):
         p_mcnemar = found.p_mcnemar[column]
+        mde = found.mde[column]
         entries[key] = {
             "before": round_value(found.before[column]),
             "after": round_value(found.after[column]),
@@ -238,7 +331,13 @@ def _measure_entries(keys: Sequence[str], found: PairedStatistics) -> dict[str, 
             "wins": int(found.wins[column]),
             "ties": int(found.ties[column]),
             "losses": int(found.losses[column]),
+            "mde": None if mde is None else round_value(mde),
+            "n_needed": int(found.n_needed[column]),
+            "design_effect": round(float(found.design_effect[column]), 4),
         }
+        if found.clustered:
+            entries[key]["test"] = "randomization"
+            entries[key]["p"] = significant(found.p_randomization[column])
     return entries
 
 
@@ -289,7 +388,7 @@ def apply_holm(comparisons: Sequence[dict[str, Any]]) -> None:
     cells = [measure for entry in comparisons for measure in entry["measures"].values()]
     for measure, adjusted in zip(cells, holm([m["p"] for m in cells]), strict=True):
         measure["p_holm"] = significant(adjusted)
-        measure["label"] = label(adjusted, measure["ci_low"], measure["ci_high"])
+        measure["label"] = label(adjusted, measure["ci_low"], measure["ci_high"], measure["mde"])
 
 
 def pairs_to_compare(names: Sequence[str], reference: str | None) -> list[tuple[str, str]]:
@@ -304,8 +403,11 @@ def compare_runs(
     keys: Sequence[str],
     change_keys: Sequence[str],
     reference: str | None = None,
+    clusters: Clusters | None = None,
+    cluster_by: str | None = None,
 ) -> dict[str, Any]:
-    """The ``comparisons`` section: every pair (or every run against ``reference``)."""
+    """The ``comparisons`` section: every pair (or every run against ``reference``);
+    ``clusters`` (from the gold field ``cluster_by``) when questions are clustered."""
     entries = compare_sides(
         [
             (Side(a, sides[a]), Side(b, sides[b]))
@@ -313,10 +415,14 @@ def compare_runs(
         ],
         keys,
         change_keys,
+        clusters=clusters,
     )
     apply_holm(entries)
     return {
-        "method": {**method(), "family_size": sum(len(e["measures"]) for e in entries)},
+        "method": {
+            **method(None if clusters is None else cluster_by),
+            "family_size": sum(len(e["measures"]) for e in entries),
+        },
         "measures": list(keys),
         "reference_run": reference,
         "pairs": entries,

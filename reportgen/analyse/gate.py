@@ -14,14 +14,15 @@ replaces the file's rule on the same run, measure and kind.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
 
 from reportgen.analyse.baseline import BaselineComparison
-from reportgen.analyse.compare import Side, apply_holm, paired_measures
-from reportgen.core.model import outcome_word
+from reportgen.analyse.compare import ALPHA, Side, apply_holm, is_binary, paired_measures
+from reportgen.core.model import ReportWarning, examples, outcome_word
 from reportgen.errors import UsageError
 from reportgen.load.inputs.config import GateRules, Rule
 from reportgen.measure.scoring import RunMeans
@@ -132,7 +133,9 @@ def _drop_entries(
                 found[(rule, run)] = entries[run]
                 continue
             then, now = (frame.filter(pl.col("kind") == rule.kind) for frame in baseline.sides[run])
-            entry = paired_measures(Side("baseline", then), Side("now", now), [rule.measure])
+            entry = paired_measures(
+                Side("baseline", then), Side("now", now), [rule.measure], clusters=baseline.clusters
+            )
             by_kind.append((rule, run, entry))
     apply_holm([entry for _, _, entry in by_kind])
     for rule, run, entry in by_kind:
@@ -193,9 +196,73 @@ def _drop_results(
                 p_holm=measure["p_holm"],
                 label=measure["label"],
                 significant=significant,
+                mde=measure["mde"],
+                n_needed=needed_for(measure, rule.measure, rule.threshold, entry["n"]),
             )
         )
     return results
+
+
+def needed_for(measure: dict[str, Any], key: str, change: float, n: int) -> int:
+    """About how many questions would make a drop of ``change`` detectable: exact
+    McNemar at the observed discordance for hit@k, else ``n_needed`` (for 0.10)
+    scaled as 1 / change^2 (the normal approximation's n for a given spread)."""
+    from reportgen.analyse.detectable import NEEDED_FOR, fewest, mcnemar_n_needed
+
+    n = measure.get("n", n)
+    if change <= 0:
+        return 0
+    if is_binary(key) and measure["test"] == "mcnemar":
+        return mcnemar_n_needed(n, measure["wins"] + measure["losses"], ALPHA, change)
+    return max(math.ceil(float(measure["n_needed"]) * (NEEDED_FOR / change) ** 2), fewest(ALPHA))
+
+
+def audit(gate: Mapping[str, Any] | None) -> list[ReportWarning]:
+    """The max-drop rules whose threshold sits below what the gold set can detect
+    (``rule_below_detectable``): such a rule fails on noise alone, or, with
+    --significant-only, can never fail."""
+    if not gate:
+        return []
+    below = [
+        rule
+        for rule in gate["rules"]
+        if rule["type"] == "max-drop"
+        and "mde" in rule
+        and (rule["mde"] is None or rule["threshold"] < rule["mde"] - TOLERANCE)
+    ]
+    if not below:
+        return []
+    parts = []
+    for rule in below:
+        where = f" on kind {rule['kind']}" if rule["kind"] else ""
+        mde = (
+            "no change is detectable"
+            if rule["mde"] is None
+            else f"its smallest detectable change is {fmt(rule['mde'])}"
+        )
+        parts.append(
+            f"{rule['rule']} (run {rule['run']}{where}): {mde}; about {rule['n_needed']} "
+            f"questions would make a drop of {rule['threshold']:g} detectable"
+        )
+    outcome = (
+        "can never fail under --significant-only"
+        if gate["significant_only"]
+        else "can only fail by noise"
+    )
+    message = (
+        f"{len(below)} max-drop rule{'' if len(below) == 1 else 's'} below what the gold set "
+        "can detect, so "
+        f"{'it' if len(below) == 1 else 'they'} {outcome}: {'; '.join(parts)}. Fix: raise "
+        "the threshold to at least the mde, or add questions."
+    )
+    return [
+        ReportWarning(
+            "rule_below_detectable",
+            message,
+            len(below),
+            examples([f"{rule['rule']} ({rule['run']})" for rule in below]),
+        )
+    ]
 
 
 def evaluate_gate(

@@ -36,11 +36,12 @@ from reportgen.analyse.baseline import (
     current_sides,
 )
 from reportgen.analyse.chunkings import ChunkingFacts, chunking_facts, span_compare_keys
+from reportgen.analyse.clusters import question_clusters
 from reportgen.analyse.compare import compare_runs
 from reportgen.analyse.coverage import coverage
 from reportgen.analyse.cutoff import CutoffAnalysis, analyse
 from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
-from reportgen.analyse.gate import evaluate_gate
+from reportgen.analyse.gate import audit, evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.core.labels import created_at, default_version_label
@@ -75,6 +76,8 @@ class AnalysisOptions:
     gate: GateRules | None = None
     explain: ExplainMode = "failures"
     """Which questions the drill-down shows the text of: the failure cells, all, none."""
+    cluster_by: str | None = None
+    """A gold field (or ``document``): its questions are resampled together."""
 
 
 @dataclass(frozen=True)
@@ -251,7 +254,15 @@ def run_analyses(
     _check_reference(evaluation, options.reference_run)
     listed = change_keys(settings.context_k)
     tested = compared_keys(evaluation, options.compare_measures, options.gate)
-    comparisons = compare_runs(current_sides(evaluation), tested, listed, options.reference_run)
+    clusters = question_clusters(evaluation, options.cluster_by)
+    comparisons = compare_runs(
+        current_sides(evaluation),
+        tested,
+        listed,
+        options.reference_run,
+        clusters=clusters,
+        cluster_by=options.cluster_by,
+    )
     versus = None
     if options.baseline is not None:
         cells = (
@@ -274,13 +285,16 @@ def run_analyses(
             version=version,
             digests=evaluation.gold.question_digests,
             cells=cells,
+            clusters=clusters,
+            cluster_by=options.cluster_by,
         )
     kinds = sorted(set(evaluation.runs[0].scores.get_column("kind").to_list()))
+    gate = evaluate_gate(options.gate, means, kinds, versus) if options.gate else None
     return Findings(
         evaluation=evaluation,
         version=version,
         created=created,
-        warnings=(*hygiene.warnings, *evaluation.warnings, *join_warnings),
+        warnings=(*hygiene.warnings, *evaluation.warnings, *join_warnings, *audit(gate)),
         means=means,
         intervals={
             result.name: mean_intervals(result.scores, keys, keep_no_relevant=keep)
@@ -298,7 +312,7 @@ def run_analyses(
         attributions=attributions,
         stale_cells=stale_cells,
         baseline=versus,
-        gate=evaluate_gate(options.gate, means, kinds, versus) if options.gate else None,
+        gate=gate,
         chunkings=chunking_facts(evaluation),
         drilldown=choose(evaluation, attribution, options.explain),
     )

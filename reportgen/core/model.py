@@ -102,6 +102,15 @@ def empty_evidence() -> pl.DataFrame:
     return pl.DataFrame(schema=EVIDENCE_SCHEMA)
 
 
+ATTRIBUTES_SCHEMA = pl.Schema({"qid": pl.String, "key": pl.String, "value": pl.String})
+"""A gold question's own fields that reportgen does not score (``group``, ``source``):
+one row per (question, field), the value as text; ``--cluster-by`` reads them."""
+
+
+def empty_attributes() -> pl.DataFrame:
+    return pl.DataFrame(schema=ATTRIBUTES_SCHEMA)
+
+
 EXAMPLES_SHOWN = 5
 """Question ids a warning names as examples; its count covers them all."""
 
@@ -165,6 +174,9 @@ class GoldSet:
     evidence: pl.DataFrame = field(default_factory=empty_evidence)
     """Evidence as character ranges or quotes of documents (EVIDENCE_SCHEMA): what
     outlives a re-chunking. Chunk-level judgments are derived from it per chunk map."""
+    attributes: pl.DataFrame = field(default_factory=empty_attributes, compare=False)
+    """The questions' other fields (ATTRIBUTES_SCHEMA), for ``--cluster-by``; not in
+    the digests (grouping questions changes no question)."""
 
     @cached_property
     def question_digests(self) -> dict[str, str]:

@@ -21,6 +21,7 @@ from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
     Comparison,
+    MeasureChange,
     MergedReport,
     Report,
     counted,
@@ -118,8 +119,20 @@ def _comparison_line(entry: Comparison, key: str) -> str:
         f"  {entry['before']} -> {entry['after']}: {key} {fmt(measure['before'])} -> "
         f"{fmt(measure['after'])} ({measure['difference']:+.3f}, 95% CI "
         f"{measure['ci_low']:+.3f} to {measure['ci_high']:+.3f}, Holm p {measure['p_holm']:.3g}): "
-        f"{measure['label']}"
+        f"{measure['label']}{_detectable(measure)}"
     )
+
+
+def _detectable(measure: MeasureChange) -> str:
+    """What the comparison could have shown: its mde, or the questions it would need."""
+    if "mde" not in measure:  # a report written before it
+        return ""
+    if measure["mde"] is None:
+        return (
+            f" (no change is detectable; about {measure['n_needed']} questions would be "
+            "needed for a drop of 0.10)"
+        )
+    return f" (smallest detectable change {fmt(measure['mde'])})"
 
 
 def baseline_source_line(report: Report, baseline: BaselineSection) -> str:

@@ -93,6 +93,13 @@ def check_merge_request(request: MergeRequest) -> None:
     """Refuse a bad value before any shard is read (the options merge shares with
     report by request.check_request)."""
     check_request(request)
+    if request.cluster_by not in (None, "document"):
+        raise UsageError(
+            f"--cluster-by {request.cluster_by}: a merge reads the shards' gold questions, "
+            "which do not keep the gold set's own fields",
+            "cluster by document (evidence, doc#chunk ids or a chunk map), or report on "
+            "the whole gold set with `reportgen report --cluster-by` instead of merging",
+        )
     if not request.inputs.shards:
         raise UsageError("no shard to merge", "pass the per-question outputs of every shard")
     _refuse_repeated_shards(request.inputs.shards)
@@ -370,6 +377,7 @@ def merge_values(request: MergeRequest) -> MergeResult:
         "--as-of": checks.as_of,
         "--strict": checks.strict,
         "--reference-run": request.reference_run,
+        "--cluster-by": request.cluster_by,
         "--compare-measures": request.compare_measures,
         "--max-drop": gate is not None and any(rule.type == "max-drop" for rule in gate.rules),
         "--merge-data": request.outputs.merge_data,

@@ -20,6 +20,29 @@ class RandomizationMethod(TypedDict):
     exact_when: str
 
 
+class MdeMethod(TypedDict):
+    """How each measure's minimum detectable effect was computed."""
+
+    power: float
+    alpha: float
+    holm: str
+    binary: str
+    other: str
+    null_when: str
+    n_needed: str
+    n_needed_for: float
+    """The change each measure's ``n_needed`` is for (0.10)."""
+
+
+class ClusterMethod(TypedDict):
+    """How clustered questions (``--cluster-by``) were resampled."""
+
+    field: str
+    interval: str
+    test: str
+    design_effect: str
+
+
 class Method(TypedDict):
     """How every comparison of a list was computed."""
 
@@ -31,6 +54,9 @@ class Method(TypedDict):
     changed_questions_kept: int
     alpha: float
     label: str
+    mde: MdeMethod
+    cluster: ClusterMethod | None
+    """Null unless ``--cluster-by`` grouped some questions together."""
     family_size: int
 
 
@@ -50,6 +76,14 @@ class MeasureChange(TypedDict):
     wins: int
     ties: int
     losses: int
+    mde: float | None
+    """The smallest true difference this comparison detects with 80% power (before
+    Holm); null when none within the measure's range is detectable."""
+    n_needed: int
+    """About how many questions would make a change of ``method.mde.n_needed_for``
+    detectable, at this comparison's spread of differences."""
+    design_effect: float
+    """Variance of the mean difference with clusters over that of independent questions."""
     p_holm: float
     label: Label
     n: NotRequired[int]
@@ -76,6 +110,12 @@ class Comparison(TypedDict):
     """Measure key -> at most ``method.changed_questions_kept`` questions in all."""
     changed_counts: dict[str, int]
     changed_total: int
+    clusters: int
+    """Clusters among the paired questions: ``n`` when every question stands alone."""
+    design_effect: float
+    """The largest of its measures' design effects (1 without clusters)."""
+    effective_n: float
+    """``n`` / ``design_effect``: as many independent questions as the clusters are worth."""
 
 
 class ComparisonsSection(TypedDict):
@@ -172,6 +212,10 @@ class RuleResult(TypedDict):
     p_holm: NotRequired[float]
     label: NotRequired[Label]
     significant: NotRequired[bool]
+    mde: NotRequired[float | None]
+    """The measure's smallest detectable change in this comparison (null: none is)."""
+    n_needed: NotRequired[int]
+    """About how many questions would make a drop of ``threshold`` detectable."""
     passed: bool
     message: str
 

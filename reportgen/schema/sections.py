@@ -17,7 +17,10 @@ def counted(means: CountedMeans) -> int:
 Cell = Literal["retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong"]
 Focus = Literal["generation", "retrieval", "tie", "none"]
 StaleBasis = Literal["manifest", "no_run_returns"]
-Label = Literal["better", "worse", "within noise"]
+Label = Literal["better", "worse", "within noise", "too few questions"]
+"""``too few questions``: not significant, and no change within the measure's range
+would have been (its ``mde`` is null); ``within noise``: not significant, though a
+change of ``mde`` would have been."""
 Outcome = Literal["declined", "answered", "unknown"]
 """What became of an unanswerable question with a verdict."""
 RetrievedRule = Literal["any", "all"]

@@ -60,6 +60,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
         ["--compare-measures", "hit@1,mrr"],
         ["hit@1", "mrr"],
     ),
+    "cluster_by": ("settings.cluster_by", ["--cluster-by", "group"], "group"),
     "baseline": ("inputs.baseline", ["--baseline", "site"], Path("site")),
     "baseline_version": ("inputs.baseline_version", ["--baseline-version", "v1"], "v1"),
     "on_gold_change": (

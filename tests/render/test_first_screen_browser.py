@@ -208,6 +208,27 @@ def test_the_answer_and_the_cells_are_on_the_first_screen(
 
 
 @pytest.mark.parametrize(("width", "within"), WIDTHS)
+@pytest.mark.parametrize("name", ["demo", "gate"])
+def test_every_warning_is_one_line_on_the_first_screen_stale_gold_first(
+    browser: Chromium, pages: dict[str, Path], name: str, width: int, within: int
+) -> None:
+    """The README promises stale gold ids on the first screen: the digest of every
+    warning class sits there, stale gold first, each linking to its messages."""
+    browser.open(pages[name], width=width, height=900)
+    top = browser.evaluate(
+        "document.querySelector('.digest').getBoundingClientRect().top + window.scrollY"
+    )
+    assert top < within, top
+    first = browser.evaluate("document.querySelector('.digest a').textContent")
+    assert first.startswith("stale gold ids")
+    targets = browser.evaluate(
+        "[...document.querySelectorAll('.digest a')]"
+        ".map(a => Boolean(document.getElementById(a.getAttribute('href').slice(1))))"
+    )
+    assert targets and all(targets)
+
+
+@pytest.mark.parametrize(("width", "within"), WIDTHS)
 def test_the_site_index_reads_at_both_widths(
     browser: Chromium, pages: dict[str, Path], width: int, within: int
 ) -> None:

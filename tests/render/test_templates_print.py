@@ -44,12 +44,19 @@ def test_one_table_partial_per_format() -> None:
 
 def test_every_comparison_label_has_a_class() -> None:
     labels = {
-        label(p, low, high)
-        for p, low, high in [(0.01, 0.1, 0.2), (0.01, -0.2, -0.1), (0.5, -1, 1), (None, None, None)]
+        label(p, low, high, mde)
+        for p, low, high, mde in [
+            (0.01, 0.1, 0.2, 0.1),
+            (0.01, -0.2, -0.1, 0.1),
+            (0.5, -1, 1, 0.1),
+            (None, None, None, 0.1),
+            (0.5, -1, 1, None),
+        ]
     }
     labels |= {overall_verdict(["better", "worse"]), ""}
     assert labels == set(VERDICT_CLASSES)
     assert verdict_class("within noise") == "verdict-within-noise"
+    assert verdict_class("too few questions", "moved") == "moved-too-few"
     assert verdict_class("", "moved") == "moved-none"
 
 

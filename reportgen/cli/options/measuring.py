@@ -97,6 +97,15 @@ COMPARISONS = (
     ),
     declare(
         COMPARING,
+        "--cluster-by",
+        default=None,
+        metavar="FIELD",
+        help="Questions that are not independent (several written from one document): a "
+        "gold field such as group or source, or 'document' (the document of each "
+        "question's gold evidence). Intervals and tests then resample whole clusters.",
+    ),
+    declare(
+        COMPARING,
         "--baseline",
         type=click.Path(path_type=Path),
         default=None,

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.core.model import (
+    ATTRIBUTES_SCHEMA,
     FORBIDDEN_SCHEMA,
     JUDGMENTS_SCHEMA,
     QUESTIONS_SCHEMA,
@@ -72,6 +73,7 @@ class _Parsed:
     index_version: str | None = None
     misspelt: dict[str, MisspeltKey] = field(default_factory=dict)
     evidence: list[tuple[Any, ...]] = field(default_factory=list)
+    attributes: list[tuple[str, str, str]] = field(default_factory=list)
 
     def question(
         self, qid: str, text: str | None, kind: str | None, flag: bool, index_version: str | None
@@ -131,6 +133,7 @@ def gold_set(
         questions=questions,
         judgments=judgments,
         forbidden=pl.DataFrame(parsed.forbidden, schema=FORBIDDEN_SCHEMA),
+        attributes=pl.DataFrame(parsed.attributes, schema=ATTRIBUTES_SCHEMA, orient="row"),
         source=printable(path),
         version=version if version is not None else parsed.version,
         index_version=index_version,
@@ -175,6 +178,11 @@ def parsed_records(path: Path, records: Iterable[tuple[int, str, dict[str, Any]]
                 + _misspelt_hint(parsed, record),
                 line,
             )
+        parsed.attributes.extend(
+            (qid, key, str(value).lower() if isinstance(value, bool) else str(value))
+            for key, value in record.items()
+            if key not in _KNOWN_KEYS and isinstance(value, str | int | float | bool)
+        )
         texts = [_text(record, key, path, line) for key in ("question", "kind", "index_version")]
         parsed.question(qid, texts[0], texts[1], unanswerable, texts[2])
         for chunk_id, grade in chunks.items():
@@ -311,6 +319,9 @@ def parsed_rows(path: Path, header: list[str], rows: Iterable[tuple[int, list[st
         for name in ("grade", "unanswerable", "question", "kind", "index_version", "forbidden")
     }
     parsed = _Parsed()
+    used = {cid, cchunk, *(i for i in optional.values() if i is not None)}
+    extra = {name: i for i, name in enumerate(header) if i not in used}
+    seen: set[tuple[str, str]] = set()
     questions: dict[str, _CsvQuestion] = {}
     graded: dict[tuple[str, str], tuple[int, int]] = {}
     forbidden: dict[tuple[str, str], int] = {}
@@ -320,6 +331,10 @@ def parsed_rows(path: Path, header: list[str], rows: Iterable[tuple[int, list[st
         if chunk:
             checked_id(chunk, path, line, "chunk id")
         get = {k: ("" if i is None else row[i].strip()) for k, i in optional.items()}
+        for name, i in extra.items():  # a question's own fields: the first value given
+            if row[i].strip() and (qid, name) not in seen:
+                seen.add((qid, name))
+                parsed.attributes.append((qid, name, row[i].strip()))
         question = questions.setdefault(qid, _CsvQuestion(line))
         for key in ("question", "kind", "index_version"):
             _agree(path, qid, question, key, get[key], line)

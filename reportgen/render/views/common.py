@@ -35,6 +35,7 @@ VERDICT_CLASSES = {
     "worse": "worse",
     "mixed": "mixed",
     "within noise": "within-noise",
+    "too few questions": "too-few",
     "": "none",
 }
 """CSS class suffix of each comparison label (report.json's, or the first screen's

@@ -14,6 +14,7 @@ from reportgen.schema import (
     CellsThenNow,
     Comparison,
     GoldSection,
+    MeasureChange,
     Method,
     Report,
     Selection,
@@ -92,6 +93,7 @@ def _comparison_table(entry: Comparison, titles: Titles) -> Table:
                 ),
                 Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}"),
                 Cell(f"{m['wins']} / {m['ties']} / {m['losses']}"),
+                Cell(_mde_text(m)),
                 Cell(m["label"], css=f"verdict {verdict_class(m['label'])}"),
             ]
         )
@@ -102,6 +104,7 @@ def _comparison_table(entry: Comparison, titles: Titles) -> Table:
         "difference [95% CI]",
         "p / Holm p",
         "wins / ties / losses",
+        "smallest detectable change",
         "verdict",
     ]
     return Table("Per measure (after - before)", header, rows, css="comparison")
@@ -193,9 +196,10 @@ GLANCE_MEASURES = ("hit", "recall", "ndcg", "mrr")
 
 
 def _moved(entry: Comparison, titles: Titles) -> str:
-    """Which measures moved beyond noise, by label; "nothing beyond noise" when none."""
+    """Which measures moved beyond noise, by label, and which could not have shown any
+    change (too few questions); "nothing beyond noise" when none."""
     parts = []
-    for label in ("worse", "better"):
+    for label in ("worse", "better", "too few questions"):
         keys = [key for key, m in entry["measures"].items() if m["label"] == label]
         if keys:
             parts.append(f"{label}: {', '.join(_measure_title(key, titles) for key in keys)}")
@@ -255,6 +259,7 @@ def _blocks(
             ComparisonBlock(
                 title=f"{entry['before']} → {entry['after']}",
                 note=f"{entry['n']} paired questions; one question moves a mean by {moves} (1/n)."
+                + _cluster_note(entry)
                 + _fewer_note(entry),
                 table=_comparison_table(entry, titles),
                 changed=changed,
@@ -279,6 +284,13 @@ def _fewer_note(entry: Comparison) -> str:
     )
 
 
+def _mde_text(measure: MeasureChange) -> str:
+    """The smallest detectable change; empty in a report written before it."""
+    if "mde" not in measure:
+        return ""
+    return "none" if measure["mde"] is None else fmt(measure["mde"])
+
+
 def _method_text(method: Method) -> str:
     return (
         f"Differences are after - before, paired by question. Intervals: 95% percentile "
@@ -288,7 +300,29 @@ def _method_text(method: Method) -> str:
         f"exact McNemar for hit@k. Holm's correction across all "
         f"{method['family_size']} differences. A difference is called better or worse only "
         f"when the Holm-adjusted p < {method['alpha']} and the interval excludes 0; "
-        "otherwise it is within noise."
+        "otherwise it is within noise when a change of its smallest detectable change "
+        "(mde: 80% power at that alpha, before Holm) would have shown, and too few "
+        "questions when no change within the measure's range would have." + _cluster_text(method)
+    )
+
+
+def _cluster_text(method: Method) -> str:
+    cluster = method.get("cluster")  # absent from reports written before it
+    if cluster is None:
+        return ""
+    return (
+        f" Questions are clustered by {cluster['field']}: the bootstrap draws, and the "
+        "randomization test flips, whole clusters (hit@k too, instead of McNemar)."
+    )
+
+
+def _cluster_note(entry: Comparison) -> str:
+    """How many clusters, and how many independent questions they are worth."""
+    if entry.get("clusters", entry["n"]) == entry["n"]:
+        return ""
+    return (
+        f" {plural(entry['clusters'], 'cluster')}, design effect {entry['design_effect']:.2f}: "
+        f"worth about {entry['effective_n']:g} independent questions."
     )
 
 

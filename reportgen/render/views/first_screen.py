@@ -22,6 +22,7 @@ from reportgen.render.views.common import (
     plural,
     verdict_class,
 )
+from reportgen.render.views.verdicts import TOO_FEW, VerdictNotes, too_few_title, verdict_notes
 from reportgen.schema import BaselineComparison, Report
 
 HEADLINE_MEASURES = (("hit", "hit"), ("recall", "recall"))
@@ -39,7 +40,8 @@ class Figure:
     change: str
     """``a drop of 0.256 from 0.849``; empty without a baseline."""
     verdict: str
-    """better, worse or within noise against the baseline; empty without one."""
+    """better, worse, within noise or too few questions against the baseline; empty
+    without one."""
 
     @property
     def css(self) -> str:
@@ -118,7 +120,7 @@ class FirstScreen:
     """The answer in a few words: ``rerank is worse than baseline 2026.10.1``, or the
     numbers without a baseline; the figures below it say what moved."""
     verdict: str
-    """better, worse, mixed, within noise, or empty without a baseline."""
+    """better, worse, mixed, within noise, too few questions, or empty without a baseline."""
     figures: list[Figure]
     cells: AttributionView | None
     cells_then: dict[str, str]
@@ -127,6 +129,8 @@ class FirstScreen:
     """Warnings that change what the numbers mean (stale gold ids, leaks): always shown."""
     warning_groups: list[WarningGroup]
     others: Table | None
+    notes: VerdictNotes
+    """Large raw drops, clustered questions, and the one-line digest of every warning."""
 
     @property
     def css(self) -> str:
@@ -152,10 +156,24 @@ ALERT_CODES = (
     "mixed_index_versions",
     "leaks",
     "forbidden_gold",
+    "rule_below_detectable",
 )
 """Warnings that change what a number means: a partial merge is over part of the
 questions, a stale gold id scores 0 whatever search
-does, a leak is a failure the means do not show. They stay in view."""
+does, a leak is a failure the means do not show, a gate rule below its measure's mde can
+only fail by noise. They stay in view."""
+
+ALERT_PHRASES = {
+    "partial_merge": "partial merge",
+    "stale_gold": "stale gold ids",
+    "possibly_stale_gold": "possibly stale gold ids",
+    "index_version_mismatch": "index versions differ",
+    "mixed_index_versions": "mixed index versions",
+    "leaks": "forbidden chunks retrieved",
+    "forbidden_gold": "forbidden gold chunks",
+    "rule_below_detectable": "gate rules below what can be detected",
+}
+"""The digest's short phrase for each alert."""
 
 SEVERITIES = (
     (
@@ -214,11 +232,14 @@ def baseline_entry(report: Report, run: str) -> BaselineComparison | None:
 
 
 def overall_verdict(labels: list[str]) -> str:
-    """One word for several measures' labels: better, worse, mixed or within noise."""
+    """One word for several measures' labels: better, worse, mixed, within noise, or
+    too few questions when one of them could not have shown any change."""
     worse, better = "worse" in labels, "better" in labels
     if worse and better:
         return "mixed"
-    return "worse" if worse else "better" if better else "within noise"
+    if worse or better:
+        return "worse" if worse else "better"
+    return TOO_FEW if TOO_FEW in labels else "within noise"
 
 
 def _figures(report: Report, run: str, entry: BaselineComparison | None) -> list[Figure]:
@@ -268,7 +289,7 @@ def _others_moved(report: Report, run: str) -> str:
         if entry["run"] == run:
             continue
         verdict = _run_verdict(report, entry)
-        if verdict != "within noise":
+        if verdict not in ("within noise", TOO_FEW):
             moved.setdefault(verdict, []).append(entry["run"])
     parts = []
     for verdict, names in moved.items():
@@ -284,6 +305,10 @@ def _title(report: Report, run: str, figures: list[Figure], verdict: str) -> str
     version = baseline["version"]
     if not verdict:
         return f"{run} is not in baseline {version}" + _others_moved(report, run)
+    entry = baseline_entry(report, run)
+    if verdict == TOO_FEW and entry is not None:
+        keys = [f"{name}@{report['context_k']}" for name, _ in HEADLINE_MEASURES]
+        return too_few_title(run, version, entry, keys) + _others_moved(report, run)
     return f"{run} is {VERDICT_WORDS[verdict]} baseline {version}" + _others_moved(report, run)
 
 
@@ -317,6 +342,28 @@ def _gate(report: Report, run: str) -> GateView | None:
         passed_rules=passed,
         notice=gate["notice"],
     )
+
+
+def warning_anchor(index: int) -> str:
+    """The page anchor of the first screen's ``index``-th folded warning line."""
+    return f"warnings-{index + 1}"
+
+
+def _notes(report: Report) -> VerdictNotes:
+    """The first screen's notes; the digest links alerts to their box and the other
+    warnings to their severity's folded line."""
+    phrases = {code: phrase for _, named in SEVERITIES for code, phrase in named.items()}
+    phrases.update(ALERT_PHRASES)
+    anchors = dict.fromkeys(ALERT_CODES, "alerts")
+    present = {w["code"] for w in report["warnings"] if w["code"] not in ALERT_CODES}
+    known = {code for _, named in SEVERITIES for code in named}
+    shown = 0
+    for index, (_, named) in enumerate(SEVERITIES):
+        members = [c for c in present if c in named or (index == 0 and c not in known)]
+        if members:
+            anchors.update(dict.fromkeys(members, warning_anchor(shown)))
+            shown += 1
+    return verdict_notes(report, phrases, anchors)
 
 
 def _warning_groups(report: Report) -> tuple[list[str], list[WarningGroup]]:
@@ -390,4 +437,5 @@ def first_screen(report: Report) -> FirstScreen:
         alerts=alerts,
         warning_groups=groups,
         others=_others(report, run),
+        notes=_notes(report),
     )
