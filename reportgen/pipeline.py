@@ -155,6 +155,7 @@ class Ending:
     outputs: ReportOutputs
     checks: ReportChecks
     version: str | None
+    commit: str | None
     reference_run: str | None
     compare_measures: Sequence[str] | None
     on_gold_change: GoldChangePolicy
@@ -168,6 +169,7 @@ class Ending:
                 request.outputs,
                 request.checks,
                 request.version,
+                request.commit,
                 request.reference_run,
                 request.compare_measures,
                 request.on_gold_change,
@@ -179,6 +181,7 @@ class Ending:
             request.outputs,
             request.checks,
             settings.version,
+            settings.commit,
             settings.reference_run,
             settings.compare_measures,
             settings.on_gold_change,
@@ -231,7 +234,7 @@ def analyse_and_write(
     findings = run_analyses(evaluation, options, version=ending.version, created=created)
     if warnings:
         findings = dataclasses.replace(findings, warnings=(*warnings, *findings.warnings))
-    report = assemble(findings)
+    report = assemble(findings, ending.commit)
     if merged_from is not None:
         report["merged_from"] = merged_from
     if coverage is not None:

@@ -319,6 +319,8 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
                 inputs.baseline,
                 gold_fingerprint=evaluation.gold.fingerprint,
                 version=inputs.baseline_version,
+                commit=inputs.baseline_commit,
+                fallback=inputs.baseline_fallback,
             )
         )
         files_read = _files_read(request, shards)
@@ -385,6 +387,7 @@ def merge_values(request: MergeRequest) -> MergeResult:
         loaded,
         trec_eval=request.inputs.trec_eval,
         version=request.version,
+        commit=request.commit,
         created=created_at(),
         gate=gate,
     )
