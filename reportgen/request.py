@@ -145,6 +145,8 @@ class ReportOutputs:
     """Also a PNG of each chart, for places that show no SVG."""
     explain: ExplainMode = "failures"
     """Which questions get a drill-down panel with the text sent: failures, all, none."""
+    junit: str | Path | None = None
+    """Also the gate's rules and the warnings as JUnit XML at this path (any CI reads it)."""
     merge_data: bool = False
     """Also merge/: what ``reportgen merge`` needs to rebuild the whole report when these
     questions are one shard of a larger set."""

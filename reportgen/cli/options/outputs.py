@@ -126,6 +126,16 @@ WRITTEN = (
     REPORT_URL,
     declare(
         OUTPUTS,
+        "--junit",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        metavar="PATH",
+        help="Also write the gate's rules (one test case each, per run) and the warnings "
+        "(one per kind; failures under --strict) as JUnit XML, which GitLab, Jenkins and "
+        "Azure Pipelines show as test results.",
+    ),
+    declare(
+        OUTPUTS,
         "--github-summary/--no-github-summary",
         help="Append summary.md to GitHub's job summary ($GITHUB_STEP_SUMMARY).",
     ),
