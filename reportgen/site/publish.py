@@ -193,7 +193,9 @@ class VersionRow:
     commit: str
     """The commit measured, shortened; empty when the report did not record one."""
     gate: str
-    """Empty without a gate; else "passed", or "failed: " and the rules that failed."""
+    """"no gate", "passed", or "FAILED: " and the rules that failed."""
+    gate_class: str
+    """The cell's class: gate-failed for a version that failed its gate, else empty."""
 
     @property
     def pruned_note(self) -> str:
@@ -237,14 +239,19 @@ def version_rows(
                 pruned=str(entry.get("pruned") or ""),
                 commit=str(entry.get("commit") or "")[:12],
                 gate=_gate_text(entry.get("gate")),
+                gate_class=_gate_class(entry.get("gate")),
             )
         )
     return rows
 
 
+def _gate_class(gate: Any) -> str:
+    return "gate-failed" if isinstance(gate, dict) and gate.get("passed") is False else ""
+
+
 def _gate_text(gate: Any) -> str:
     if not isinstance(gate, dict):
-        return ""
+        return "no gate"
     if gate.get("passed"):
         return "passed"
     return "FAILED: " + "; ".join(str(rule) for rule in gate.get("failed") or [])
