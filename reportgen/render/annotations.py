@@ -65,14 +65,19 @@ def workflow_commands(
             )
         )
     stale = stale_questions(report)
-    total = int(((report.get("hygiene") or {}).get("stale") or {}).get("question_count", 0))
+    section = (report.get("hygiene") or {}).get("stale") or {}
+    total = int(section.get("question_count", 0))
+    why = (
+        "not in the index manifest"
+        if section.get("basis", "manifest") == "manifest"
+        else "returned by no run (possibly stale: give --manifest to know)"
+    )
     for qid, ids in list(stale.items())[:CAP]:
         lines.append(
             command(
                 "warning",
-                f"question {qid}: gold chunk ids not in the index manifest: "
-                f"{', '.join(ids)} (stale gold scores 0 whatever search does; update "
-                "the gold set or the manifest)",
+                f"question {qid}: gold chunk ids {why}: {', '.join(ids)} (stale gold "
+                "scores 0 whatever search does; update the gold set or the index)",
                 title="reportgen stale gold",
                 file=gold_file,
                 line=gold_lines.get(qid),
