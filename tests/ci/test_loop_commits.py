@@ -177,6 +177,10 @@ def test_publishes_out_of_commit_order_keep_the_right_baselines(tmp_path: Path) 
     done, out = repo.job(feature, "--baseline", str(repo.site), "--baseline-commit", feature)
     assert json.loads((out / "report.json").read_text())["baseline"]["version"] == feature[:7]
 
+    # ... nor when given as a report folder: it measured another line of work
+    done, out = repo.job(pr, "--baseline", str(repo.site / feature[:7]), "--baseline-commit", c3)
+    assert done.returncode == 2 and "nor one of its ancestors" in done.stderr, done.stderr
+
     # A shallow clone does not hold c1: said so, with how to fetch; exit 2 (no traceback).
     done, out = repo.job(c3, "--baseline", str(repo.site), "--baseline-commit", c1, depth=1)
     assert done.returncode == 2, done.stderr

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.core.filesystem import reading
-from reportgen.core.git import first_parent_chain, newest_first, same_commit
+from reportgen.core.git import first_parent_chain, is_ancestor, newest_first, same_commit
 from reportgen.errors import InputError, UsageError
 from reportgen.load.formats.files import check_file
 from reportgen.load.previous.per_question import read_per_question
@@ -125,8 +125,26 @@ def load_baseline(
                 "give the site folder with --baseline to pick a version from it, "
                 "or drop --baseline-version",
             )
+        if by_commit is not None and selection is None:
+            _check_given_report(report_path, report, by_commit)
         per_question = _read_per_question(report_path)
     return Baseline(report_path, report, per_question, selection)
+
+
+def _check_given_report(path: Path, report: dict[str, Any], by_commit: ByCommit) -> None:
+    """A report given directly with --baseline-commit must not measure another line of
+    work: refused when git says its commit is no ancestor (unknown commits pass)."""
+    commit = _commit_of(report)
+    if commit is None or by_commit.fallback is not None:
+        return
+    if is_ancestor(commit, by_commit.commit) is False:
+        raise InputError(
+            path,
+            f"this report measured commit {commit}, which is not --baseline-commit "
+            f"{by_commit.commit} nor one of its ancestors",
+            "give the report of the base commit (or the site: --baseline SITE picks it), "
+            "or add --baseline-fallback newest to compare with it anyway",
+        )
 
 
 def find_report(
