@@ -203,6 +203,8 @@ def make_report(request: ReportRequest) -> ReportResult:
                 inputs.baseline,
                 gold_fingerprint=gold_set.fingerprint,
                 version=inputs.baseline_version,
+                commit=inputs.baseline_commit,
+                fallback=inputs.baseline_fallback,
             )
             if inputs.baseline is not None
             else None
@@ -425,14 +427,24 @@ def publish_report(
     *,
     keep: int | None = None,
     lock_timeout: float = 60.0,
+    public: bool = False,
+    max_site_mb: float = 500.0,
 ) -> Published:
     """Add a written report folder to a versioned site (``reportgen publish``).
 
-    ``keep``: keep the newest ``keep`` version folders, prune the others (their
-    history lines stay, marked). ``lock_timeout``: seconds to wait while another
-    publisher holds the site.
+    ``keep``: keep the newest ``keep`` version folders (by commit ancestry), prune the
+    others (their history lines stay, marked). ``lock_timeout``: seconds to wait while
+    another publisher holds the site. ``public``: leave out question and chunk texts.
+    ``max_site_mb``: past it, ``Published.warnings`` names the versions to prune.
     """
     from reportgen.site.publish import publish  # Jinja2 and vl-convert: only for this command
 
     with writing(Path(site), "--site"):
-        return publish(report_dir, site, keep=keep, lock_timeout=lock_timeout)
+        return publish(
+            report_dir,
+            site,
+            keep=keep,
+            lock_timeout=lock_timeout,
+            public=public,
+            max_site_mb=max_site_mb,
+        )

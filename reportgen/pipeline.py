@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -27,6 +27,7 @@ from reportgen.measure.scoring import Evaluation
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.output import (
     FORMATS,
+    atomic_write,
     per_question_bytes,
     refuse_overwriting_inputs,
     report_json,
@@ -40,7 +41,7 @@ from reportgen.request import (
     ReportRequest,
     check_formats,
 )
-from reportgen.schema import MergeCoverage, MergedShard, Report
+from reportgen.schema import MergeCoverage, MergedReport, MergedShard, Report
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,7 @@ class Ending:
     outputs: ReportOutputs
     checks: ReportChecks
     version: str | None
+    commit: str | None
     reference_run: str | None
     compare_measures: Sequence[str] | None
     on_gold_change: GoldChangePolicy
@@ -169,6 +171,7 @@ class Ending:
                 request.outputs,
                 request.checks,
                 request.version,
+                request.commit,
                 request.reference_run,
                 request.compare_measures,
                 request.on_gold_change,
@@ -181,6 +184,7 @@ class Ending:
             request.outputs,
             request.checks,
             settings.version,
+            settings.commit,
             settings.reference_run,
             settings.compare_measures,
             settings.on_gold_change,
@@ -235,7 +239,7 @@ def analyse_and_write(
     findings = run_analyses(evaluation, options, version=ending.version, created=created)
     if warnings:
         findings = dataclasses.replace(findings, warnings=(*warnings, *findings.warnings))
-    report = assemble(findings)
+    report = assemble(findings, ending.commit)
     if merged_from is not None:
         report["merged_from"] = merged_from
     if coverage is not None:
@@ -256,4 +260,29 @@ def analyse_and_write(
         files |= merge_data_files(findings, cut)
     out_dir = Path(outputs.out_dir)
     refuse_overwriting_inputs(out_dir, files, files_read, ending.command)
-    return ReportResult(report, findings, write_files(out_dir, files), strict=checks.strict)
+    if outputs.junit is not None:
+        refuse_junit_clash(Path(outputs.junit), out_dir, files, files_read, ending.command)
+    written = write_files(out_dir, files)
+    if outputs.junit is not None:
+        written.append(write_junit(Path(outputs.junit), report, checks.strict))
+    return ReportResult(report, findings, written, strict=checks.strict)
+
+
+def refuse_junit_clash(
+    junit: Path,
+    out_dir: Path,
+    files: Iterable[str],
+    files_read: Sequence[tuple[str, Path]],
+    command: str,
+) -> None:
+    """--junit may land neither on an input nor on another file the report writes."""
+    written = [(f"the report's {name}", out_dir / name) for name in files]
+    refuse_overwriting_inputs(junit.parent, [junit.name], [*files_read, *written], command)
+
+
+def write_junit(path: Path, report: Report | MergedReport, strict: bool) -> Path:
+    """The JUnit XML file ``--junit`` asks for, written whole or not at all."""
+    from reportgen.render.junit import junit_xml
+
+    atomic_write(path, junit_xml(report, strict), "--junit")
+    return path

@@ -20,6 +20,7 @@ from pathlib import Path
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.drilldown import EXPLAIN_MODES, ExplainMode
 from reportgen.core.filesystem import refuse_undecodable
+from reportgen.core.git import commit_problem
 from reportgen.core.labels import check_version_label
 from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.errors import ParameterError, printable
@@ -37,6 +38,7 @@ from reportgen.load.formats.vocabulary import TRACE_FORMAT, is_trace_file
 from reportgen.load.inputs.config import GateRules
 from reportgen.load.inputs.run_files import load_gold_input
 from reportgen.load.inputs.traces import Trace
+from reportgen.load.previous.baseline import BASELINE_FALLBACKS, BaselineFallback
 from reportgen.measure.scoring import Settings
 from reportgen.render.links import check_report_url
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
@@ -80,6 +82,13 @@ class ReportInputs:
     """A previous report, or a published site (its newest version on the same gold set)."""
     baseline_version: str | None = None
     """With a site as baseline: the version to compare with."""
+    baseline_commit: str | None = None
+    """With a site as baseline: the version published for this commit, else for its
+    nearest first-parent ancestor that has one (ancestry read with git in the working
+    directory's repository)."""
+    baseline_fallback: BaselineFallback | None = None
+    """``"newest"``: when ``baseline_commit`` is unknown to git (a shallow clone) or no
+    ancestor has a version, compare with the site's newest instead of refusing."""
     sources_relative_to: str | Path | None = None
     """Name the input files relative to this folder, so any machine writes the same report."""
     chunks: Sequence[ChunksSpec] = ()
@@ -104,6 +113,8 @@ class ReportSettings:
     on_gold_change: GoldChangePolicy = "refuse"
     cluster_by: str | None = None
     """A gold field (or ``document``) grouping questions that are not independent."""
+    commit: str | None = None
+    """The commit measured, recorded in report.json (``publish`` orders versions by it)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +147,8 @@ class ReportOutputs:
     """Also a PNG of each chart, for places that show no SVG."""
     explain: ExplainMode = "failures"
     """Which questions get a drill-down panel with the text sent: failures, all, none."""
+    junit: str | Path | None = None
+    """Also the gate's rules and the warnings as JUnit XML at this path (any CI reads it)."""
     merge_data: bool = False
     """Also merge/: what ``reportgen merge`` needs to rebuild the whole report when these
     questions are one shard of a larger set."""
@@ -163,6 +176,8 @@ class MergeInputs:
     manifest_format: str | None = None
     baseline: str | Path | None = None
     baseline_version: str | None = None
+    baseline_commit: str | None = None
+    baseline_fallback: BaselineFallback | None = None
     trec_eval: bool | None = None
     """For shards without report.json: keep questions with no relevant chunk at 0."""
     chunks: Sequence[ChunksSpec] = ()
@@ -189,6 +204,7 @@ class MergeRequest:
     explain: ExplainMode = "failures"
     allow_partial: bool = False
     """Merge the shards given when some of their cut are missing (every output says so)."""
+    commit: str | None = None
 
 
 def check_formats(formats: Sequence[str], per_question_format: str) -> None:
@@ -244,13 +260,19 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
         _check_shared(
             request.outputs,
             version=request.version,
+            commit=request.commit,
             audience=request.checks.audience,
             reference_run=request.reference_run,
             verdicts_run=merging.verdicts_run,
             compare_measures=request.compare_measures,
             on_gold_change=request.on_gold_change,
             explain=request.explain,
-            baseline=(merging.baseline, merging.baseline_version),
+            baseline=(
+                merging.baseline,
+                merging.baseline_version,
+                merging.baseline_commit,
+                merging.baseline_fallback,
+            ),
             formats={
                 "manifest_format": merging.manifest_format,
                 "chunks_format": merging.chunks_format,
@@ -274,13 +296,19 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
     _check_shared(
         request.outputs,
         version=settings.version,
+        commit=settings.commit,
         audience=request.checks.audience,
         reference_run=settings.reference_run,
         verdicts_run=inputs.verdicts_run,
         compare_measures=settings.compare_measures,
         on_gold_change=settings.on_gold_change,
         explain=request.outputs.explain,
-        baseline=(inputs.baseline, inputs.baseline_version),
+        baseline=(
+            inputs.baseline,
+            inputs.baseline_version,
+            inputs.baseline_commit,
+            inputs.baseline_fallback,
+        ),
         formats={
             "gold_format": inputs.gold_format,
             "run_format": inputs.run_format,
@@ -335,13 +363,14 @@ def _check_shared(
     outputs: ReportOutputs,
     *,
     version: str | None,
+    commit: str | None,
     audience: str | None,
     reference_run: str | None,
     verdicts_run: str | None,
     compare_measures: Sequence[str] | None,
     on_gold_change: str,
     explain: str,
-    baseline: tuple[str | Path | None, str | None],
+    baseline: tuple[str | Path | None, str | None, str | None, str | None],
     formats: Mapping[str, str | None],
 ) -> None:
     """The rules on the options ``report`` and ``merge`` share."""
@@ -363,14 +392,55 @@ def _check_shared(
         check_choice(parameter, value, INPUT_FORMATS[parameter])
     check_choice("on_gold_change", on_gold_change, GOLD_CHANGE_POLICIES)
     check_choice("explain", explain, EXPLAIN_MODES)
-    given, baseline_version = baseline
-    if baseline_version is not None and given is None:
+    given, baseline_version, baseline_commit, fallback = baseline
+    for parameter, value in (
+        ("baseline_version", baseline_version),
+        ("baseline_commit", baseline_commit),
+        ("baseline_fallback", fallback),
+    ):
+        if value is not None and given is None:
+            raise ParameterError(
+                parameter,
+                value,
+                "picks a version of the baseline, but no baseline is given",
+                "pass the site to pick the version from (--baseline)",
+                option="--" + parameter.replace("_", "-"),
+            )
+    _check_commits(commit, baseline_version, baseline_commit, fallback)
+
+
+def _check_commits(
+    commit: str | None,
+    baseline_version: str | None,
+    baseline_commit: str | None,
+    fallback: str | None,
+) -> None:
+    """Commit hashes are hashes; a baseline is picked by version or by commit, not both."""
+    for parameter, value in (("commit", commit), ("baseline_commit", baseline_commit)):
+        if value is not None and (problem := commit_problem(value)) is not None:
+            raise ParameterError(
+                parameter,
+                value,
+                problem,
+                "give the full hash (git rev-parse HEAD) or at least its first 7 digits",
+                option="--" + parameter.replace("_", "-"),
+            )
+    if baseline_commit is not None and baseline_version is not None:
         raise ParameterError(
-            "baseline_version",
-            baseline_version,
-            "picks a version of the baseline, but no baseline is given",
-            "pass the site to pick the version from (--baseline)",
-            option="--baseline-version",
+            "baseline_commit",
+            baseline_commit,
+            "and --baseline-version both pick the baseline's version",
+            "give one of them",
+            option="--baseline-commit",
+        )
+    check_choice("baseline_fallback", fallback, BASELINE_FALLBACKS)
+    if fallback is not None and baseline_commit is None:
+        raise ParameterError(
+            "baseline_fallback",
+            fallback,
+            "says what to do when --baseline-commit finds no version, but none is given",
+            "add --baseline-commit, or drop --baseline-fallback",
+            option="--baseline-fallback",
         )
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.analyse.compare import Clusters, Side, apply_holm, compare_sides, method
-from reportgen.core.model import fingerprint_of
+from reportgen.core.model import ReportWarning, fingerprint_of
 from reportgen.errors import InputError
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import IN_MEANS, in_means
@@ -234,3 +234,30 @@ def _stale_counts(section: dict[str, Any]) -> dict[str, int] | None:
     if not isinstance(stale, dict):
         return None
     return {cell: len(ids) for cell, ids in stale.items()}
+
+
+def baseline_gate_warnings(baseline: Baseline | None) -> list[ReportWarning]:
+    """A warning when the baseline failed its own quality gate: a comparison with it
+    starts from numbers that were not good enough (a site publishes such versions, and
+    marks them)."""
+    if baseline is None:
+        return []
+    gate = baseline.report.get("gate")
+    if not isinstance(gate, dict) or gate.get("passed") is not False:
+        return []
+    failed = [
+        f"{rule.get('rule')} ({rule.get('run')})"
+        for rule in gate.get("rules") or []
+        if isinstance(rule, dict) and rule.get("passed") is False
+    ]
+    version = baseline.report.get("version")
+    return [
+        ReportWarning(
+            code="baseline_failed_gate",
+            message=f"the baseline {version} failed its own quality gate"
+            + (f" ({'; '.join(failed)})" if failed else "")
+            + ": a run that matches it is not known to be good",
+            count=max(len(failed), 1),
+            examples=tuple(failed[:5]),
+        )
+    ]

@@ -32,6 +32,7 @@ from reportgen.analyse.attribution import (
 from reportgen.analyse.baseline import (
     BaselineComparison,
     GoldChangePolicy,
+    baseline_gate_warnings,
     compare_with_baseline,
     current_sides,
 )
@@ -294,7 +295,13 @@ def run_analyses(
         evaluation=evaluation,
         version=version,
         created=created,
-        warnings=(*hygiene.warnings, *evaluation.warnings, *join_warnings, *audit(gate)),
+        warnings=(
+            *baseline_gate_warnings(options.baseline),
+            *hygiene.warnings,
+            *evaluation.warnings,
+            *join_warnings,
+            *audit(gate),
+        ),
         means=means,
         intervals={
             result.name: mean_intervals(result.scores, keys, keep_no_relevant=keep)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,12 @@ from reportgen.cli.options.inputs import CHUNK_MAPS, CONFIG, VERDICTS_RUN
 from reportgen.cli.options.measuring import COMPARISONS, GATE, TREC_EVAL
 from reportgen.cli.options.outputs import ALLOW_PARTIAL, EXPLAIN, MANIFEST, OUT, WRITTEN
 from reportgen.cli.request import merge_request
-from reportgen.cli.results import check_summary_wanted, echo_lines, write_step_summary
+from reportgen.cli.results import (
+    check_summary_wanted,
+    echo_lines,
+    workflow_annotations,
+    write_step_summary,
+)
 from reportgen.core import progress
 
 
@@ -77,5 +83,7 @@ def merge(shards: tuple[Path, ...], **options: Any) -> None:
             click.echo(f"note: {note}", err=True)
         if not quiet:
             echo_lines(merge_lines(result.report, len(shards), result.files))
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        echo_lines(workflow_annotations(result.report, None))
     if result.failure is not None:
         raise result.failure

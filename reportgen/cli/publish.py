@@ -20,7 +20,13 @@ from reportgen.errors import printable
     QUIET,
 )
 def publish(
-    report_dir: Path, site: Path, keep: int | None, lock_timeout: float, quiet: bool
+    report_dir: Path,
+    site: Path,
+    keep: int | None,
+    lock_timeout: float,
+    public: bool,
+    max_site_mb: float,
+    quiet: bool,
 ) -> None:
     """Add the report in REPORT_DIR to a versioned SITE and rebuild its index.
 
@@ -34,9 +40,18 @@ def publish(
       reportgen demo --out /tmp/demo --version 2026.11.1
       reportgen publish /tmp/demo --site site --keep 50
     """
-    published = publish_report(report_dir, site, keep=keep, lock_timeout=lock_timeout)
+    published = publish_report(
+        report_dir,
+        site,
+        keep=keep,
+        lock_timeout=lock_timeout,
+        public=public,
+        max_site_mb=max_site_mb,
+    )
     for note in published.recovered:
         click.echo(f"note: {note}", err=True)
+    for warning in published.warnings:
+        click.echo(printable(f"warning: {warning}"), err=True)
     if not quiet:
         click.echo(
             printable(

@@ -18,7 +18,12 @@ from reportgen.api import (
     ReportRequest,
     ReportSettings,
 )
-from reportgen.core.ci import DEFAULT_REPORT_URL, default_report_url, default_version
+from reportgen.core.ci import (
+    DEFAULT_REPORT_URL,
+    default_commit,
+    default_report_url,
+    default_version,
+)
 from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, Settings
 
@@ -88,8 +93,10 @@ def report_settings(options: dict[str, Any]) -> ReportSettings:
 def labelled(options: dict[str, Any]) -> dict[str, Any]:
     """The label (default: the commit measured) and the measures to compare, as a list."""
     measures = options.get("compare_measures")
+    commit = options.get("commit")
     return {
         "version": options["version"] or default_version(),
+        "commit": commit.strip().lower() if commit else default_commit(),
         "compare_measures": measures.split(",") if measures else None,
     }
 

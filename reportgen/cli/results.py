@@ -3,7 +3,9 @@ they append to a CI job's page."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -25,10 +27,29 @@ def run_request(request: ReportRequest, options: dict[str, Any]) -> None:
             from reportgen.render.terminal import report_lines  # the views: only to print
 
             echo_lines(report_lines(result.report, result.files))
+        if os.environ.get("GITHUB_ACTIONS") == "true":
+            echo_lines(workflow_annotations(result.report, request.inputs.gold))
         if options["github_summary"]:
             write_step_summary(result, quiet)
     if result.failure is not None:
         raise result.failure
+
+
+def workflow_annotations(report: Mapping[str, Any], gold: object) -> list[str]:
+    """GitHub Actions' annotations of the report: the gate's failures, and stale gold
+    ids at their line of the gold file (named relative to the workspace when inside)."""
+    from reportgen.load.inputs.gold_lines import question_lines
+    from reportgen.render.annotations import stale_questions, workflow_commands
+
+    if not isinstance(gold, str | Path):
+        return workflow_commands(report, None, {})
+    path = Path(gold)
+    lines = question_lines(path, stale_questions(report))
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    shown = path
+    if workspace and path.resolve().is_relative_to(Path(workspace).resolve()):
+        shown = path.resolve().relative_to(Path(workspace).resolve())
+    return workflow_commands(report, shown.as_posix(), lines)
 
 
 def check_summary_wanted(github_summary: bool, formats: Sequence[str]) -> None:

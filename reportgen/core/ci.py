@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from reportgen.core.filesystem import write_error
+from reportgen.core.git import head_commit
 from reportgen.errors import UsageError
 
 COMMIT_LENGTH = 7
@@ -83,6 +84,13 @@ def default_version(env: Mapping[str, str] | None = None, cwd: Path | None = Non
         or _commit(env.get("CI_COMMIT_SHORT_SHA"), length=None)
         or _git_head(cwd)
     )
+
+
+def default_commit(env: Mapping[str, str] | None = None, cwd: Path | None = None) -> str | None:
+    """The full commit measured: GITHUB_SHA, else the HEAD of the git work tree ``cwd``
+    is in, else None (a report made outside any repository)."""
+    env = os.environ if env is None else env
+    return _commit(env.get("GITHUB_SHA"), length=None) or head_commit(cwd)
 
 
 def default_report_url(env: Mapping[str, str] | None = None) -> str | None:

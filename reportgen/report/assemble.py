@@ -91,12 +91,14 @@ from reportgen.version import __version__
 Report = dict[str, Any]
 
 
-def header(version: str, created: datetime) -> Report:
-    """The keys every report.json starts with: its format, the tool, its label and time."""
+def header(version: str, created: datetime, commit: str | None = None) -> Report:
+    """The keys every report.json starts with: its format, the tool, its label, the
+    commit measured (a site orders its versions by it) and the time."""
     return {
         "format_version": FORMAT_VERSION,
         "tool_version": __version__,
         "version": version,
+        "commit": commit,
         "created": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 
@@ -278,13 +280,14 @@ def _gold_section(findings: Findings) -> dict[str, Any]:
     }
 
 
-def assemble(findings: Findings) -> types.Report:
-    """Everything a reader or another tool needs, in report.json's shape."""
+def assemble(findings: Findings, commit: str | None = None) -> types.Report:
+    """Everything a reader or another tool needs, in report.json's shape; ``commit``:
+    the commit measured, when known."""
     settings = findings.evaluation.settings
     # The section builders still build plain dicts: one cast, checked at run time by
     # the tests, which validate every report.json they write against schema.json.
     report: Report = {
-        **header(findings.version, findings.created),
+        **header(findings.version, findings.created, commit),
         **settings_sections(
             list(settings.ks),
             settings.context_k,

@@ -171,6 +171,7 @@ def merge_shards(
     *,
     trec_eval: bool | None = None,
     version: str | None = None,
+    commit: str | None = None,
     created: datetime,
     gate: GateRules | None = None,
 ) -> tuple[MergedReport, pl.DataFrame]:
@@ -199,7 +200,7 @@ def merge_shards(
     fingerprints = [_common([shard], "gold", "fingerprint") for shard in shards]
     digests = _question_digests(shards)
     report: Report = {
-        **header(version or default_version_label(created), created),
+        **header(version or default_version_label(created), created, commit),
         **settings_sections(
             settings["k"],
             settings["context_k"],

@@ -43,7 +43,9 @@ from reportgen.pipeline import (
     analyse_and_write,
     chart_worker,
     draws_charts,
+    refuse_junit_clash,
     refuse_planned,
+    write_junit,
 )
 from reportgen.render.output import (
     per_question_bytes,
@@ -326,6 +328,8 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
                 inputs.baseline,
                 gold_fingerprint=evaluation.gold.fingerprint,
                 version=inputs.baseline_version,
+                commit=inputs.baseline_commit,
+                fallback=inputs.baseline_fallback,
             )
         )
         files_read = _files_read(request, shards)
@@ -393,6 +397,7 @@ def merge_values(request: MergeRequest) -> MergeResult:
         loaded,
         trec_eval=request.inputs.trec_eval,
         version=request.version,
+        commit=request.commit,
         created=created_at(),
         gate=gate,
     )
@@ -405,10 +410,16 @@ def merge_values(request: MergeRequest) -> MergeResult:
     }
     out_dir = Path(outputs.out_dir)
     refuse_overwriting_inputs(out_dir, files, _shard_inputs(loaded), "merge")
+    junit = outputs.junit
+    if junit is not None:
+        refuse_junit_clash(Path(junit), out_dir, files, _shard_inputs(loaded), "merge")
     notes: tuple[str, ...] = ()
     if draws_charts(outputs.formats):
         notes = (
             "the shards hold per-question values only, so no pages were written (measure "
             "them with `reportgen report --merge-data` for the whole report)",
         )
-    return MergeResult(report, write_files(out_dir, files), notes)
+    written = write_files(out_dir, files)
+    if junit is not None:
+        written.append(write_junit(Path(junit), report, checks.strict))
+    return MergeResult(report, written, notes)

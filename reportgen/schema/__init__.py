@@ -143,6 +143,9 @@ class Report(TypedDict):
     format_version: int
     tool_version: str
     version: str
+    commit: NotRequired[str | None]
+    """The commit measured (``--commit``; default GITHUB_SHA or the work tree's HEAD);
+    null when unknown, missing from reports written before it."""
     created: str
     settings: SettingsSection
     k: list[int]
@@ -221,6 +224,7 @@ class MergedReport(TypedDict):
     format_version: int
     tool_version: str
     version: str
+    commit: NotRequired[str | None]
     created: str
     settings: MergedSettings
     k: list[int]

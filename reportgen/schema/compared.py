@@ -151,9 +151,15 @@ class BaselineComparison(Comparison):
 
 class Selection(TypedDict):
     site: str
-    rule: Literal["requested", "same_gold", "newest"]
+    rule: Literal["requested", "same_gold", "newest", "commit", "ancestor"]
     versions: int
     newer: list[str]
+    for_commit: NotRequired[str]
+    """With --baseline-commit: the commit asked for."""
+    commit: NotRequired[str | None]
+    """With --baseline-commit: the chosen version's commit."""
+    note: NotRequired[str | None]
+    """With --baseline-fallback newest: why no version was found by commit."""
 
 
 class BaselineGold(TypedDict):

@@ -17,6 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from reportgen.core.git import is_ancestor, newest_first
 from reportgen.core.labels import created_at
 from reportgen.errors import UsageError
 from reportgen.load.previous.published import FINGERPRINT_FROM, load_history, load_report_dir
@@ -33,8 +34,11 @@ from reportgen.site.install import (
     report_files,
 )
 from reportgen.site.lock import check_timeout
+from reportgen.site.public import public_files
 
 DEFAULT_LOCK_TIMEOUT = 60.0
+DEFAULT_MAX_SITE_MB = 500.0
+"""Half of GitHub Pages' 1 GB limit: room to notice and prune before deploys fail."""
 HEADLINE_MEASURES = (
     ("hit", "hit"),
     ("recall", "recall"),
@@ -52,10 +56,13 @@ def history_entry(report: dict[str, Any], published: str) -> dict[str, Any]:
     the types of the keys read here."""
     k = report["context_k"]
     gold = report["gold"]
+    commit = report.get("commit")
     return {
         "version": report["version"],
+        "commit": commit if isinstance(commit, str) and commit else None,
         "created": report["created"],
         "published": published,
+        "gate": gate_outcome(report.get("gate")),
         "tool_version": report.get("tool_version"),
         "gold": {
             "version": gold.get("version"),
@@ -78,15 +85,38 @@ def history_entry(report: dict[str, Any], published: str) -> dict[str, Any]:
     }
 
 
-def latest_by_version(history: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The last publication of each version, oldest first by creation time.
+def gate_outcome(gate: Any) -> dict[str, Any] | None:
+    """What history.jsonl keeps of a report's gate: passed, and the rules that failed
+    (``RULE (run)``); None for a report without a gate."""
+    if not isinstance(gate, dict) or not isinstance(gate.get("passed"), bool):
+        return None
+    rules = gate.get("rules")
+    rules = rules if isinstance(rules, list) else []
+    failed = [
+        f"{rule.get('rule')} ({rule.get('run')})"
+        for rule in rules
+        if isinstance(rule, dict) and rule.get("passed") is False
+    ]
+    return {"passed": gate["passed"], "failed": failed}
 
-    Time, not label text: labels sorted as text put v10 before v2.
+
+def latest_by_version(history: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The last publication of each version, oldest first: by commit ancestry where git
+    (in the working directory's repository) knows the versions' commits, else by
+    creation time (reportgen.core.git.newest_first).
+
+    Not by label text (v10 before v2), nor by clock alone: a re-run of an old commit's
+    job publishes after a newer commit's, and must not become the latest.
     """
     latest = {}
     for position, entry in enumerate(history):
         latest[entry["version"]] = (entry["created"], position, entry)
-    return [entry for _, _, entry in sorted(latest.values(), key=lambda item: item[:2])]
+    newest = newest_first(
+        list(latest.values()),
+        lambda item: item[:2],
+        lambda item: item[2].get("commit") if isinstance(item[2].get("commit"), str) else None,
+    )
+    return [entry for _, _, entry in reversed(newest)]
 
 
 def gold_segments(entries: Sequence[dict[str, Any]]) -> list[int]:
@@ -160,6 +190,12 @@ class VersionRow:
     links: list[tuple[str, str]]
     pruned: str
     """Empty, or when ``publish --keep`` removed its folder (the history keeps its line)."""
+    commit: str
+    """The commit measured, shortened; empty when the report did not record one."""
+    gate: str
+    """"no gate", "passed", or "FAILED: " and the rules that failed."""
+    gate_class: str
+    """The cell's class: gate-failed for a version that failed its gate, else empty."""
 
     @property
     def pruned_note(self) -> str:
@@ -201,9 +237,24 @@ def version_rows(
                     if not entry.get("pruned") and (folders[version] / file).is_file()
                 ],
                 pruned=str(entry.get("pruned") or ""),
+                commit=str(entry.get("commit") or "")[:12],
+                gate=_gate_text(entry.get("gate")),
+                gate_class=_gate_class(entry.get("gate")),
             )
         )
     return rows
+
+
+def _gate_class(gate: Any) -> str:
+    return "gate-failed" if isinstance(gate, dict) and gate.get("passed") is False else ""
+
+
+def _gate_text(gate: Any) -> str:
+    if not isinstance(gate, dict):
+        return "no gate"
+    if gate.get("passed"):
+        return "passed"
+    return "FAILED: " + "; ".join(str(rule) for rule in gate.get("failed") or [])
 
 
 def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path]) -> str:
@@ -241,22 +292,23 @@ class Published:
     """Versions whose folders ``keep`` removed by this publish."""
     recovered: list[str] = field(default_factory=list)
     """What was done about publishes that had been killed, one sentence each."""
+    warnings: list[str] = field(default_factory=list)
+    """What the publisher should know: a failed gate, a site over its size budget."""
 
 
 def _pruned_lines(
     history: Sequence[dict[str, Any]], version: str, keep: int | None, published: str
 ) -> list[dict[str, Any]]:
-    """The lines that mark the oldest versions pruned, so that ``keep`` folders stand,
-    ``version`` (the one being published) always among them: a copy of each one's
-    last line (so the trends keep its point) with ``pruned`` set to the time."""
+    """The lines that mark the oldest versions pruned (``history`` holds the one being
+    published): the newest ``keep`` folders stand, and ``version`` too (an old
+    commit's job re-run after a newer one's keeps its folder until the next publish,
+    and never prunes the newer): a copy of each one's last line (so the trends keep
+    its point) with ``pruned`` set to the time."""
     if keep is None:
         return []
-    others = [
-        entry
-        for entry in latest_by_version(history)
-        if not entry.get("pruned") and entry["version"] != version
-    ]
-    return [{**entry, "pruned": published} for entry in others[: max(len(others) + 1 - keep, 0)]]
+    standing = [entry for entry in latest_by_version(history) if not entry.get("pruned")]
+    oldest = standing[: max(len(standing) - keep, 0)]
+    return [{**entry, "pruned": published} for entry in oldest if entry["version"] != version]
 
 
 def _encode(entry: dict[str, Any]) -> bytes:
@@ -269,17 +321,25 @@ def publish(
     *,
     keep: int | None = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    public: bool = False,
+    max_site_mb: float = DEFAULT_MAX_SITE_MB,
 ) -> Published:
     """Put the report of ``report_dir`` at ``site/<version>/`` and rebuild the index.
 
-    ``keep`` keeps the newest ``keep`` version folders (by creation time) and prunes
-    the others: their lines stay in history.jsonl, marked, so the trends keep them.
-    ``lock_timeout`` is how long to wait for another publisher of the same site.
+    ``keep`` keeps the newest ``keep`` version folders (by commit ancestry, see
+    latest_by_version) and prunes the others: their lines stay in history.jsonl,
+    marked, so the trends keep them. ``lock_timeout`` is how long to wait for another
+    publisher of the same site. ``public`` leaves out every question and chunk text
+    (site/public.py). Past ``max_site_mb`` the result warns and names versions to prune.
     """
     report_dir, site = Path(report_dir), Path(site)
     files = report_files(report_dir)
     if keep is not None and keep < 1:
         raise UsageError(f"--keep {keep} (keep) would keep no version", "give 1 or more")
+    if not max_site_mb > 0:
+        raise UsageError(
+            f"--max-site-mb {max_site_mb} (max_site_mb) leaves no room", "give a size above 0"
+        )
     check_timeout(lock_timeout)
     report = load_report_dir(report_dir)
     version = str(report["version"])  # checked by load_report_dir, as history lines are
@@ -291,13 +351,17 @@ def publish(
         history = load_history(history_path)
         published = created_at().strftime("%Y-%m-%dT%H:%M:%SZ")
         entry = history_entry(report, published)
-        pruned = _pruned_lines(history, version, keep, published)
+        pruned = _pruned_lines([*history, entry], version, keep, published)
         old = history_path.read_bytes() if history_path.is_file() else b""
         line = _encode(entry)
         staging = new_staging(site)
         try:
             staged = staging / version
-            for relative in files:
+            if public:
+                for name, data in public_files(report_dir, report).items():
+                    (staged / name).parent.mkdir(parents=True, exist_ok=True)
+                    (staged / name).write_bytes(data)
+            for relative in [] if public else files:
                 (staged / relative).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(report_dir / relative, staged / relative, follow_symlinks=False)
             everything = [*history, entry, *pruned]
@@ -312,10 +376,64 @@ def publish(
             install(site, staging, version, line, history_bytes, index, names)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
+        warnings = _gate_warning(entry) + size_warning(
+            site, [*history, entry, *pruned], max_site_mb
+        )
     return Published(
         version=version,
         folder=site / version,
         index=site / INDEX,
         pruned=names,
         recovered=recovered,
+        warnings=warnings,
     )
+
+
+def _gate_warning(entry: dict[str, Any]) -> list[str]:
+    gate = entry.get("gate")
+    if not isinstance(gate, dict) or gate.get("passed"):
+        return []
+    failed = "; ".join(gate.get("failed") or []) or "see its report"
+    return [
+        f"version {entry['version']} failed its quality gate ({failed}): it is published, "
+        "marked failed in history.jsonl and the index, and a report that takes it as "
+        "baseline says so"
+    ]
+
+
+def _size(path: Path) -> int:
+    return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
+
+
+def size_warning(site: Path, history: Sequence[dict[str, Any]], max_site_mb: float) -> list[str]:
+    """A warning when the site is over ``max_site_mb`` (MB of 10^6 bytes), naming the
+    versions to prune until it fits: first those whose commit is not an ancestor of the
+    latest version's (other branches' lines, oldest first), then the oldest."""
+    total = _size(site)
+    budget = int(max_site_mb * 1_000_000)
+    if total <= budget:
+        return []
+    standing = [
+        entry
+        for entry in latest_by_version(history)
+        if not entry.get("pruned") and (site / entry["version"]).is_dir()
+    ]
+    latest = standing[-1].get("commit") if standing else None
+    older = standing[:-1]
+    others = [
+        entry
+        for entry in older
+        if latest and entry.get("commit") and is_ancestor(entry["commit"], latest) is False
+    ]
+    names, freed = [], 0
+    for entry in [*others, *(entry for entry in older if entry not in others)]:
+        if total - freed <= budget:
+            break
+        names.append(entry["version"])
+        freed += _size(site / entry["version"])
+    return [
+        f"the site holds {total / 1_000_000:.1f} MB, over --max-site-mb {max_site_mb:g} "
+        "(GitHub Pages refuses sites over 1 GB); prune "
+        + (", ".join(names) or "nothing more: the latest version alone is over it")
+        + f" (publish --keep {max(len(standing) - len(names), 1)} prunes the oldest)"
+    ]

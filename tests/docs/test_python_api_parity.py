@@ -36,6 +36,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     "span_doc_key": ("inputs.span_doc_key", ["--span-doc-key", "metadata.id"], "metadata.id"),
     "trec_eval": ("settings.scoring.trec_eval", ["--trec-eval"], True),
     "version": ("settings.version", ["--version", "v9"], "v9"),
+    "commit": ("settings.commit", ["--commit", "ABCDEF1"], "abcdef1"),
     "formats": ("outputs.formats", ["--format", "json"], ("json",)),
     "per_question_format": (
         "outputs.per_question_format",
@@ -44,6 +45,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     ),
     "chart_png": ("outputs.chart_png", ["--chart-png"], True),
     "merge_data": ("outputs.merge_data", ["--merge-data"], True),
+    "junit": ("outputs.junit", ["--junit", "j.xml"], Path("j.xml")),
     "report_url": ("outputs.report_url", ["--report-url", "https://x.test/r"], "https://x.test/r"),
     "gold_format": ("inputs.gold_format", ["--gold-format", "qrels"], "qrels"),
     "run_format": ("inputs.run_format", ["--run-format", "trec"], "trec"),
@@ -63,6 +65,12 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     "cluster_by": ("settings.cluster_by", ["--cluster-by", "group"], "group"),
     "baseline": ("inputs.baseline", ["--baseline", "site"], Path("site")),
     "baseline_version": ("inputs.baseline_version", ["--baseline-version", "v1"], "v1"),
+    "baseline_commit": ("inputs.baseline_commit", ["--baseline-commit", "abcdef1"], "abcdef1"),
+    "baseline_fallback": (
+        "inputs.baseline_fallback",
+        ["--baseline-fallback", "newest"],
+        "newest",
+    ),
     "on_gold_change": (
         "settings.on_gold_change",
         ["--on-gold-change", "intersect"],

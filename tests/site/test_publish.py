@@ -208,8 +208,10 @@ def test_keep_prunes_the_oldest_folders_and_the_history_keeps_their_points(
         cli, ["publish", str(reports["v2"]), "--site", str(site), "--keep", "1"]
     )
     assert result.exit_code == 0, result.output
-    assert "Pruned (--keep 1): v10, v9" in result.output  # v2, published again, is kept
-    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v2"]
+    # v2, published again, keeps its folder; v9 stays the newest (by creation time, as
+    # these reports record no commit): an older version published late never prunes it
+    assert "Pruned (--keep 1): v10\n" in result.output
+    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v2", "v9"]
 
 
 def test_keep_and_lock_timeout_are_checked(reports: dict[str, Path], tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES
 from reportgen.cli.errors import OptionValueError
 from reportgen.cli.options import COMPARING, MEASURING, declare
 from reportgen.core.model import RETRIEVED_RULES
+from reportgen.load.previous.baseline import BASELINE_FALLBACKS
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, MAX_CUTOFF, MAX_GRADE
 from reportgen.measure.spans import DEFAULT_MIN_COVERAGE
 
@@ -119,6 +120,26 @@ COMPARISONS = (
         default=None,
         metavar="LABEL",
         help="With a site as --baseline: compare with this version instead.",
+    ),
+    declare(
+        COMPARING,
+        "--baseline-commit",
+        default=None,
+        metavar="SHA",
+        help="With a site as --baseline: compare with the version published for this "
+        "commit (a pull request's base), else for its nearest first-parent ancestor that "
+        "has one, never another branch's. Ancestry is read with git in the current "
+        "directory's repository: a shallow clone needs `fetch-depth: 0` (or `git fetch "
+        "--deepen`).",
+    ),
+    declare(
+        COMPARING,
+        "--baseline-fallback",
+        type=click.Choice(BASELINE_FALLBACKS),
+        default=None,
+        help="With --baseline-commit: when git does not know the commit (a shallow clone) "
+        "or no ancestor has a version, compare with the site's newest instead of exiting 2 "
+        "(every output says so).",
     ),
     declare(
         COMPARING,

@@ -111,10 +111,29 @@ WRITTEN = (
         "head, GITHUB_SHA, CI_COMMIT_SHORT_SHA or `git rev-parse --short HEAD`), else the "
         "creation time YYYYMMDD-HHMMSS (SOURCE_DATE_EPOCH makes it fixed).",
     ),
+    declare(
+        PROVENANCE,
+        "--commit",
+        default=None,
+        metavar="SHA",
+        help="The commit measured, recorded in report.json: `publish` orders a site's "
+        "versions by commit ancestry, and --baseline-commit finds them by it. Default: "
+        "GITHUB_SHA, else `git rev-parse HEAD` inside a git work tree, else none.",
+    ),
     FORMAT,
     PER_QUESTION_FORMAT,
     CHART_PNG,
     REPORT_URL,
+    declare(
+        OUTPUTS,
+        "--junit",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        metavar="PATH",
+        help="Also write the gate's rules (one test case each, per run) and the warnings "
+        "(one per kind; failures under --strict) as JUnit XML, which GitLab, Jenkins and "
+        "Azure Pipelines show as test results.",
+    ),
     declare(
         OUTPUTS,
         "--github-summary/--no-github-summary",
@@ -225,8 +244,28 @@ PUBLISHING = (
         type=click.IntRange(min=1),
         default=None,
         metavar="N",
-        help="Keep the newest N version folders (by creation time) and prune the others; "
-        "their lines stay in history.jsonl, marked, so the trends keep their points.",
+        help="Keep the newest N version folders (by commit ancestry, read with git in the "
+        "current directory; by creation time for versions without a commit) and prune the "
+        "others; their lines stay in history.jsonl, marked, so the trends keep their points. "
+        "The version published is never pruned by its own publish.",
+    ),
+    declare(
+        OUTPUTS,
+        "--public",
+        is_flag=True,
+        help="The site is public (GitHub Pages is, even for most private repositories): "
+        "leave out every question text and chunk text; the pages are rebuilt without "
+        "them and the per-question file keeps ids and numbers only.",
+    ),
+    declare(
+        OUTPUTS,
+        "--max-site-mb",
+        type=click.FloatRange(min=0, min_open=True),
+        default=500,
+        show_default=True,
+        metavar="MB",
+        help="Warn when the site grows past this many MB (GitHub Pages refuses 1 GB) and "
+        "name the versions to prune.",
     ),
     declare(
         OUTPUTS,

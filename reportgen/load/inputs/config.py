@@ -40,6 +40,7 @@ REPORT_KEYS = (
     *("run-index-version", "audience", "as-of", "strict", "merge-data"),
     *("retrieved-when", "trace-question-key", "span-doc-key"),
     *("chunks", "chunks-format", "docs", "min-coverage", "explain"),
+    *("commit", "baseline-commit", "baseline-fallback", "junit"),
 )
 """The keys a config file may set: the options of ``reportgen report`` without the
 dashes (tests/cli/test_config.py keeps the two lists equal)."""

@@ -2,13 +2,16 @@
 
 The baseline may be given as the report.json itself, the folder it sits in (a report
 folder, or one version folder of a site), a published site folder, or that site's
-history.jsonl. From a site, the version compared with is the newest by creation time
-whose gold fingerprint is this report's (numbers on another gold set cannot be
-compared); when none is, the newest, and ``--on-gold-change`` then decides. A label
-(``--baseline-version``) picks one instead. Versions pruned by ``publish --keep`` have
-no folder left and are never chosen. Histories written before ``publish`` recorded
-gold sets, or with a ``path`` per entry, read the same. Without a history, every
-``*/report.json`` of the folder is a version.
+history.jsonl. From a site, the version compared with is the newest whose gold
+fingerprint is this report's (numbers on another gold set cannot be compared); when
+none is, the newest, and ``--on-gold-change`` then decides. Newest is by commit
+ancestry where git knows the versions' commits, by creation time for the others
+(reportgen.core.git.newest_first). A label (``--baseline-version``) picks one instead;
+a commit (``--baseline-commit``) picks the version published for it, else for its
+nearest first-parent ancestor that has one, never a version of another line of work.
+Versions pruned by ``publish --keep`` have no folder left and are never chosen.
+Histories written before ``publish`` recorded gold sets, or with a ``path`` per entry,
+read the same. Without a history, every ``*/report.json`` of the folder is a version.
 
 Comparisons are paired by question, so the per-question file written beside
 report.json (per_question.parquet or per_question.csv) is required.
@@ -29,7 +32,8 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.core.filesystem import reading
-from reportgen.errors import InputError
+from reportgen.core.git import first_parent_chain, is_ancestor, newest_first, same_commit
+from reportgen.errors import InputError, UsageError
 from reportgen.load.formats.files import check_file
 from reportgen.load.previous.per_question import read_per_question
 from reportgen.load.previous.published import (
@@ -49,7 +53,9 @@ LINK_FIX = (
 HISTORY = "history.jsonl"
 LABELS_SHOWN = 20
 
-Rule = Literal["requested", "same_gold", "newest"]
+Rule = Literal["requested", "same_gold", "newest", "commit", "ancestor"]
+BaselineFallback = Literal["newest"]
+BASELINE_FALLBACKS: tuple[BaselineFallback, ...] = ("newest",)
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,8 @@ class SiteVersion:
     pruned: bool
     line: int | None
     """Its line in history.jsonl (None for a site without a history)."""
+    commit: str | None = None
+    """The commit it measured, when its report recorded one."""
 
 
 @dataclass(frozen=True)
@@ -78,16 +86,33 @@ class Baseline:
     """How the version was chosen from a site; None when it was given directly."""
 
 
+@dataclass(frozen=True)
+class ByCommit:
+    """Pick a site's version by commit: ``commit``'s, else its nearest first-parent
+    ancestor's (git reads the ancestry in the working directory's repository);
+    ``fallback`` "newest" when git does not know it or none has a version."""
+
+    commit: str
+    fallback: BaselineFallback | None = None
+
+
 def load_baseline(
-    path: str | Path, *, gold_fingerprint: str | None = None, version: str | None = None
+    path: str | Path,
+    *,
+    gold_fingerprint: str | None = None,
+    version: str | None = None,
+    commit: str | None = None,
+    fallback: BaselineFallback | None = None,
 ) -> Baseline:
     """The baseline that ``path`` stands for.
 
     ``gold_fingerprint`` (this report's gold set) steers the choice among a site's
-    versions; ``version`` names one.
+    versions; ``version`` names one; ``commit`` picks one by ancestry (``fallback``:
+    what to do when it cannot).
     """
+    by_commit = None if commit is None else ByCommit(commit, fallback)
     with reading(Path(path)):
-        report_path, selection = find_report(Path(path), gold_fingerprint, version)
+        report_path, selection = find_report(Path(path), gold_fingerprint, version, by_commit)
         if selection is not None:
             site = Path(selection["site"])
             unlinked(site, per_question_path(report_path), site)
@@ -100,19 +125,41 @@ def load_baseline(
                 "give the site folder with --baseline to pick a version from it, "
                 "or drop --baseline-version",
             )
+        if by_commit is not None and selection is None:
+            _check_given_report(report_path, report, by_commit)
         per_question = _read_per_question(report_path)
     return Baseline(report_path, report, per_question, selection)
 
 
+def _check_given_report(path: Path, report: dict[str, Any], by_commit: ByCommit) -> None:
+    """A report given directly with --baseline-commit must not measure another line of
+    work: refused when git says its commit is no ancestor (unknown commits pass)."""
+    commit = _commit_of(report)
+    if commit is None or by_commit.fallback is not None:
+        return
+    if is_ancestor(commit, by_commit.commit) is False:
+        raise InputError(
+            path,
+            f"this report measured commit {commit}, which is not --baseline-commit "
+            f"{by_commit.commit} nor one of its ancestors",
+            "give the report of the base commit (or the site: --baseline SITE picks it), "
+            "or add --baseline-fallback newest to compare with it anyway",
+        )
+
+
 def find_report(
-    path: Path, gold_fingerprint: str | None = None, version: str | None = None
+    path: Path,
+    gold_fingerprint: str | None = None,
+    version: str | None = None,
+    by_commit: ByCommit | None = None,
 ) -> tuple[Path, dict[str, Any] | None]:
     """The report.json that ``path`` stands for, and how it was chosen from a site."""
     if path.is_file():
         if path.suffix == ".jsonl":
             site = path.parent
             unlinked(site, path, path)
-            return _choose(path, site, _history_versions(site, path), gold_fingerprint, version)
+            versions = _history_versions(site, path)
+            return _choose(path, site, versions, gold_fingerprint, version, by_commit)
         return path, None
     if not path.exists():
         raise InputError(path, "no such file or folder", BASELINE_FIX)
@@ -130,7 +177,7 @@ def find_report(
             "no report.json here, nor a published site (history.jsonl or */report.json)",
             BASELINE_FIX,
         )
-    return _choose(path, path, versions, gold_fingerprint, version)
+    return _choose(path, path, versions, gold_fingerprint, version, by_commit)
 
 
 def unlinked(site: Path, path: Path, blame: Path, line: int | None = None) -> Path:
@@ -163,6 +210,7 @@ def _history_versions(site: Path, history: Path) -> list[SiteVersion]:
                 fingerprint=current_fingerprint(entry, site, folder),
                 pruned=bool(entry.get("pruned")),
                 line=number,
+                commit=_commit_of(entry),
             )
         )
     if not versions:
@@ -200,9 +248,15 @@ def _folder_versions(site: Path) -> list[SiteVersion]:
                 fingerprint=report_fingerprint(report),
                 pruned=False,
                 line=None,
+                commit=_commit_of(report),
             )
         )
     return versions
+
+
+def _commit_of(entry: dict[str, Any]) -> str | None:
+    commit = entry.get("commit")
+    return commit.lower() if isinstance(commit, str) and commit else None
 
 
 def _fingerprint(site: Path, entry: SiteVersion) -> str | None:
@@ -220,29 +274,34 @@ def _choose(
     versions: Sequence[SiteVersion],
     gold_fingerprint: str | None,
     wanted: str | None,
+    by_commit: ByCommit | None = None,
 ) -> tuple[Path, dict[str, Any]]:
-    """The version to compare with: the one asked for, else the newest on this gold set,
-    else the newest; pruned versions have no folder and are passed over."""
-    newest_first = sorted(
-        (entry for entry in versions if not entry.pruned),
-        key=lambda entry: (entry.created, entry.line or 0, str(entry.folder)),
-        reverse=True,
+    """The version to compare with: the one asked for (by label or by commit), else the
+    newest on this gold set, else the newest; pruned versions have no folder and are
+    passed over."""
+    newest = newest_first(
+        [entry for entry in versions if not entry.pruned],
+        lambda entry: (entry.created, entry.line or 0, str(entry.folder)),
+        lambda entry: entry.commit,
     )
     rule: Rule
-    if wanted is not None:
-        chosen = _requested(given, versions, newest_first, wanted)
+    note = None
+    found = None if by_commit is None else _by_commit(given, versions, newest, by_commit)
+    if isinstance(found, tuple):
+        chosen, rule = found
+    elif wanted is not None:
+        chosen = _requested(given, versions, newest, wanted)
         rule = "requested"
     else:
-        if not newest_first:
+        note = found
+        if not newest:
             raise InputError(
                 given,
                 "every version of this site was pruned (publish --keep): none has a folder left",
                 "publish a version first, or give a report folder with --baseline",
             )
-        same_gold = [
-            entry for entry in newest_first if _fingerprint(site, entry) == gold_fingerprint
-        ]
-        chosen, rule = (same_gold[0], "same_gold") if same_gold else (newest_first[0], "newest")
+        same_gold = [entry for entry in newest if _fingerprint(site, entry) == gold_fingerprint]
+        chosen, rule = (same_gold[0], "same_gold") if same_gold else (newest[0], "newest")
     report = chosen.folder / "report.json"
     blame = given if chosen.line is None else site / HISTORY
     unlinked(site, report, blame, chosen.line)
@@ -253,13 +312,58 @@ def _choose(
             "republish that version, or pick another with --baseline-version",
             chosen.line,
         )
-    newer = newest_first[: newest_first.index(chosen)]
-    return report, {
+    newer = newest[: newest.index(chosen)]
+    selection: dict[str, Any] = {
         "site": str(site),
         "rule": rule,
-        "versions": len(newest_first),
+        "versions": len(newest),
         "newer": [entry.version for entry in newer],
     }
+    if by_commit is not None:
+        selection |= {"for_commit": by_commit.commit, "commit": chosen.commit, "note": note}
+    return report, selection
+
+
+def _by_commit(
+    given: Path,
+    versions: Sequence[SiteVersion],
+    newest: Sequence[SiteVersion],
+    by_commit: ByCommit,
+) -> tuple[SiteVersion, Rule] | str:
+    """The version of ``by_commit.commit`` or of its nearest first-parent ancestor, and
+    which; with the fallback, why there is none (the newest is then compared with)."""
+    asked = by_commit.commit
+    try:
+        chain = first_parent_chain(asked, option="--baseline-commit")
+    except UsageError as error:
+        if by_commit.fallback is None:
+            raise
+        return f"--baseline-fallback newest: {error.problem}"
+    for depth, full in enumerate(chain):
+        for entry in newest:
+            if entry.commit is not None and same_commit(entry.commit, full):
+                return entry, "commit" if depth == 0 else "ancestor"
+    pruned = sorted(
+        entry.version
+        for entry in versions
+        if entry.pruned and entry.commit and any(same_commit(entry.commit, c) for c in chain)
+    )
+    with_commits = sum(entry.commit is not None for entry in newest)
+    problem = (
+        f"no version of this site was published for commit {asked} or any of its "
+        f"{len(chain) - 1} first-parent ancestors ({with_commits} of its "
+        f"{len(newest)} versions record a commit"
+        + (f"; the ancestors' versions {', '.join(pruned)} were pruned" if pruned else "")
+        + "); a version of a commit that is not an ancestor is never compared with"
+    )
+    if by_commit.fallback is not None:
+        return f"--baseline-fallback newest: {problem}"
+    raise InputError(
+        given,
+        problem,
+        "publish a report of the base branch first (reportgen publish, with --commit), "
+        "or add --baseline-fallback newest to compare with the site's newest version",
+    )
 
 
 def _requested(

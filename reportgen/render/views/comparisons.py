@@ -374,8 +374,16 @@ def selection_sentence(version: str, selection: Selection, gold: GoldSection) ->
     site, count = selection["site"], selection["versions"]
     among = f"the {count} versions on {site}" if count != 1 else f"the one version on {site}"
     rule = selection["rule"]
+    chosen = selection.get("commit") or "?"
     if rule == "requested":
         sentence = f"{version} was chosen with --baseline-version among {among}"
+    elif rule == "commit":
+        sentence = f"{version} is the version of --baseline-commit {chosen} among {among}"
+    elif rule == "ancestor":
+        sentence = (
+            f"{version} is the version of {chosen}, the nearest first-parent ancestor of "
+            f"--baseline-commit {selection.get('for_commit')} with one, among {among}"
+        )
     elif rule == "same_gold":
         sentence = f"{version} is the newest of {among} measured on this report's gold set"
     else:
@@ -385,6 +393,8 @@ def selection_sentence(version: str, selection: Selection, gold: GoldSection) ->
         )
     if selection["newer"]:
         sentence += "; newer, passed over: " + ", ".join(selection["newer"])
+    if note := selection.get("note"):
+        sentence += f" ({note})"
     return sentence + "."
 
 

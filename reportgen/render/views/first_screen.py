@@ -150,6 +150,7 @@ class FirstScreen:
 
 ALERT_CODES = (
     "partial_merge",
+    "baseline_failed_gate",
     "stale_gold",
     "possibly_stale_gold",
     "index_version_mismatch",
