@@ -161,7 +161,7 @@ class RuleResult(TypedDict):
     """One gate rule on one run; a max-drop rule also says how far and how sure."""
 
     rule: str
-    type: Literal["min", "max-drop"]
+    type: Literal["min", "max-drop", "max", "max-rise"]
     run: str
     measure: str
     kind: str | None
@@ -172,6 +172,8 @@ class RuleResult(TypedDict):
     p_holm: NotRequired[float]
     label: NotRequired[Label]
     significant: NotRequired[bool]
+    rise: NotRequired[float | None]
+    """max-rise: (value - baseline_value) / baseline_value; null when the baseline was 0."""
     passed: bool
     message: str
 
