@@ -10,7 +10,7 @@ and with its namesake in the baseline, paired by question: the mean difference a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -45,12 +45,12 @@ LATENCY = Quantity("latency", "latency_ms", "ms")
 COST = Quantity("cost", "cost", "as given")
 
 
-def context_size(context_k: int) -> Quantity:
+def context_size(context_k: int | None) -> Quantity:
     """Characters sent to the model per question: the chunks' lengths at k_ctx."""
     return Quantity("context_size", f"context_chars@{context_k}", "characters")
 
 
-def quantities(columns: Sequence[str], context_k: int) -> list[Quantity]:
+def quantities(columns: Sequence[str], context_k: int | None) -> list[Quantity]:
     """The quantities a per-question frame has columns for."""
     found = [LATENCY, COST, context_size(context_k)]
     return [quantity for quantity in found if quantity.column in columns]
@@ -145,24 +145,43 @@ def cost_findings(
     baseline_version: str | None,
     hops_rule: str,
 ) -> CostFindings | None:
-    """Latency, cost and context size of every run; None when no run has any of them.
+    """Latency, cost and context size of every run; None when no run has a latency or
+    a cost. ``baseline_frame`` is the baseline's per-question file (run, qid, ...)."""
+    spans = [result for result in evaluation.runs if result.run.traces is not None]
+    return findings_of(
+        {result.name: result.scores for result in evaluation.runs},
+        evaluation.settings.context_k,
+        reference,
+        baseline_frame,
+        baseline_version,
+        hops={result.name: hops_rule for result in spans},
+        overlapping={result.name: len(result.run.overlapping_hops) for result in spans},
+    )
 
-    ``baseline_frame`` is the baseline's per-question file (run, qid, ... columns).
-    """
-    columns = evaluation.runs[0].scores.columns
-    wanted = quantities(columns, evaluation.settings.context_k)
+
+def findings_of(
+    frames: Mapping[str, pl.DataFrame],
+    context_k: int | None,
+    reference: str | None = None,
+    baseline_frame: pl.DataFrame | None = None,
+    baseline_version: str | None = None,
+    *,
+    hops: Mapping[str, str] | None = None,
+    overlapping: Mapping[str, int] | None = None,
+) -> CostFindings | None:
+    """:func:`cost_findings` of per-question frames (run -> qid and value columns): what
+    a merge of shards' per-question files rebuilds too."""
+    if not frames:
+        return None
+    columns = next(iter(frames.values())).columns
     has_value = [
         quantity
-        for quantity in wanted
-        if any(
-            result.scores[quantity.column].null_count() < result.scores.height
-            for result in evaluation.runs
-        )
+        for quantity in quantities(columns, context_k)
+        if any(frame[quantity.column].null_count() < frame.height for frame in frames.values())
     ]
     if not any(quantity in (LATENCY, COST) for quantity in has_value):
         return None  # context size alone is context_chars@k among the means already
-    first = reference or evaluation.runs[0].name
-    frames = {result.name: result.scores for result in evaluation.runs}
+    first = reference or next(iter(frames))
     then = _baseline_frames(baseline_frame, [q.column for q in has_value])
     runs: dict[str, dict[str, RunCosts]] = {}
     for name, frame in frames.items():
@@ -203,14 +222,8 @@ def cost_findings(
         runs=runs,
         baseline=baseline,
         baseline_note=note,
-        overlapping_hops={
-            result.name: len(result.run.overlapping_hops)
-            for result in evaluation.runs
-            if result.run.traces is not None
-        },
-        hops={
-            result.name: hops_rule for result in evaluation.runs if result.run.traces is not None
-        },
+        overlapping_hops=dict(overlapping or {}),
+        hops=dict(hops or {}),
     )
 
 

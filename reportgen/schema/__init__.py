@@ -213,6 +213,10 @@ class MergedRun(TypedDict):
     means: Means
     by_kind: dict[str, CountedMeans]
     counts: MergedCounts
+    latency: NotRequired[LatencySummary]
+    """Rebuilt from the shards' per-question values (percentiles are never merged)."""
+    cost: NotRequired[QuantitySummary]
+    context_size: NotRequired[QuantitySummary]
 
 
 class MergedReport(TypedDict):

@@ -247,3 +247,21 @@ def test_rules_from_the_config_file(tmp_path: Path) -> None:
         ("--max latency_p95_ms=0.5", "slow", False),
         ("--max slow/latency_mean_ms=10000", "slow", True),
     ]
+
+
+def test_merged_from_per_question_files_rebuilds_latency_not_a_mean(tmp_path: Path) -> None:
+    """Shards without merge data: the latency column is no measure (no latency_ms mean),
+    and the percentiles come from the questions' values, as over the whole set."""
+    _inputs(tmp_path)
+    lines = (tmp_path / "gold.jsonl").read_text().splitlines(keepends=True)
+    for part, chosen in (("a", lines[:10]), ("b", lines[10:])):
+        (tmp_path / f"{part}.jsonl").write_text("".join(chosen))
+        report(tmp_path, part, str(tmp_path / f"{part}.jsonl"), f"slow={tmp_path}/slow.csv")
+    whole = report(tmp_path, "whole", str(tmp_path / "gold.jsonl"), f"slow={tmp_path}/slow.csv")
+    done = CliRunner().invoke(
+        cli, ["merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "m"), "-q"]
+    )
+    assert done.exit_code == 0, done.output
+    merged = json.loads((tmp_path / "m" / "report.json").read_text())["runs"]["slow"]
+    assert "latency_ms" not in merged["means"]
+    assert merged["latency"] == whole["runs"]["slow"]["latency"]
