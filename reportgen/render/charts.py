@@ -238,9 +238,12 @@ def report_chart_specs(report: Report) -> dict[str, Spec]:
 
 def trade_off_axis(report: Report) -> tuple[str, str] | None:
     """What quality is set against: (report key, axis title): p95 latency when some
-    run has one, else the mean characters sent at k_ctx; None when neither is there."""
+    run has one, else (a report with costs but no latency) the mean characters sent at
+    k_ctx; None without latency or cost (chunkings have their own chart)."""
     k = report["context_k"]
     runs = report["runs"].values()
+    if not any("latency" in run or "cost" in run for run in runs):
+        return None
     if any(run.get("latency", {}).get("p95") is not None for run in runs):
         return "latency", "p95 latency (ms)"
     if any(run["means"].get(f"context_chars@{k}") is not None for run in runs):
