@@ -313,7 +313,7 @@ def _validate_ceiling(
 
 
 def _is_cost_key(measure: str) -> bool:
-    stems = ("latency_", "cost_", "context_size_")
+    stems = ("latency_", "cost_", "context_size_", "context_words_")
     return measure.startswith(stems) and "@" not in measure
 
 

@@ -43,6 +43,7 @@ class Quantity:
 
 LATENCY = Quantity("latency", "latency_ms", "ms")
 COST = Quantity("cost", "cost", "as given")
+CONTEXT_WORDS = Quantity("context_words", "context_words", "words")
 
 
 def context_size(context_k: int | None) -> Quantity:
@@ -52,7 +53,7 @@ def context_size(context_k: int | None) -> Quantity:
 
 def quantities(columns: Sequence[str], context_k: int | None) -> list[Quantity]:
     """The quantities a per-question frame has columns for."""
-    found = [LATENCY, COST, context_size(context_k)]
+    found = [LATENCY, COST, context_size(context_k), CONTEXT_WORDS]
     return [quantity for quantity in found if quantity.column in columns]
 
 

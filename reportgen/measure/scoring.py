@@ -436,8 +436,9 @@ def evaluate(
     return Evaluation(gold, settings, scored, warnings, chunkings=chunkings)
 
 
-COST_COLUMNS = ("latency_ms", "cost")
-"""Per-question columns beside the measures when an input gives latency or cost."""
+COST_COLUMNS = ("latency_ms", "cost", "context_words")
+"""Per-question columns beside the measures when an input gives latency or cost: the
+words sent at k_ctx come with them (from a chunk map's text; null without text)."""
 
 
 def with_costs(scored: tuple[RunScores, ...], settings: Settings) -> tuple[RunScores, ...]:
@@ -473,8 +474,33 @@ def with_costs(scored: tuple[RunScores, ...], settings: Settings) -> tuple[RunSc
         scores = result.scores.drop(COST_COLUMNS, strict=False).join(costs, on="qid", how="left")
         if rate is not None:
             scores = scores.with_columns((pl.col(chars) * (rate / 1000)).alias("cost"))
+        scores = scores.join(_words_sent(result, settings.context_k), on="qid", how="left")
         found.append(dataclasses.replace(result, scores=scores))
     return tuple(found)
+
+
+WORDS = r"\S+"
+"""A word is a run of non-space characters (what ``wc -w`` counts)."""
+
+
+def _words_sent(result: RunScores, context_k: int) -> pl.DataFrame:
+    """(qid, context_words): words of the top k_ctx chunks' text, per question; empty
+    without a chunk map that has text (those questions' words are then missing)."""
+    chunked = result.chunked
+    empty = pl.DataFrame(schema={"qid": pl.String, "context_words": pl.Float64})
+    if chunked is None or not chunked.chunk_map.has_text:
+        return empty
+    texts = chunked.chunk_map.chunks.select("chunk_id", "text")
+    sent = result.run.results.filter(pl.col("rank") <= context_k).join(
+        texts, on="chunk_id", how="left"
+    )
+    return sent.group_by("qid").agg(
+        pl.when(pl.col("text").is_null().any())
+        .then(None)
+        .otherwise(pl.col("text").str.count_matches(WORDS).sum())
+        .cast(pl.Float64)
+        .alias("context_words")
+    )
 
 
 def measuring_warnings(

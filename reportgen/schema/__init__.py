@@ -217,6 +217,7 @@ class MergedRun(TypedDict):
     """Rebuilt from the shards' per-question values (percentiles are never merged)."""
     cost: NotRequired[QuantitySummary]
     context_size: NotRequired[QuantitySummary]
+    context_words: NotRequired[QuantitySummary]
 
 
 class MergedReport(TypedDict):

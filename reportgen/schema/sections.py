@@ -189,6 +189,9 @@ class RunSection(TypedDict):
     context_size: NotRequired[QuantitySummary]
     """Characters sent per question (context_chars at k_ctx), with chunk maps, when the
     report has latency or cost."""
+    context_words: NotRequired[QuantitySummary]
+    """Words sent per question (runs of non-space characters in the top k_ctx chunks'
+    text), with chunk maps that hold text, when the report has latency or cost."""
 
 
 class WarningEntry(TypedDict):

@@ -225,6 +225,8 @@ def test_cost_per_1k_chars_prices_the_characters_sent(folder: Path) -> None:
     assert run["cost"]["count"] == 1 and run["cost"]["missing"] == 1
     assert run["cost"]["p99"] == pytest.approx(0.001)
     assert run["context_size"]["mean"] == 500
+    # the text of c2 and c1: "250,251,...,499," then "000,...": one word per chunk
+    assert run["context_words"]["mean"] == 2 and run["context_words"]["unit"] == "words"
     assert "latency" not in run
 
 

@@ -21,7 +21,12 @@ from reportgen.schema import Report
 
 CHART = "trade_off"
 ANCHOR = "latency"
-QUANTITIES = (("latency", "latency (ms)"), ("cost", "cost"), ("context_size", "characters sent"))
+QUANTITIES = (
+    ("latency", "latency (ms)"),
+    ("cost", "cost"),
+    ("context_size", "characters sent"),
+    ("context_words", "words sent"),
+)
 
 
 @dataclass(frozen=True)
@@ -37,7 +42,7 @@ class LatencyView:
 def _number(value: float | None, unit: str) -> str:
     if value is None:
         return "n/a"
-    if unit == "characters":
+    if unit in ("characters", "words"):
         return f"{value:,.0f}"
     return f"{value:,.1f}" if unit == "ms" else f"{value:.4g}"
 
