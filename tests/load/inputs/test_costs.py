@@ -167,3 +167,46 @@ def test_parquet_columns(tmp_path: Path) -> None:
 def test_a_run_without_them_has_none(write: Write) -> None:
     assert load_run(write("run.csv", "id,chunk_id\na,ca\n")).costs is None
     assert load_run(write("run.jsonl", '{"id": "a", "chunks": ["ca"]}\n')).costs is None
+
+
+def test_spans_and_a_jsonl_run_with_the_same_times_give_the_same_summary(
+    write: Write, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from reportgen.cli import cli
+
+    lines = [json.dumps({"id": q, "question": q, "gold": [f"c{q}"]}) for q in ("a", "b", "c")]
+    gold = write("gold.jsonl", "\n".join(lines) + "\n")
+    spans = write(
+        "spans.json",
+        _otlp(
+            _span("t1", "a", T0, T0 + 1_250_000, "ca"),
+            _span("t1", "a", T0 + 2_000_000, T0 + 4_500_000, "x"),
+            _span("t2", "b", T0, T0 + 6_000_000, "cb"),
+            _span("t3", "c", T0, None, "cc"),
+        ),
+    )
+    run = write(
+        "run.jsonl",
+        '{"id": "a", "chunks": ["ca", "x"], "latency_ms": 3.75}\n'
+        '{"id": "b", "chunks": ["cb"], "latency_ms": 6}\n{"id": "c", "chunks": ["cc"]}\n',
+    )
+    found = {}
+    for name, path, key in (("spans", spans, ["--trace-question-key", "qid"]), ("jsonl", run, [])):
+        done = CliRunner().invoke(
+            cli,
+            ["report", str(gold), f"r={path}", *key,
+             "--out", str(tmp_path / name), "--format", "json", "-q"],
+        )  # fmt: skip
+        assert done.exit_code == 0, done.output
+        found[name] = json.loads((tmp_path / name / "report.json").read_text())["runs"]["r"]
+    assert found["spans"]["means"] == found["jsonl"]["means"]
+    from_spans = found["spans"]["latency"]
+    assert from_spans["hops"] == "sum of retriever span durations (end - start)"
+    assert (from_spans["count"], from_spans["missing"], from_spans["p50"]) == (2, 1, 4.875)
+    same = {
+        key: value for key, value in from_spans.items() if key not in ("hops", "overlapping_hops")
+    }
+    assert same == {k: v for k, v in found["jsonl"]["latency"].items() if k in same}
+    assert found["jsonl"]["latency"]["hops"] is None
