@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
+from reportgen.analyse.latency import STATISTICS, cost_findings
 from reportgen.analyse.run import attribute_verdicts
 from reportgen.core.labels import created_at
 from reportgen.core.model import ReportWarning, RetrievedRule, VerdictSet
 from reportgen.errors import ParameterError
 from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
+from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
 from reportgen.measure.scoring import evaluate as score
@@ -119,6 +121,29 @@ class Results:
         """One row per run and question (the CLI's per_question.csv): run, qid, kind,
         status (why a question is or is not in the means), then a column per measure."""
         return per_question_rows(self.evaluation)
+
+    @cached_property
+    def latency(self) -> pl.DataFrame:
+        """One row per run and quantity (``latency`` in ms, ``cost``, ``context_size``):
+        count, missing (never read as 0), mean, p50, p90, p95, p99 (numpy's default
+        linear method), as report.json's ``runs.NAME.latency``; empty when no run gives a
+        latency or a cost."""
+        found = cost_findings(self.evaluation, None, None, None, HOPS_RULE)
+        schema: dict[str, Any] = {"run": pl.String, "quantity": pl.String, "unit": pl.String}
+        schema |= {"count": pl.Int64, "missing": pl.Int64} | dict.fromkeys(STATISTICS, pl.Float64)
+        if found is None:
+            return pl.DataFrame(schema=schema)
+        rows = [
+            {"run": run, "quantity": quantity.name, "unit": quantity.unit}
+            | {
+                key: _rounded(value) if key in STATISTICS else value
+                for key, value in summary.items()
+            }
+            for run, by_name in found.runs.items()
+            for quantity in found.quantities
+            for summary in [by_name[quantity.name].summary]
+        ]
+        return pl.DataFrame(rows, schema=schema)
 
     @cached_property
     def attribution(self) -> pl.DataFrame:

@@ -22,6 +22,12 @@ import polars as pl
 
 from reportgen.analyse.baseline import BaselineComparison
 from reportgen.analyse.compare import ALPHA, Side, apply_holm, is_binary, paired_measures
+from reportgen.analyse.latency import (
+    CostFindings,
+    baseline_statistic,
+    known_gate_keys,
+    statistic_of,
+)
 from reportgen.core.model import ReportWarning, examples, outcome_word
 from reportgen.errors import UsageError
 from reportgen.load.inputs.config import GateRules, Rule
@@ -270,30 +276,43 @@ def evaluate_gate(
     means: Mapping[str, RunMeans],
     kinds: Sequence[str],
     baseline: BaselineComparison | None,
+    costs: CostFindings | None = None,
 ) -> dict[str, Any] | None:
     """The ``gate`` section of report.json, or None when there is no rule.
 
-    ``means`` are this report's runs' means, ``kinds`` the gold set's question kinds.
+    ``means`` are this report's runs' means, ``kinds`` the gold set's question kinds,
+    ``costs`` its latency, cost and context size (what --max and --max-rise also read).
     """
     if not gate.rules:
         return None
     for rule in gate.rules:
-        _validate(rule, means, kinds)
+        if rule.type in ("max", "max-rise"):
+            _validate_ceiling(rule, means, kinds, costs)
+        else:
+            _validate(rule, means, kinds)
     results = []
     for rule in gate.rules:
         if rule.type == "min":
             results.extend(_min_results(rule, means, baseline))
+        elif rule.type == "max":
+            results.extend(_max_results(rule, means, costs))
     drops = [rule for rule in gate.rules if rule.type == "max-drop"]
     if drops and baseline is not None:
         results.extend(_drop_results(drops, baseline, gate.significant_only))
+    rises = [rule for rule in gate.rules if rule.type == "max-rise"]
+    rises_skipped = rises
+    if rises and baseline is not None:
+        rise_results, rises_skipped = _rise_results(rises, means, baseline, costs)
+        results.extend(rise_results)
     skipped = drops if baseline is None else []
+    notices = [skipped_notice(skipped), rise_notice(rises_skipped, baseline)]
     return {
         "passed": all(result["passed"] for result in results),
         "significant_only": gate.significant_only,
         "config": list(gate.sources),
         "rules": results,
-        "skipped": [rule.text for rule in skipped],
-        "notice": skipped_notice(skipped),
+        "skipped": [rule.text for rule in [*skipped, *rises_skipped]],
+        "notice": " ".join(notice for notice in notices if notice) or None,
     }
 
 
@@ -319,3 +338,164 @@ def failures(gate: GateSection | None) -> list[str]:
     if not gate:
         return []
     return [result["message"] for result in gate["rules"] if not result["passed"]]
+
+
+# Ceilings: --max caps a mean or a latency/cost summary, --max-rise its relative rise
+# against the baseline. Kept apart from the quality rules above; their results have the
+# same shape, so every reader of the gate (pages, summary, JUnit) takes them alike.
+
+COST_RULE_FIX = (
+    "give each question a latency_ms (trace or run field, CSV/Parquet column, or spans with "
+    "start and end times) or a cost, or drop the rule"
+)
+
+
+def _validate_ceiling(
+    rule: Rule, means: Mapping[str, RunMeans], kinds: Sequence[str], costs: CostFindings | None
+) -> None:
+    """A ceiling names a mean (as --min does) or a latency/cost summary of this report."""
+    if rule.measure not in known_gate_keys(costs) and _is_cost_key(rule.measure):
+        raise UsageError(
+            f"{rule.text}: no run of this report has a value for {rule.measure!r}", COST_RULE_FIX
+        )
+    if rule.measure in known_gate_keys(costs):
+        if rule.kind is not None:
+            raise UsageError(
+                f"{rule.text}: {rule.measure} is not split by question kind",
+                f"write it without :{rule.kind}",
+            )
+        if rule.run is not None and rule.run not in means:
+            raise UsageError(
+                f"{rule.text}: there is no run named {rule.run!r}",
+                f"use one of {', '.join(means)}",
+            )
+        return
+    if rule.type == "max-rise" and rule.kind is not None:
+        raise UsageError(
+            f"{rule.text}: a rise is read on the whole run, not on one kind",
+            f"write it without :{rule.kind}",
+        )
+    _validate(rule, means, kinds)
+
+
+def _is_cost_key(measure: str) -> bool:
+    stems = ("latency_", "cost_", "context_size_", "context_words_")
+    return measure.startswith(stems) and "@" not in measure
+
+
+def _ceiling_value(
+    rule: Rule, run: str, means: Mapping[str, RunMeans], costs: CostFindings | None
+) -> float | None:
+    found = known_gate_keys(costs).get(rule.measure)
+    if found is None:
+        return _value_of(means, run, rule)
+    return rounded(statistic_of(costs, run, *found))
+
+
+def _missing_note(run: str, costs: CostFindings | None, rule: Rule) -> str:
+    """Why a run has no value for the rule: how many questions lack one."""
+    found = known_gate_keys(costs).get(rule.measure)
+    if found is None or costs is None or found[0].name not in costs.runs.get(run, {}):
+        return f"run {run} has no {rule.measure}"
+    summary = costs.runs[run][found[0].name].summary
+    return f"run {run} has no {found[0].name} for any question ({summary['missing']} missing)"
+
+
+def _max_results(
+    rule: Rule, means: Mapping[str, RunMeans], costs: CostFindings | None
+) -> list[dict[str, Any]]:
+    results = []
+    for run in [rule.run] if rule.run else list(means):
+        value = _ceiling_value(rule, run, means, costs)
+        passed = value is not None and value <= rule.threshold + TOLERANCE
+        where = f" on kind {rule.kind}" if rule.kind else ""
+        if value is None:
+            said = (
+                f"{_missing_note(run, costs, rule)}, so the maximum {rule.threshold:g} cannot hold"
+            )
+        else:
+            said = f"run {run} has {rule.measure}{where} {fmt(value)}, maximum {rule.threshold:g}"
+        message = f"{rule.text} {outcome_word(passed)}: {said}"
+        results.append(_result(rule, run, passed, message, value=value, baseline_value=None))
+    return results
+
+
+def _rise_values(
+    rule: Rule,
+    run: str,
+    means: Mapping[str, RunMeans],
+    baseline: BaselineComparison,
+    costs: CostFindings | None,
+) -> tuple[float | None, float | None]:
+    """(then, now): the baseline's summary and this report's, or a mean's before and
+    after over the questions the baseline comparison pairs."""
+    found = known_gate_keys(costs).get(rule.measure)
+    if found is not None:
+        return (
+            rounded(baseline_statistic(costs, run, *found)),
+            rounded(statistic_of(costs, run, *found)),
+        )
+    for entry in baseline.section["comparisons"]:
+        if entry["run"] == run and rule.measure in entry["measures"]:
+            measure = entry["measures"][rule.measure]
+            return measure["before"], measure["after"]
+    return None, _value_of(means, run, rule)
+
+
+def _rise_results(
+    rules: list[Rule],
+    means: Mapping[str, RunMeans],
+    baseline: BaselineComparison,
+    costs: CostFindings | None,
+) -> tuple[list[dict[str, Any]], list[Rule]]:
+    """The max-rise rules' results, and the rules skipped: the baseline has no value for
+    them (a report from before latency was measured)."""
+    results: list[dict[str, Any]] = []
+    skipped: list[Rule] = []
+    version = baseline.section["version"]
+    for rule in rules:
+        runs = [rule.run] if rule.run else list(means)
+        values = {run: _rise_values(rule, run, means, baseline, costs) for run in runs}
+        if all(then is None for then, _ in values.values()):
+            skipped.append(rule)
+            continue
+        for run, (then, now) in values.items():
+            if then is None or now is None:
+                missing = "the baseline" if then is None else "this report"
+                message = (
+                    f"{rule.text} {outcome_word(False)}: {missing} has no {rule.measure} "
+                    f"for run {run}, so its rise cannot be read"
+                )
+                results.append(_result(rule, run, False, message, value=now, baseline_value=then))
+                continue
+            rise = (now - then) / then if then > 0 else (0.0 if now <= 0 else math.inf)
+            passed = rise <= rule.threshold + TOLERANCE
+            moved = "no rise" if now <= then else f"a rise of {rise:.1%}" if then > 0 else "a rise"
+            message = (
+                f"{rule.text} {outcome_word(passed)}: run {run} went from {fmt(then)} "
+                f"(baseline {version}) to {fmt(now)}, {moved} (at most "
+                f"{rule.threshold:.0%} allowed)"
+            )
+            shown = None if math.isinf(rise) else round(rise, 10)
+            results.append(
+                _result(rule, run, passed, message, value=now, baseline_value=then, rise=shown)
+            )
+    return results, skipped
+
+
+def rise_notice(skipped: list[Rule], baseline: BaselineComparison | None) -> str | None:
+    """Why max-rise rules did not count: no baseline, or one without their values."""
+    if not skipped:
+        return None
+    listed = ", ".join(rule.text for rule in skipped)
+    count = "1 max-rise rule was" if len(skipped) == 1 else f"{len(skipped)} max-rise rules were"
+    if baseline is None:
+        return (
+            f"No baseline, so {count} skipped and passed: {listed}. They apply once there "
+            "is a baseline to compare with (--baseline)."
+        )
+    return (
+        f"The baseline ({baseline.section['version']}) has no value for it (a report from "
+        f"before latency and cost were measured, or inputs without them), so {count} "
+        f"skipped and passed: {listed}."
+    )

@@ -45,10 +45,12 @@ from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
 from reportgen.analyse.gate import audit, evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
+from reportgen.analyse.latency import CostFindings, cost_findings
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import ParameterError, UsageError
 from reportgen.load.inputs.config import GateRules
+from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, run_means
@@ -117,6 +119,8 @@ class Findings:
     """The evidence and each run's chunk map; None without chunk maps."""
     drilldown: Drilldown | None = None
     """The run and questions whose retrieved text the pages show; None when none."""
+    costs: CostFindings | None = None
+    """Latency, cost and context size per run; None when no input gives any."""
 
     @property
     def attribution(self) -> Attribution | None:
@@ -290,7 +294,14 @@ def run_analyses(
             cluster_by=options.cluster_by,
         )
     kinds = sorted(set(evaluation.runs[0].scores.get_column("kind").to_list()))
-    gate = evaluate_gate(options.gate, means, kinds, versus) if options.gate else None
+    costs = cost_findings(
+        evaluation,
+        options.reference_run,
+        None if options.baseline is None else options.baseline.per_question,
+        None if options.baseline is None else str(options.baseline.report["version"]),
+        HOPS_RULE,
+    )
+    gate = evaluate_gate(options.gate, means, kinds, versus, costs) if options.gate else None
     return Findings(
         evaluation=evaluation,
         version=version,
@@ -322,4 +333,5 @@ def run_analyses(
         gate=gate,
         chunkings=chunking_facts(evaluation),
         drilldown=choose(evaluation, attribution, options.explain),
+        costs=costs,
     )

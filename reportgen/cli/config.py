@@ -22,7 +22,7 @@ from reportgen.load.inputs.config import (
     toml_kind,
 )
 
-GATE_KEYS = ("min", "max-drop")
+GATE_KEYS = ("min", "max-drop", "max", "max-rise")
 """Config keys the gate reads itself: rule tables, merged rule by rule with the options'."""
 
 

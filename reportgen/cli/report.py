@@ -20,7 +20,13 @@ from reportgen.cli.options.inputs import (
     VERDICTS_FILE,
     VERDICTS_RUN,
 )
-from reportgen.cli.options.measuring import COMPARISONS, GATE, MIN_COVERAGE, SCORING
+from reportgen.cli.options.measuring import (
+    COMPARISONS,
+    COST_PER_1K_CHARS,
+    GATE,
+    MIN_COVERAGE,
+    SCORING,
+)
 from reportgen.cli.options.outputs import (
     EXPLAIN,
     INDEX_VERSIONS,
@@ -50,6 +56,7 @@ MEASURE = (OUT, *SCORING, *WRITTEN)
     CONFIG,
     *CHUNK_MAPS,
     MIN_COVERAGE,
+    COST_PER_1K_CHARS,
     VERDICTS_FILE,
     VERDICTS_RUN,
     *READ_VERDICTS,

@@ -60,6 +60,8 @@ def report_checks(options: dict[str, Any]) -> ReportChecks:
         options["minimums"],
         options["max_drops"],
         options["significant_only"],
+        options["maximums"],
+        options["max_rises"],
     )
     return filled(ReportChecks, options, gate=gate)
 
@@ -112,6 +114,8 @@ def gate_rules(
     minimums: tuple[str, ...],
     max_drops: tuple[str, ...],
     significant_only: bool,
+    maximums: tuple[str, ...] = (),
+    max_rises: tuple[str, ...] = (),
 ) -> GateRules:
     """The config file's rules, overridden by the command line's.
 
@@ -119,5 +123,7 @@ def gate_rules(
     so --no-significant-only can switch it off.
     """
     from_file = load_gate_rules(config_path) if config_path else GateRules()
-    merged = from_file.merged(rules_from_options(minimums, max_drops, significant_only))
+    merged = from_file.merged(
+        rules_from_options(minimums, max_drops, significant_only, maximums, max_rises)
+    )
     return GateRules(merged.rules, significant_only, merged.sources)

@@ -41,6 +41,10 @@ RESULTS_SCHEMA = pl.Schema(
 """One row per (question, retrieved chunk): ``rank`` is the 1-based position the model
 sees, unique per question; ``score`` may be null when the run has none."""
 
+COSTS_SCHEMA = pl.Schema({"qid": pl.String, "latency_ms": pl.Float64, "cost": pl.Float64})
+"""One row per question whose input gives how long retrieval took (milliseconds) or
+what answering it cost; a null is a value not given, never 0."""
+
 SENT_SCHEMA = pl.Schema([("qid", pl.String), ("sent", pl.List(pl.String))])
 """One row per question whose trace says which chunks were sent to the model."""
 
@@ -311,6 +315,12 @@ class Run:
     tied_hops: tuple[str, ...] = ()
     """For a run read from spans: the traces whose retriever spans start at the same
     time, so their hop order was taken from end times, parents and the file."""
+    costs: pl.DataFrame | None = None
+    """Latency and cost per question (COSTS_SCHEMA), when the input gives any; None
+    otherwise."""
+    overlapping_hops: tuple[str, ...] = ()
+    """For a run read from spans: the traces whose retriever spans overlap in time, so
+    that their summed durations exceed the wall time the retrieval took."""
     in_blocks: bool = False
     """Each question's rows are one block in ranking order, no chunk twice in a block:
     what :func:`reportgen.load.inputs.ranking.rank_rows` makes. Measures then read counts off

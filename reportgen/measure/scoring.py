@@ -8,12 +8,14 @@ of the scores (attribution, cutoff, checks, comparisons, gate) after, in
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
 
 from reportgen.core.model import (
+    COSTS_SCHEMA,
     EXAMPLES_SHOWN,
     RETRIEVED_RULES,
     GoldSet,
@@ -72,6 +74,9 @@ class Settings:
     """Whether the span measures are keys too: set by :func:`evaluate` for chunk maps."""
     context_k_assumed: bool = False
     """The caller did not say how many chunks were sent; ``context_k`` is the default."""
+    cost_per_1k_chars: float | None = None
+    """A question's cost is this per 1,000 characters sent (context_chars at k_ctx), for
+    runs whose input gives no cost of its own."""
 
     def __post_init__(self) -> None:
         if self.retrieved_when not in RETRIEVED_RULES:
@@ -113,6 +118,16 @@ class Settings:
                 "must be above 0 and at most 1",
                 "pass a share of characters, e.g. 0.5 (the default)",
                 option="--min-coverage",
+            )
+        if self.cost_per_1k_chars is not None and not (
+            math.isfinite(self.cost_per_1k_chars) and self.cost_per_1k_chars >= 0
+        ):
+            raise ParameterError(
+                "cost_per_1k_chars",
+                self.cost_per_1k_chars,
+                "must be a number of 0 or more",
+                "pass the price of 1,000 characters sent to the model, e.g. 0.002",
+                option="--cost-per-1k-chars",
             )
         object.__setattr__(self, "ks", tuple(sorted({*self.ks, self.context_k})))
 
@@ -416,8 +431,76 @@ def evaluate(
                 "check that both use the same question ids (e.g. q001 vs 1)",
                 1,
             )
+    scored = with_costs(scored, settings)
     warnings = measuring_warnings(gold, scored, settings, chunkings)
     return Evaluation(gold, settings, scored, warnings, chunkings=chunkings)
+
+
+COST_COLUMNS = ("latency_ms", "cost", "context_words")
+"""Per-question columns beside the measures when an input gives latency or cost: the
+words sent at k_ctx come with them (from a chunk map's text; null without text)."""
+
+
+def with_costs(scored: tuple[RunScores, ...], settings: Settings) -> tuple[RunScores, ...]:
+    """Every run's scores with ``latency_ms`` and ``cost`` columns (null where not given)
+    when any run has either, or a price per 1,000 characters is set; else unchanged.
+
+    A run that gives its own costs keeps them: a price as well would make two sources of
+    truth, so that is refused. The price needs the characters sent, which only chunk
+    maps (--chunks, --docs) give.
+    """
+    rate = settings.cost_per_1k_chars
+    if rate is None and all(result.run.costs is None for result in scored):
+        return scored
+    chars = f"context_chars@{settings.context_k}"
+    if rate is not None and not settings.span_measures:
+        raise UsageError(
+            "--cost-per-1k-chars needs the characters sent to the model, and no chunk map "
+            "gives them",
+            "pass --chunks (with text or ranges) or --docs, or give each question's cost "
+            "in the run (a cost field or column)",
+        )
+    found = []
+    for result in scored:
+        run = result.run
+        given = run.costs
+        if rate is not None and given is not None and given["cost"].null_count() < given.height:
+            raise InputError(
+                run.source,
+                f"run {run.name!r} gives a cost per question, and --cost-per-1k-chars sets one too",
+                "keep one source of cost: drop --cost-per-1k-chars or the run's cost values",
+            )
+        costs = given if given is not None else pl.DataFrame(schema=COSTS_SCHEMA)
+        scores = result.scores.drop(COST_COLUMNS, strict=False).join(costs, on="qid", how="left")
+        if rate is not None:
+            scores = scores.with_columns((pl.col(chars) * (rate / 1000)).alias("cost"))
+        scores = scores.join(_words_sent(result, settings.context_k), on="qid", how="left")
+        found.append(dataclasses.replace(result, scores=scores))
+    return tuple(found)
+
+
+WORDS = r"\S+"
+"""A word is a run of non-space characters (what ``wc -w`` counts)."""
+
+
+def _words_sent(result: RunScores, context_k: int) -> pl.DataFrame:
+    """(qid, context_words): words of the top k_ctx chunks' text, per question; empty
+    without a chunk map that has text (those questions' words are then missing)."""
+    chunked = result.chunked
+    empty = pl.DataFrame(schema={"qid": pl.String, "context_words": pl.Float64})
+    if chunked is None or not chunked.chunk_map.has_text:
+        return empty
+    texts = chunked.chunk_map.chunks.select("chunk_id", "text")
+    sent = result.run.results.filter(pl.col("rank") <= context_k).join(
+        texts, on="chunk_id", how="left"
+    )
+    return sent.group_by("qid").agg(
+        pl.when(pl.col("text").is_null().any())
+        .then(None)
+        .otherwise(pl.col("text").str.count_matches(WORDS).sum())
+        .cast(pl.Float64)
+        .alias("context_words")
+    )
 
 
 def measuring_warnings(

@@ -230,7 +230,122 @@ def report_chart_specs(report: Report) -> dict[str, Spec]:
     chunkings = chunkings_spec(report)
     if chunkings is not None:
         specs["chunkings"] = chunkings
+    trade = trade_off_spec(report)
+    if trade is not None:
+        specs["trade_off"] = trade
     return specs
+
+
+def trade_off_axis(report: Report) -> tuple[str, str] | None:
+    """What quality is set against: (report key, axis title): p95 latency when some
+    run has one, else (a report with costs but no latency) the mean characters sent at
+    k_ctx; None without latency or cost (chunkings have their own chart)."""
+    k = report["context_k"]
+    runs = report["runs"].values()
+    if not any("latency" in run or "cost" in run for run in runs):
+        return None
+    if any(run.get("latency", {}).get("p95") is not None for run in runs):
+        return "latency", "p95 latency (ms)"
+    if any(run["means"].get(f"context_chars@{k}") is not None for run in runs):
+        return f"context_chars@{k}", f"characters sent@{k} (mean)"
+    return None
+
+
+def on_front(points: Mapping[str, tuple[float, float]]) -> set[str]:
+    """The runs no other run beats: none has at most their cost and at least their
+    quality, with one of the two strictly better (the Pareto front)."""
+    return {
+        name
+        for name, (cost, quality) in points.items()
+        if not any(
+            other_cost <= cost
+            and other_quality >= quality
+            and (other_cost, other_quality) != (cost, quality)
+            for other, (other_cost, other_quality) in points.items()
+            if other != name
+        )
+    }
+
+
+def trade_off_points(report: Report) -> list[dict[str, Any]]:
+    """Per run with both values: its cost (x), quality (y: recall@k_ctx) and whether it
+    is on the Pareto front."""
+    axis = trade_off_axis(report)
+    if axis is None:
+        return []
+    key, _ = axis
+    k = report["context_k"]
+    points: dict[str, tuple[float, float]] = {}
+    for name, run in report["runs"].items():
+        cost = run.get("latency", {}).get("p95") if key == "latency" else run["means"].get(key)
+        quality = run["means"].get(f"recall@{k}")
+        if cost is not None and quality is not None:
+            points[name] = (float(cost), float(quality))
+    front = on_front(points)
+    return [
+        {"run": name, "cost": cost, "quality": quality, "front": name in front}
+        for name, (cost, quality) in points.items()
+    ]
+
+
+def trade_off_spec(report: Report) -> Spec | None:
+    """recall@k_ctx against p95 latency (or characters sent), one point per run, the
+    Pareto front joined by a line: the runs no other run beats on both."""
+    axis = trade_off_axis(report)
+    values = trade_off_points(report)
+    if axis is None or not values:
+        return None
+    _, x_title = axis
+    k = report["context_k"]
+    names = [str(value["run"]) for value in values]
+    spec = _base(
+        f"recall@{k} against {x_title.split(' (')[0]}",
+        f"For each run: {x_title} (x) and mean recall@{k} (y). Runs on the Pareto front "
+        "(no other run is both cheaper and better) are filled and joined by a line.",
+        values,
+    )
+    series = _series(names, "run", "run")
+    x = {"field": "cost", "type": "quantitative", "title": x_title, "scale": {"zero": True}}
+    y = {
+        "field": "quality",
+        "type": "quantitative",
+        "title": f"recall@{k}",
+        "scale": {"domain": [0, 1]},
+    }
+    spec["layer"] = [
+        {
+            "transform": [{"filter": "datum.front"}],
+            "mark": {"type": "line", "color": "#57606a", "strokeDash": [4, 3]},
+            "encoding": {"x": x, "y": y, "order": {"field": "cost", "type": "quantitative"}},
+        },
+        {
+            "mark": {"type": "point", "size": 120, "strokeWidth": 2},
+            "encoding": {
+                "x": x,
+                "y": y,
+                "color": series["color"],
+                "shape": series["shape"],
+                "fillOpacity": {
+                    "field": "front",
+                    "type": "nominal",
+                    "scale": {"domain": [True, False], "range": [1, 0]},
+                    "title": "on the Pareto front",
+                },
+                "fill": series["color"],
+                "tooltip": [
+                    {"field": "run", "type": "nominal"},
+                    {"field": "cost", "type": "quantitative", "format": ",.1f", "title": x_title},
+                    {"field": "quality", "type": "quantitative", "format": ".3f"},
+                    {"field": "front", "type": "nominal", "title": "Pareto front"},
+                ],
+            },
+        },
+        {
+            "mark": {"type": "text", "align": "left", "dx": 9, "dy": -6, "fontSize": 12},
+            "encoding": {"x": x, "y": y, "text": {"field": "run"}},
+        },
+    ]
+    return spec
 
 
 def trend_spec(

@@ -43,6 +43,7 @@ from reportgen.render.views.context import context_k_words, context_notes
 from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
+from reportgen.render.views.latency import latency_view
 from reportgen.schema import Cell, Report
 
 MARKER = "<!-- reportgen -->"
@@ -260,6 +261,8 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         **_baseline_view(report, limit),
         "pairs_glance": _pairs_glance(report, limit),
         "pairs_note": _pairs_note(report, limit),
+        "latency": latency_view(report, {}),
+        "limit": limit,
         "gate_passed": gate_passed,
         "marker": MARKER,
         "report": report,

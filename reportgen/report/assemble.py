@@ -79,9 +79,10 @@ import polars as pl
 from reportgen import schema as types
 from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.drilldown import Drilldown
+from reportgen.analyse.latency import PERCENTILE_METHOD, CostFindings
 from reportgen.analyse.run import Findings
 from reportgen.measure.measures import IN_MEANS
-from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
+from reportgen.measure.scoring import COST_COLUMNS, Evaluation, Means, RunMeans, RunScores
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
 from reportgen.report.pages import pages_section
 from reportgen.report.traces import context_section, traces_section
@@ -242,7 +243,42 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
         "context": context_section(run, findings.evaluation.settings.context_k),
         "traces": traces_section(run),
         "leaks": _leaks_section(result.name, findings),
+        **costs_sections(result.name, findings.costs),
     }
+
+
+def costs_sections(name: str, costs: CostFindings | None) -> dict[str, Any]:
+    """``latency``, ``cost`` and ``context_size`` of a run, for those the report has."""
+    if costs is None:
+        return {}
+    found: dict[str, Any] = {}
+    for quantity in costs.quantities:
+        run = costs.runs[name][quantity.name]
+        section: dict[str, Any] = {
+            "unit": quantity.unit,
+            "questions": int(run.summary["count"] or 0) + int(run.summary["missing"] or 0),
+            **{key: _rounded_any(value) for key, value in run.summary.items()},
+            "percentile_method": PERCENTILE_METHOD,
+            "versus_run": _difference(run.versus_run),
+            "versus_baseline": _difference(run.versus_baseline),
+        }
+        if quantity.name == "latency":
+            section["hops"] = costs.hops.get(name)
+            section["overlapping_hops"] = costs.overlapping_hops.get(name)
+            if costs.baseline_note is not None:
+                section["baseline_note"] = costs.baseline_note
+        found[quantity.name] = section
+    return found
+
+
+def _rounded_any(value: float | int | str | None) -> float | int | str | None:
+    return rounded(value) if isinstance(value, float) else value
+
+
+def _difference(entry: dict[str, float | int | str | None] | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {key: _rounded_any(value) for key, value in entry.items()}
 
 
 def _gold_section(findings: Findings) -> dict[str, Any]:
@@ -352,6 +388,7 @@ def _drilldown_section(drilldown: Drilldown | None) -> dict[str, Any] | None:
 def per_question_rows(evaluation: Evaluation) -> pl.DataFrame:
     """One row per run and question, a column per measure: the data behind every mean."""
     keys = evaluation.settings.measure_keys
+    keys += [name for name in COST_COLUMNS if name in evaluation.runs[0].scores.columns]
     return pl.concat(
         result.scores.select(pl.lit(result.name).alias("run"), "qid", "kind", "status", *keys)
         for result in evaluation.runs

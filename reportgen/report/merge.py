@@ -24,6 +24,7 @@ from typing import Any, cast
 import polars as pl
 
 from reportgen.analyse.gate import evaluate_gate
+from reportgen.analyse.latency import findings_of
 from reportgen.core.labels import default_version_label
 from reportgen.core.model import fingerprint_of
 from reportgen.errors import InputError, UsageError
@@ -31,9 +32,10 @@ from reportgen.load.inputs.config import GateRules
 from reportgen.load.previous.per_question import measure_columns
 from reportgen.load.previous.shards import Shard
 from reportgen.measure.measures import cutoffs
-from reportgen.measure.scoring import RunMeans, run_means
+from reportgen.measure.scoring import COST_COLUMNS, RunMeans, run_means
 from reportgen.report.assemble import (
     Report,
+    costs_sections,
     header,
     means_sections,
     question_counts,
@@ -178,7 +180,7 @@ def merge_shards(
     """The merged report.json dict, and the merged per-question rows."""
     settings = _settings(shards, trec_eval)
     rows = _combined(shards)
-    keys = measure_columns(shards[0].rows)
+    keys = [key for key in measure_columns(shards[0].rows) if key not in COST_COLUMNS]
     if settings["k"] is None:  # no report.json: the measures name their cutoffs
         settings["k"] = cutoffs(keys)
     keep = settings["trec_eval"]
@@ -196,6 +198,11 @@ def merge_shards(
         counts |= {key: _summed(shards, run, key) for key in SUMMED_COUNTS}
         means[run] = run_means(scores, keys, keep)
         runs[run] = {**means_sections(means[run]), "counts": counts}
+    costs = findings_of(
+        {str(run): rows.filter(pl.col("run") == run) for run in runs}, settings["context_k"]
+    )
+    for run in runs:
+        runs[run] |= costs_sections(run, costs)
     first_run = rows.filter(pl.col("run") == rows["run"][0])
     fingerprints = [_common([shard], "gold", "fingerprint") for shard in shards]
     digests = _question_digests(shards)
@@ -226,7 +233,9 @@ def merge_shards(
         # the rules on the merged means; max-drop rules need a baseline, merge reads none
         "gate": None
         if gate is None
-        else evaluate_gate(gate, means, sorted(set(rows.get_column("kind").to_list())), None),
+        else evaluate_gate(
+            gate, means, sorted(set(rows.get_column("kind").to_list())), None, costs
+        ),
         "merged_from": [
             {
                 "source": shard.source,

@@ -29,7 +29,7 @@ from reportgen.load.previous.merge_data import (
     chunk_map_digest,
     spans_digest,
 )
-from reportgen.measure.scoring import RunScores
+from reportgen.measure.scoring import COST_COLUMNS, RunScores
 
 
 def _parquet(frame: pl.DataFrame) -> bytes:
@@ -90,6 +90,7 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
         "longest_list": run.longest_list,
         "traces": run.traces,
         "tied_hops": list(run.tied_hops),
+        "overlapping_hops": list(run.overlapping_hops),
         "unmatched_traces": [
             {"trace_id": u.trace_id, "reason": u.reason, "line": u.line}
             for u in run.unmatched_traces
@@ -113,6 +114,8 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
             "retrieved_when": settings.retrieved_when,
             "min_coverage": settings.min_coverage,
             "context_k_assumed": settings.context_k_assumed,
+            # per-question latency and cost: percentiles cannot be merged, values can
+            "costs": [name for name in COST_COLUMNS if name in evaluation.runs[0].scores.columns],
         },
         "gold": {
             "source": gold.source,

@@ -384,6 +384,7 @@ def merge_values(request: MergeRequest) -> MergeResult:
         "--cluster-by": request.cluster_by,
         "--compare-measures": request.compare_measures,
         "--max-drop": gate is not None and any(rule.type == "max-drop" for rule in gate.rules),
+        "--max-rise": gate is not None and any(rule.type == "max-rise" for rule in gate.rules),
         "--merge-data": request.outputs.merge_data,
     }
     given = [flag for flag, value in whole_only.items() if value]

@@ -93,8 +93,11 @@ def merged_gold(shards: Sequence[ShardData]) -> GoldSet:
 
 
 def _rows(shards: Sequence[ShardData], frame: str, run: str) -> pl.DataFrame:
+    """The run's rows of every shard; a shard without latency or cost columns leaves
+    its questions' values missing (null), never 0."""
     return pl.concat(
-        shard.frames[frame].filter(pl.col("run") == run).drop("run") for shard in shards
+        (shard.frames[frame].filter(pl.col("run") == run).drop("run") for shard in shards),
+        how="diagonal",
     )
 
 
@@ -129,9 +132,11 @@ def _traces(metas: Sequence[dict[str, Any]]) -> dict[str, Any]:
     everywhere = set.intersection(*(set(found) for found in unmatched))
     kept = sorted((unmatched[0][t] for t in everywhere), key=lambda u: u["line"])
     tied = sorted({trace for meta in metas for trace in meta["tied_hops"]})
+    overlapping = sorted({trace for meta in metas for trace in meta.get("overlapping_hops", [])})
     return {
         "traces": max(counts),
         "tied_hops": tuple(tied),
+        "overlapping_hops": tuple(overlapping),
         "unmatched_traces": tuple(
             UnmatchedTrace(u["trace_id"], u["reason"], u["line"]) for u in kept
         ),

@@ -77,6 +77,7 @@ from reportgen.schema.sections import (
     InOverlap,
     KindCounts,
     Label,
+    LatencySummary,
     LeakCounts,
     LeakedChunk,
     Leaks,
@@ -84,7 +85,9 @@ from reportgen.schema.sections import (
     ManifestSummary,
     Means,
     Outcome,
+    PairedDifference,
     Provenance,
+    QuantitySummary,
     RetrievedRule,
     RunContext,
     RunCounts,
@@ -215,6 +218,11 @@ class MergedRun(TypedDict):
     means: Means
     by_kind: dict[str, CountedMeans]
     counts: MergedCounts
+    latency: NotRequired[LatencySummary]
+    """Rebuilt from the shards' per-question values (percentiles are never merged)."""
+    cost: NotRequired[QuantitySummary]
+    context_size: NotRequired[QuantitySummary]
+    context_words: NotRequired[QuantitySummary]
 
 
 class MergedReport(TypedDict):
@@ -280,6 +288,7 @@ __all__ = [
     "IntervalMethod",
     "KindCounts",
     "Label",
+    "LatencySummary",
     "LeakCounts",
     "LeakedChunk",
     "Leaks",
@@ -301,10 +310,12 @@ __all__ = [
     "Method",
     "Outcome",
     "PagesSection",
+    "PairedDifference",
     "Panel",
     "PanelChunk",
     "PanelPassage",
     "Provenance",
+    "QuantitySummary",
     "QuestionRow",
     "RandomizationMethod",
     "Report",

@@ -207,7 +207,7 @@ class RuleResult(TypedDict):
     """One gate rule on one run; a max-drop rule also says how far and how sure."""
 
     rule: str
-    type: Literal["min", "max-drop"]
+    type: Literal["min", "max-drop", "max", "max-rise"]
     run: str
     measure: str
     kind: str | None
@@ -222,6 +222,8 @@ class RuleResult(TypedDict):
     """The measure's smallest detectable change in this comparison (null: none is)."""
     n_needed: NotRequired[int]
     """About how many questions would make a drop of ``threshold`` detectable."""
+    rise: NotRequired[float | None]
+    """max-rise: (value - baseline_value) / baseline_value; null when the baseline was 0."""
     passed: bool
     message: str
 

@@ -119,6 +119,53 @@ class RunTraces(TypedDict):
     unmatched: list[UnmatchedTraceEntry]
 
 
+class PairedDifference(TypedDict):
+    """This run minus another (a run, or the baseline's run of that name), paired by
+    question over the questions both have a value for."""
+
+    against: str
+    """The other run's name, or the baseline's version."""
+    questions: int
+    difference: float | None
+    ci_low: float | None
+    """The 95% bootstrap interval of the mean difference; null under 2 questions."""
+    ci_high: float | None
+    level: float
+
+
+class QuantitySummary(TypedDict):
+    """Latency, cost or context size per question, summed up over the gold questions."""
+
+    unit: str
+    """``ms``, ``characters``, or ``as given`` (a cost in the input's own currency)."""
+    questions: int
+    count: int
+    """Questions with a value."""
+    missing: int
+    """Questions without one: left out of every number below, never read as 0."""
+    mean: float | None
+    p50: float | None
+    p90: float | None
+    p95: float | None
+    p99: float | None
+    percentile_method: str
+    """Linear interpolation between the closest ranks: numpy's default."""
+    versus_run: PairedDifference | None
+    """Against the reference run (--reference-run, else the first); null for that run."""
+    versus_baseline: PairedDifference | None
+    """Against the baseline's run of that name; null without one that has values."""
+
+
+class LatencySummary(QuantitySummary):
+    hops: str | None
+    """For runs read from spans: how a trace's retriever spans make one latency."""
+    overlapping_hops: int | None
+    """For runs read from spans: traces whose retriever spans overlap in time (parallel
+    hops), whose summed durations exceed the wall time."""
+    baseline_note: NotRequired[str]
+    """Why the baseline gives nothing to compare with (a report from before latency)."""
+
+
 class RunSection(TypedDict):
     source: str
     order: str
@@ -138,6 +185,16 @@ class RunSection(TypedDict):
     traces: RunTraces | None
     """Null unless the run was read from an OpenTelemetry or Phoenix export."""
     leaks: Leaks
+    latency: NotRequired[LatencySummary]
+    """Present when an input of the report gives a latency (spans, latency_ms)."""
+    cost: NotRequired[QuantitySummary]
+    """Present when an input gives a cost, or --cost-per-1k-chars sets one."""
+    context_size: NotRequired[QuantitySummary]
+    """Characters sent per question (context_chars at k_ctx), with chunk maps, when the
+    report has latency or cost."""
+    context_words: NotRequired[QuantitySummary]
+    """Words sent per question (runs of non-space characters in the top k_ctx chunks'
+    text), with chunk maps that hold text, when the report has latency or cost."""
 
 
 class WarningEntry(TypedDict):

@@ -210,3 +210,37 @@ def test_the_four_cells_read_the_judgments_derived_on_the_runs_chunking(
     cells = found["attribution"]["spec"]
     assert cells["questions"][cell] == ["q"]
     assert cells["by_coverage"]["some"]["questions"] == 1
+
+
+def test_cost_per_1k_chars_prices_the_characters_sent(folder: Path) -> None:
+    """SPEC's worked example at k_ctx = 2: c2 and c1 sent, 250 + 250 = 500 characters;
+    at 0.002 per 1,000 characters that is 0.001. The run has no list for the other
+    question: no characters known, so its cost is missing, not 0."""
+    found = report(
+        folder, f"spec={folder / 'spec_run.jsonl'}", "--chunks", str(folder / "spec.jsonl"),
+        "--cost-per-1k-chars", "0.002",
+    )  # fmt: skip
+    run = found["runs"]["spec"]
+    assert run["means"]["context_chars@2"] == 500
+    assert run["cost"]["count"] == 1 and run["cost"]["missing"] == 1
+    assert run["cost"]["p99"] == pytest.approx(0.001)
+    assert run["context_size"]["mean"] == 500
+    # the text of c2 and c1: "250,251,...,499," then "000,...": one word per chunk
+    assert run["context_words"]["mean"] == 2 and run["context_words"]["unit"] == "words"
+    assert "latency" not in run
+
+
+def test_cost_per_1k_chars_needs_a_chunk_map_and_one_source(folder: Path) -> None:
+    run = folder / "spec_run.jsonl"
+    done = CliRunner().invoke(
+        cli,
+        ["report", str(folder / "gold.jsonl"), f"spec={run}", "--cost-per-1k-chars", "0.002",
+         "--out", str(folder / "o"), "-q"],
+    )  # fmt: skip
+    assert done.exit_code == 2 and "--chunks" in done.output and "Traceback" not in done.output
+    jsonl(run, [{"id": "q", "chunks": ["c2", "c1", "c3"], "cost": 0.5}])
+    output = report(
+        folder, f"spec={run}", "--chunks", str(folder / "spec.jsonl"),
+        "--cost-per-1k-chars", "0.002", code=2,
+    )["output"]  # fmt: skip
+    assert "keep one source of cost" in output

@@ -100,7 +100,7 @@ def sample(param: click.Option, folder: Path) -> Any:
     return "sample"
 
 
-SET_ELSEWHERE = {"minimums", "max_drops"}
+SET_ELSEWHERE = {"minimums", "max_drops", "maximums", "max_rises"}
 """Rule tables: the gate reads them, merged rule by rule (tested above)."""
 
 

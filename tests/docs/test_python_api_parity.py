@@ -19,6 +19,15 @@ from reportgen.cli import cli
 from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.load.inputs.config import Rule
 
+RULES = (
+    Rule("min", "recall@5", 0.8),
+    Rule("max-drop", "mrr", 0.02),
+    Rule("max", "latency_p95_ms", 250, run="r"),
+    Rule("max-rise", "latency_p95_ms", 0.2),
+)
+"""Every gate option's rules: the options and the config file's become one GateRules."""
+
+
 REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     # CLI parameter: (its request field, a command line setting it, the field's value then)
     "gold": ("inputs.gold", [], Path("gold.jsonl")),
@@ -80,12 +89,19 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     "minimums": (
         "checks.gate.rules",
         ["--min", "recall@5=0.8"],
-        (Rule("min", "recall@5", 0.8), Rule("max-drop", "mrr", 0.02)),
+        RULES,
     ),
     "max_drops": (
         "checks.gate.rules",
         ["--max-drop", "mrr=0.02"],
-        (Rule("min", "recall@5", 0.8), Rule("max-drop", "mrr", 0.02)),
+        RULES,
+    ),
+    "maximums": ("checks.gate.rules", ["--max", "latency_p95_ms=r:250"], RULES),
+    "max_rises": ("checks.gate.rules", ["--max-rise", "latency_p95_ms=0.2"], RULES),
+    "cost_per_1k_chars": (
+        "settings.scoring.cost_per_1k_chars",
+        ["--cost-per-1k-chars", "0.002"],
+        0.002,
     ),
     "significant_only": ("checks.gate.significant_only", ["--significant-only"], True),
     "config_path": ("checks.gate.sources", ["--config", "settings.toml"], ("settings.toml",)),

@@ -82,6 +82,15 @@ MIN_COVERAGE = declare(
     "share of the chunk is evidence.",
 )
 
+COST_PER_1K_CHARS = declare(
+    MEASURING,
+    "--cost-per-1k-chars",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="A question's cost: this price per 1,000 characters sent to the model (at "
+    "--context-k; needs --chunks or --docs), for runs that give no cost of their own.",
+)
+
 COMPARISONS = (
     declare(
         COMPARING,
@@ -169,6 +178,26 @@ GATE = (
         metavar="[RUN/]MEASURE[:KIND]=VALUE",
         help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. "
         "Repeatable. Without --baseline (a first run) it is skipped with a notice.",
+    ),
+    declare(
+        COMPARING,
+        "--max",
+        "maximums",
+        multiple=True,
+        metavar="[RUN/]MEASURE=VALUE",
+        help="Fail (exit 1) when a mean or a latency or cost summary is above VALUE, e.g. "
+        "--max latency_p95_ms=250, --max latency_p95_ms=rerank:250, --max context_chars@5=4000. "
+        "Repeatable.",
+    ),
+    declare(
+        COMPARING,
+        "--max-rise",
+        "max_rises",
+        multiple=True,
+        metavar="[RUN/]MEASURE=VALUE",
+        help="Fail (exit 1) when a value rose by more than the share VALUE since --baseline, "
+        "e.g. --max-rise latency_p95_ms=0.2 (at most 20%% more). Repeatable. Without "
+        "--baseline, or a baseline without it, it is skipped with a notice.",
     ),
     declare(
         COMPARING,

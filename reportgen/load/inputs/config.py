@@ -37,6 +37,7 @@ REPORT_KEYS = (
         "on-gold-change",
     ),
     *("min", "max-drop", "significant-only", "manifest", "manifest-format"),
+    *("max", "max-rise", "cost-per-1k-chars"),
     *("run-index-version", "audience", "as-of", "strict", "merge-data"),
     *("retrieved-when", "trace-question-key", "span-doc-key"),
     *("chunks", "chunks-format", "docs", "min-coverage", "explain"),
@@ -213,8 +214,10 @@ def check_keys(config: Config, known: Collection[str], arguments: Collection[str
         )
 
 
-RuleType = Literal["min", "max-drop"]
-RULE_TYPES: tuple[RuleType, ...] = ("min", "max-drop")
+RuleType = Literal["min", "max-drop", "max", "max-rise"]
+RULE_TYPES: tuple[RuleType, ...] = ("min", "max-drop", "max", "max-rise")
+"""``max`` caps a mean or a latency/cost summary (``latency_p95_ms``); ``max-rise`` caps
+its relative rise against the baseline (0.2: at most 20% more)."""
 
 
 @dataclass(frozen=True)
@@ -262,6 +265,7 @@ def parse_rule(rule_type: RuleType, text: str) -> Rule:
     target, equals, number = text.rpartition("=")
     if not equals or not target.strip():
         raise UsageError(f"--{rule_type} {text!r} has no =VALUE", RULE_FIX)
+    target, number = run_in_value(rule_type, text, target, number)
     try:
         threshold = float(number)
     except ValueError:
@@ -275,11 +279,31 @@ def parse_rule(rule_type: RuleType, text: str) -> Rule:
     return Rule(rule_type, measure.strip().lower(), threshold, kind.strip() or None, run or None)
 
 
+def run_in_value(rule_type: RuleType, text: str, target: str, number: str) -> tuple[str, str]:
+    """``latency_p95_ms=rerank:250`` names the run after the =, as ``rerank/latency_p95_ms
+    =250`` does before the measure: (``rerank/latency_p95_ms``, ``250``)."""
+    run, colon, value = number.rpartition(":")
+    if not colon:
+        return target, number
+    if "/" in target or not run.strip():
+        raise UsageError(
+            f"--{rule_type} {text!r} names its run twice, or an empty one",
+            "name the run once: RUN/MEASURE=VALUE or MEASURE=RUN:VALUE",
+        )
+    return f"{run.strip()}/{target.strip()}", value
+
+
 def rules_from_options(
-    minimums: tuple[str, ...], max_drops: tuple[str, ...], significant_only: bool
+    minimums: tuple[str, ...],
+    max_drops: tuple[str, ...],
+    significant_only: bool,
+    maximums: tuple[str, ...] = (),
+    max_rises: tuple[str, ...] = (),
 ) -> GateRules:
     rules = [parse_rule("min", text) for text in minimums]
     rules += [parse_rule("max-drop", text) for text in max_drops]
+    rules += [parse_rule("max", text) for text in maximums]
+    rules += [parse_rule("max-rise", text) for text in max_rises]
     return GateRules(tuple(rules), significant_only)
 
 

@@ -397,6 +397,7 @@ def run_from(value: Any, name: str | None, label: str) -> Run:
         order=rows.order,
         repeated_chunks=repeated,
         in_blocks=True,
+        costs=rows.costs,
     )
 
 

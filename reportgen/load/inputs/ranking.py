@@ -35,6 +35,8 @@ class RunRows:
     index_version: str | None = None
     tidy: bool = True
     """Strip ids first; TREC fields come out of the split already clean."""
+    costs: pl.DataFrame | None = None
+    """Latency and cost per question (COSTS_SCHEMA), when the file gives any."""
     hops: bool = False
     """The lists are hops concatenated (traces, spans): a repeat takes no rank, so the
     chunk after it moves up (trec_eval's files never repeat; plain runs keep the gap)."""

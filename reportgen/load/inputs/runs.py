@@ -17,6 +17,7 @@ import polars as pl
 from reportgen.core.filesystem import reading
 from reportgen.core.model import Run
 from reportgen.errors import InputError, printable
+from reportgen.load.formats.costs import COST_FIELDS, costs_frame, record_costs, table_costs
 from reportgen.load.formats.csv_input import column, csv_frame, optional_column
 from reportgen.load.formats.fields import split_fields
 from reportgen.load.formats.files import check_file, first_line, polars_source, read_text
@@ -78,6 +79,7 @@ def load_run(
         repeated_chunks=repeated,
         in_blocks=True,
         index_version=rows.index_version,
+        costs=rows.costs,
     )
 
 
@@ -129,9 +131,13 @@ def listed_rows(path: Path, records: Records, check: bool = False) -> RunRows:
     chunks: list[Any] = []
     scores: list[Any] = []
     lines: list[int] = []
+    questions: list[str] = []
+    costs: list[tuple[float | None, ...]] = []
     count = 0
     for line, qid, record in records():
         count += 1
+        questions.append(qid)
+        costs.append(record_costs(record, path, line))
         ids, values = _listed(record, path, line, check)
         qids.extend([qid] * len(ids))
         chunks.extend(ids)
@@ -149,7 +155,7 @@ def listed_rows(path: Path, records: Records, check: bool = False) -> RunRows:
         if check:
             raise
         return listed_rows(path, records, check=True)
-    return RunRows(frame, "list")
+    return RunRows(frame, "list", costs=costs_frame(questions, costs))
 
 
 def _listed(
@@ -217,6 +223,7 @@ def _csv(path: Path) -> RunRows:
         "chunk_id": column(path, header, CHUNK_COLUMNS),
         "rank": optional_column(header, ("rank",)),
         "score": optional_column(header, ("score",)),
+        **{key: optional_column(header, (key,)) for key in COST_FIELDS},
     }
     frame = rows.select(
         "line",
@@ -230,7 +237,9 @@ def _csv(path: Path) -> RunRows:
 
 
 def _typed(path: Path, frame: pl.DataFrame) -> RunRows:
-    """Cast rank and score, and decide the order from the columns that have values."""
+    """Cast rank and score, and decide the order from the columns that have values;
+    the latency and cost columns, when there are any, are read per question."""
+    costs = table_costs(path, frame)
     for col, dtype, kind in (
         ("rank", pl.Int64, "a whole number"),
         ("score", pl.Float64, "a number"),
@@ -251,7 +260,7 @@ def _typed(path: Path, frame: pl.DataFrame) -> RunRows:
         .cast(ROW_SCHEMA)
         .with_columns(pl.col("rank").cast(pl.Int64))
     )
-    return RunRows(typed, order)
+    return RunRows(typed, order, costs=costs)
 
 
 def _parquet(path: Path, block: QidRange | None = None) -> RunRows:
@@ -290,11 +299,13 @@ def table_rows(path: Path, table: pl.DataFrame, rows: pl.Series | None = None) -
         "chunk_id": column(path, header, CHUNK_COLUMNS),
         "rank": optional_column(header, ("rank",)),
         "score": optional_column(header, ("score",)),
+        **{key: optional_column(header, (key,)) for key in COST_FIELDS},
     }
     picked = {new: table.columns[i] for new, i in names.items() if i is not None}
     frame = table.select(**{new: pl.col(old) for new, old in picked.items()})
     for col, ok in (
-        ("qid", _is_id), ("chunk_id", _is_id), ("rank", _is_integer), ("score", _is_numeric)
+        ("qid", _is_id), ("chunk_id", _is_id), ("rank", _is_integer), ("score", _is_numeric),
+        ("latency_ms", _is_numeric), ("cost", _is_numeric),
     ):  # fmt: skip
         if col in frame.columns and not ok(frame[col].dtype):
             raise InputError(

@@ -31,7 +31,7 @@ from typing import Any
 
 import polars as pl
 
-from reportgen.core.model import GoldSet, Run, UnmatchedTrace
+from reportgen.core.model import COSTS_SCHEMA, GoldSet, Run, UnmatchedTrace
 from reportgen.errors import InputError, printable
 from reportgen.load.formats.ids import id_problem
 from reportgen.load.formats.json_input import as_number
@@ -73,6 +73,8 @@ def load_span_run(
     rows: dict[str, list[Any]] = {col: [] for col in ROW_SCHEMA}
     unmatched: list[UnmatchedTrace] = []
     tied: list[str] = []
+    overlapping: list[str] = []
+    latencies: list[tuple[str, float | None, None]] = []
     for trace_id, retrievers, qid, reason in matches:
         if qid is not None and claims[qid] > 1:
             reason = f"{claims[qid]} traces match question {qid}"
@@ -81,6 +83,9 @@ def load_span_run(
             continue
         if len({span.start for span in retrievers}) < len(retrievers):
             tied.append(printable(trace_id))
+        latencies.append((qid, hop_latency(retrievers, path), None))
+        if _overlap(retrievers):
+            overlapping.append(printable(trace_id))
         for span in retrievers:
             for chunk, score in _documents(span, path, doc_key):
                 for col, value in zip(ROW_SCHEMA, (qid, chunk, score, span.line), strict=True):
@@ -116,7 +121,49 @@ def load_span_run(
         traces=len(matches),
         unmatched_traces=tuple(sorted(unmatched, key=lambda u: u.line)),
         tied_hops=tuple(sorted(tied)),
+        costs=pl.DataFrame(latencies, schema=COSTS_SCHEMA, orient="row").filter(
+            pl.col("latency_ms").is_not_null()
+        )
+        if any(latency is not None for _, latency, _ in latencies)
+        else None,
+        overlapping_hops=tuple(sorted(overlapping)),
     )
+
+
+HOPS_RULE = "sum of retriever span durations (end - start)"
+"""How a trace's hops make one latency (``latency.hops`` in report.json). Hops that run
+in parallel overlap: their sum is the retrieval work, more than the wall time, and such
+traces are counted (``latency.overlapping_hops``)."""
+
+
+def hop_latency(retrievers: Sequence[Span], path: Path) -> float | None:
+    """Milliseconds: the sum of the retriever spans' end - start; None when a span lacks
+    a time (a missing time is not a zero duration)."""
+    if any(span.start == 0 or span.end == 0 for span in retrievers):
+        return None
+    for span in retrievers:
+        if span.end < span.start:
+            which = f"span {span.span_id}" if span.span_id else "a retriever span"
+            raise InputError(
+                path,
+                printable(
+                    f"{which} of trace {span.trace_id} ends before it starts "
+                    f"({span.end} < {span.start} ns)"
+                ),
+                "export the spans' start and end times as the tracer recorded them",
+                span.line,
+            )
+    return sum(span.end - span.start for span in retrievers) / 1_000_000
+
+
+def _overlap(retrievers: Sequence[Span]) -> bool:
+    """Whether a hop starts before an earlier one ended (hops in start order)."""
+    ended = 0
+    for span in retrievers:
+        if span.start < ended:
+            return True
+        ended = max(ended, span.end)
+    return False
 
 
 def hops(spans: Sequence[Span]) -> list[Span]:

@@ -22,6 +22,7 @@ import polars as pl
 
 from reportgen.core.model import SENT_SCHEMA, VERDICTS_SCHEMA, GoldSet, Run, VerdictSet
 from reportgen.errors import InputError, printable
+from reportgen.load.formats.costs import costs_frame, record_costs
 from reportgen.load.formats.ids import json_id
 from reportgen.load.formats.json_input import as_number, json_type, pick
 from reportgen.load.formats.meta import question_records
@@ -29,7 +30,7 @@ from reportgen.load.formats.vocabulary import CHUNK_KEYS, TRACE_FORMAT, parse_fl
 from reportgen.load.inputs.gold import load_gold
 from reportgen.load.inputs.ranking import ROW_SCHEMA, RunRows, rank_rows
 
-TRACE_KEYS = frozenset({"retrieved", "context", "answer", "correct"})
+TRACE_KEYS = frozenset({"retrieved", "context", "answer", "correct", "latency_ms", "cost"})
 """Keys a trace line has beyond a gold line's; never taken for misspelt gold keys."""
 RETRIEVED_FIX = 'write "retrieved": ["c1", "c2"] or [{"id": "c1", "score": 0.9}] ([] for none)'
 
@@ -55,7 +56,11 @@ def load_trace(path: str | Path, name: str | None = None) -> Trace:
     sent: dict[str, list[Any]] = {name: [] for name in SENT_SCHEMA}
     verdicts: dict[str, list[Any]] = {name: [] for name in VERDICTS_SCHEMA}
     unretrieved: list[str] = []
+    questions: list[str] = []
+    costs: list[tuple[float | None, ...]] = []
     for line, qid, record in question_records(path, found):
+        questions.append(qid)
+        costs.append(record_costs(record, path, line))
         ids, scores = _retrieved(record, path, line)
         rows["qid"].extend([qid] * len(ids))
         rows["chunk_id"].extend(ids)
@@ -90,6 +95,7 @@ def load_trace(path: str | Path, name: str | None = None) -> Trace:
         index_version=found.get("index_version"),
         sent=pl.DataFrame(sent, schema=SENT_SCHEMA) if sent["qid"] else None,
         sent_unretrieved=tuple(sorted(unretrieved)),
+        costs=costs_frame(questions, costs),
     )
     judged = None
     if verdicts["qid"]:

@@ -16,6 +16,7 @@ import polars as pl
 
 from reportgen.errors import InputError
 from reportgen.measure.measures import measure_keys
+from reportgen.measure.scoring import COST_COLUMNS
 from reportgen.measure.spans import span_keys
 from reportgen.measure.ties import RANK_SENSITIVE
 
@@ -193,7 +194,11 @@ def scores_schema(meta: dict[str, Any]) -> pl.Schema:
     spans = any(run["chunk_map"] is not None for run in meta["runs"].values())
     keys = measure_keys(ks) + (span_keys(ks) if spans else [])
     measures = [(key, pl.Int64 if key.startswith("context_chars@") else pl.Float64) for key in keys]
-    return pl.Schema([*SCORE_COLUMNS.items(), *measures])
+    given = meta["settings"].get("costs")  # absent from shards measured before latency
+    costs = [
+        (name, pl.Float64) for name in COST_COLUMNS if isinstance(given, list) and name in given
+    ]
+    return pl.Schema([*SCORE_COLUMNS.items(), *measures, *costs])
 
 
 def check_frame(path: Path, frame: pl.DataFrame, expected: pl.Schema) -> pl.DataFrame:

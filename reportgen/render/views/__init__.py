@@ -20,6 +20,8 @@ from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_view
 from reportgen.render.views.first_screen import first_screen
 from reportgen.render.views.hygiene import hygiene_view
+from reportgen.render.views.latency import ANCHOR as LATENCY_ANCHOR
+from reportgen.render.views.latency import latency_view
 from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
 from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows, runs_in_order
 from reportgen.schema import Report
@@ -68,6 +70,8 @@ def sections(report: Report) -> list[tuple[str, str]]:
     ]
     if report.get("chunkings"):
         listed.append((CHUNKINGS_ANCHOR, "Chunkings"))
+    if any("latency" in run or "cost" in run for run in report["runs"].values()):
+        listed.append((LATENCY_ANCHOR, "Latency and cost"))
     if report["comparisons"]["pairs"]:
         listed.append(("comparisons", "Comparisons"))
     if report.get("drilldown"):
@@ -130,4 +134,5 @@ def view_model(
         "hygiene": hygiene_view(report),
         "drilldown": drilldown_view(report),
         "chunkings": chunkings_view(report, charts or {}),
+        "latency": latency_view(report, charts or {}),
     }
