@@ -143,11 +143,17 @@ def ties_within_top_k(
         "ap": pl.col("mixed"),
         "ndcg": pl.col("gains") > 1,
     }
+    asked = [(name, k) for k in sorted(set(ks)) for name in RANK_SENSITIVE]
+    # one collect_all for every (measure, k), not a filter collected per pair
+    frames = pl.collect_all(
+        blocks.lazy()
+        .filter((pl.col("end") <= k) & changes[name])
+        .select(pl.col("qid").unique().sort())
+        for name, k in asked
+    )
     found: dict[str, list[str]] = {}
-    for k in sorted(set(ks)):
-        inside = blocks.filter(pl.col("end") <= k)
-        for name in RANK_SENSITIVE:
-            qids = inside.filter(changes[name]).get_column("qid").unique().sort().to_list()
-            if qids:
-                found[f"{name}@{k}"] = qids
+    for (name, k), frame in zip(asked, frames, strict=True):
+        qids = frame.get_column("qid").to_list()
+        if qids:
+            found[f"{name}@{k}"] = qids
     return found
