@@ -105,12 +105,16 @@ def ties_within_top_k(
     if run.order != "score" or not run.has_scores:
         return {}
     score = pl.col("score")
-    tied = (  # most lists have no equal scores at all: only the others are looked into
-        run.results.group_by("qid")
-        .agg(tied=pl.col("score").n_unique() < pl.len())
-        .filter(pl.col("tied"))
-        .select("qid")
-    )
+    if run.in_blocks:  # rows in ranking order: equal scores sit side by side in a block
+        same = (score == score.shift(1)) & (pl.col("qid") == pl.col("qid").shift(1))
+        tied = run.results.filter(same).select(pl.col("qid").unique())
+    else:  # most lists have no equal scores at all: only the others are looked into
+        tied = (
+            run.results.group_by("qid")
+            .agg(tied=pl.col("score").n_unique() < pl.len())
+            .filter(pl.col("tied"))
+            .select("qid")
+        )
     if tied.is_empty():
         return {}
     ranked = (
