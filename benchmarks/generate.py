@@ -5,6 +5,8 @@ chunk ids, scores strictly decreasing with rank and distinct even as 32-bit floa
 (pytrec_eval stores scores as float32), so every tool ranks identically and the
 means can be compared across tools. About half of each question's judged chunks
 fall inside its list, at random ranks; grades run 0-3 as in TREC Deep Learning.
+With ``gold=N`` every question has exactly N judged chunks instead, all relevant
+(grades 1-3): the set-ups of issue #28 (12 graded gold each; 5 relevant each).
 """
 
 from __future__ import annotations
@@ -57,6 +59,24 @@ def write_qrels(path: Path, questions: int, depth: int, seed: int = SEED) -> Non
     frame.write_csv(path, separator=" ", include_header=False)
 
 
+def write_gold(path: Path, questions: int, depth: int, gold: int, seed: int = SEED) -> None:
+    """Exactly ``gold`` distinct relevant chunks per question, grades 1-3, half in the list."""
+    rng = np.random.default_rng(seed)
+    bases = _bases(questions, depth, rng)
+    picker = np.random.default_rng([seed, 0])
+    offsets = picker.permuted(np.tile(np.arange(2 * depth), (questions, 1)), axis=1)[:, :gold]
+    grades = picker.choice([1, 2, 3], size=questions * gold, p=[0.45, 0.35, 0.2])
+    frame = pl.DataFrame(
+        {
+            "qid": _qids(questions).gather(np.repeat(np.arange(questions), gold)),
+            "iter": "0",
+            "docid": (bases[:, None] + offsets).ravel(),
+            "grade": grades,
+        }
+    ).with_columns(pl.format("d{}", pl.col("docid").cast(pl.String).str.zfill(8)).alias("docid"))
+    frame.write_csv(path, separator=" ", include_header=False)
+
+
 def run_frame(questions: int, depth: int, seed: int = SEED, variant: int = 0) -> pl.DataFrame:
     """Long rows qid, docid, rank, score; ``variant`` gives another method's ranking."""
     rng = np.random.default_rng(seed)
@@ -93,13 +113,17 @@ def generate(
     runs: int = 1,
     parquet: bool = False,
     seed: int = SEED,
+    gold: int | None = None,
 ) -> Inputs:
     """Write qrels and ``runs`` TREC runs (and Parquet copies) unless already there."""
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"{questions}x{depth}"
-    qrels = folder / f"qrels-{questions}-{depth}.txt"
+    qrels = folder / f"qrels-{questions}-{depth}{'' if gold is None else f'-gold{gold}'}.txt"
     if not qrels.exists():
-        write_qrels(qrels, questions, depth, seed)
+        if gold is None:
+            write_qrels(qrels, questions, depth, seed)
+        else:
+            write_gold(qrels, questions, depth, gold, seed)
     paths: list[Path] = []
     for variant in range(runs):
         trec = folder / f"run-{stem}-{variant}.trec"
@@ -116,8 +140,10 @@ def generate(
 
 
 def main() -> None:
-    """``python generate.py FOLDER QUESTIONS DEPTH [RUNS] [--parquet]``: prints the paths."""
-    args = [a for a in sys.argv[1:] if a != "--parquet"]
+    """``python generate.py FOLDER QUESTIONS DEPTH [RUNS] [--parquet] [--gold=N]``: prints
+    the paths."""
+    args = [a for a in sys.argv[1:] if a != "--parquet" and not a.startswith("--gold=")]
+    golds = [int(a.removeprefix("--gold=")) for a in sys.argv[1:] if a.startswith("--gold=")]
     folder, questions, depth, *runs = args
     inputs = generate(
         Path(folder),
@@ -125,6 +151,7 @@ def main() -> None:
         int(depth),
         runs=int(runs[0]) if runs else 1,
         parquet="--parquet" in sys.argv,
+        gold=golds[-1] if golds else None,
     )
     print(json.dumps({"qrels": str(inputs.qrels), "runs": [str(p) for p in inputs.runs]}))
 

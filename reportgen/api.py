@@ -403,10 +403,12 @@ def render_report(
                 raise InputError(
                     path,
                     f"no {key!r}: the pages cannot be rebuilt from this report.json "
-                    "(a merge of per-question values, or a report written before "
-                    "report.json held the pages' data)",
-                    "write the report again with this reportgen (`reportgen report`, or "
-                    "`merge` of shards measured with --merge-data)",
+                    "(a `--format json` report, which writes no pages and so keeps no "
+                    "page data; a merge of per-question values; or a report written "
+                    "before report.json held the pages' data)",
+                    "write the report again with this reportgen and a page format "
+                    "(`reportgen report --format html,md`, or `merge` of shards measured "
+                    "with --merge-data)",
                 )
         chosen = _formats_in(folder, formats)
         per_question_file = _per_question_file(folder, per_question_format)

@@ -239,7 +239,7 @@ def analyse_and_write(
     findings = run_analyses(evaluation, options, version=ending.version, created=created)
     if warnings:
         findings = dataclasses.replace(findings, warnings=(*warnings, *findings.warnings))
-    report = assemble(findings, ending.commit)
+    report = assemble(findings, ending.commit, pages=draws_charts(ending.outputs.formats))
     if merged_from is not None:
         report["merged_from"] = merged_from
     if coverage is not None:

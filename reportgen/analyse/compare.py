@@ -356,7 +356,26 @@ def changed_questions(paired: pl.DataFrame, keys: Sequence[str]) -> dict[str, An
         pl.when(delta.abs() > TOLERANCE).then(delta).otherwise(0.0).alias(f"{key}__delta")
         for key, delta in deltas.items()
     ).filter(pl.any_horizontal(pl.col(f"{key}__delta") != 0.0 for key in keys))
-    kept = moved.sort([*(f"{key}__delta" for key in keys), "qid"]).head(CHANGED_QUESTIONS_KEPT)
+    kept = (
+        moved.lazy().sort([*(f"{key}__delta" for key in keys), "qid"]).head(CHANGED_QUESTIONS_KEPT)
+    )
+    # every key's list and the counts in one collect_all, not three collects per key
+    *lists, counted = pl.collect_all(
+        [
+            *(
+                kept.filter(pl.col(f"{key}__delta") != 0.0)
+                .sort(f"{key}__delta", "qid")
+                .select(
+                    "qid",
+                    "kind",
+                    pl.col(f"{key}__before").alias("before"),
+                    pl.col(key).alias("after"),
+                )
+                for key in keys
+            ),
+            moved.lazy().select((pl.col(f"{key}__delta") != 0.0).sum().alias(key) for key in keys),
+        ]
+    )
     listed = {
         key: [
             {
@@ -365,16 +384,11 @@ def changed_questions(paired: pl.DataFrame, keys: Sequence[str]) -> dict[str, An
                 "before": round_value(row["before"]),
                 "after": round_value(row["after"]),
             }
-            for row in kept.filter(pl.col(f"{key}__delta") != 0.0)
-            .sort(f"{key}__delta", "qid")
-            .select(
-                "qid", "kind", pl.col(f"{key}__before").alias("before"), pl.col(key).alias("after")
-            )
-            .iter_rows(named=True)
+            for row in rows.iter_rows(named=True)
         ]
-        for key in keys
+        for key, rows in zip(keys, lists, strict=True)
     }
-    counts = {key: moved.filter(pl.col(f"{key}__delta") != 0.0).height for key in keys}
+    counts = {key: int(counted[key][0]) for key in keys}
     return {
         "changed_questions": listed,
         "changed_counts": counts,

@@ -340,6 +340,10 @@ class Run:
         """The most chunks any question's ranked list holds (0 for an empty run)."""
         if not self.results.height:
             return 0
+        if self.in_blocks and not self.repeated_chunks:
+            # ranks are each block's positions 1..n: the largest is the longest list,
+            # read without grouping a million rows by question (~0.03 s)
+            return int(self.results.get_column("rank").max())  # type: ignore[arg-type]
         return int(self.results.group_by("qid").len().get_column("len").max())  # type: ignore[arg-type]
 
 

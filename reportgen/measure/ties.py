@@ -105,12 +105,16 @@ def ties_within_top_k(
     if run.order != "score" or not run.has_scores:
         return {}
     score = pl.col("score")
-    tied = (  # most lists have no equal scores at all: only the others are looked into
-        run.results.group_by("qid")
-        .agg(tied=pl.col("score").n_unique() < pl.len())
-        .filter(pl.col("tied"))
-        .select("qid")
-    )
+    if run.in_blocks:  # rows in ranking order: equal scores sit side by side in a block
+        same = (score == score.shift(1)) & (pl.col("qid") == pl.col("qid").shift(1))
+        tied = run.results.filter(same).select(pl.col("qid").unique())
+    else:  # most lists have no equal scores at all: only the others are looked into
+        tied = (
+            run.results.group_by("qid")
+            .agg(tied=pl.col("score").n_unique() < pl.len())
+            .filter(pl.col("tied"))
+            .select("qid")
+        )
     if tied.is_empty():
         return {}
     ranked = (
@@ -143,11 +147,17 @@ def ties_within_top_k(
         "ap": pl.col("mixed"),
         "ndcg": pl.col("gains") > 1,
     }
+    asked = [(name, k) for k in sorted(set(ks)) for name in RANK_SENSITIVE]
+    # one collect_all for every (measure, k), not a filter collected per pair
+    frames = pl.collect_all(
+        blocks.lazy()
+        .filter((pl.col("end") <= k) & changes[name])
+        .select(pl.col("qid").unique().sort())
+        for name, k in asked
+    )
     found: dict[str, list[str]] = {}
-    for k in sorted(set(ks)):
-        inside = blocks.filter(pl.col("end") <= k)
-        for name in RANK_SENSITIVE:
-            qids = inside.filter(changes[name]).get_column("qid").unique().sort().to_list()
-            if qids:
-                found[f"{name}@{k}"] = qids
+    for (name, k), frame in zip(asked, frames, strict=True):
+        qids = frame.get_column("qid").to_list()
+        if qids:
+            found[f"{name}@{k}"] = qids
     return found

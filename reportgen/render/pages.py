@@ -21,6 +21,7 @@ import jinja2
 from markupsafe import Markup
 
 from reportgen.render.cells import CELL_NAMES
+from reportgen.render.precompiled import PrecompiledLoader
 from reportgen.render.views import view_model
 from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import Table, fmt
@@ -102,7 +103,7 @@ def html_autoescape(name: str | None) -> bool:
 @cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir()),
+        loader=PrecompiledLoader(templates_dir()),
         autoescape=html_autoescape,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

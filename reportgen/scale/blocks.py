@@ -90,7 +90,8 @@ def measure_in_blocks(
         for result in evaluation.runs:
             returned = result.scores["n_retrieved"].sum() > 0
             shared[result.name] = shared.get(result.name, False) or returned
-        block_report = assemble(run_analyses(evaluation))
+        # merged as shards of per-question values are: no pages, so no page data
+        block_report = assemble(run_analyses(evaluation), pages=False)
         shards.append(Shard(f"block {number}", per_question_rows(evaluation), block_report))
     report, rows = merge_shards(shards, version=version, created=created_at())
     for run in loaded:

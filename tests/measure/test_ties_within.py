@@ -3,6 +3,7 @@ tied block would change the value (checked by trying every order)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -106,9 +107,24 @@ def test_flags_match_trying_every_order(
     if not any(g >= threshold for g in judged.values()):
         judged["gold"] = threshold  # an answerable question
     found = ties_within_top_k(_run({"q": ranked}), _gold({"q": judged}), [k], threshold)
+    # a loaded run (rows in blocks, in ranking order) finds its ties side by side: the same
+    in_blocks = dataclasses.replace(_run({"q": ranked}), in_blocks=True)
+    assert ties_within_top_k(in_blocks, _gold({"q": judged}), [k], threshold) == found
     values = {
         tuple(round(v, 12) for v in _values(o, judged, k, threshold)) for o in _orders(ranked, k)
     }
     for index, name in enumerate(("mrr", "ndcg", "ap")):
         varies = len({v[index] for v in values}) > 1
         assert (f"{name}@{k}" in found) == varies, (name, ranked, judged, values)
+
+
+def test_equal_scores_in_two_lists_are_no_tie() -> None:
+    """A list's last score equal to the next list's first is not a tie (in blocks too)."""
+    run = _run({"q1": [("a", 2.0), ("b", 1.0)], "q2": [("c", 1.0), ("d", 0.5)]})
+    gold = _gold({"q1": {"b": 1}, "q2": {"d": 1}})
+    for loaded in (False, True):
+        assert ties_within_top_k(dataclasses.replace(run, in_blocks=loaded), gold, [2]) == {}
+    tied = _run({"q1": [("a", 2.0), ("b", 1.0)], "q2": [("d", 1.0), ("c", 1.0)]})
+    for loaded in (False, True):
+        found = ties_within_top_k(dataclasses.replace(tied, in_blocks=loaded), gold, [2])
+        assert found == {"mrr@2": ["q2"], "ap@2": ["q2"], "ndcg@2": ["q2"]}

@@ -12,7 +12,8 @@ import pytest
 from reportgen.api import ReportOutputs, demo_request, make_report, render_report
 from reportgen.render.charts import chunkings_spec
 from tests.joins.conftest import SEED, data_set
-from tests.joins.paths import Options, plain
+from tests.joins.dataset import RUNS
+from tests.joins.paths import Options, plain, run_cli
 from tests.report_schema import report_problems
 
 
@@ -79,12 +80,20 @@ def test_a_chunk_map_without_evidence_renders_n_a(tmp_path: Path) -> None:
     """No question with evidence: span means and their intervals are null, the pages say n/a."""
     data = data_set(SEED)
     questions = tuple(dataclasses.replace(q, evidence=()) for q in data.questions)
-    got = plain(dataclasses.replace(data, questions=questions), tmp_path, Options(chunks=True))
+    options = Options(chunks=True)
+    got = plain(dataclasses.replace(data, questions=questions), tmp_path, options)
     assert got.report is not None, got.output
     assert report_problems(got.report) == []
     for run in got.report["runs"].values():
         assert run["means"]["span_recall@5"] is None and run["intervals"]["span_recall@5"] is None
-    out = next(tmp_path.glob("out-*"))
+    # the same inputs with pages (a --format json report keeps no page data)
+    out = tmp_path / "pages"
+    runs = [f"{name}={tmp_path / 'runs' / f'{name}.trec'}" for name in RUNS]
+    line = ["report", str(tmp_path / "gold.jsonl"), *runs, *options.cli(tmp_path, True)]
+    line += ["--verdicts", str(tmp_path / "verdicts.jsonl")]
+    with_pages = run_cli([*line, "--format", "html,md", "--out", str(out)])
+    assert with_pages.report is not None, with_pages.output
+    assert with_pages.report["runs"] == got.report["runs"]
     render_report(out, formats=["html", "md"])
     md = (out / "report.md").read_text()
     rows = md.split("## Chunkings")[1].split("\n| bm25 |")[1].split("\n")[0]

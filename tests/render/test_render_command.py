@@ -140,8 +140,25 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("inputs") / "example"
     shutil.copytree(example_dir(), root)
     line = ["report", str(root / "gold.jsonl"), f"keyword={root / 'runs/keyword.trec'}"]
-    assert run([*line, "--out", str(out), "--format", "json", "-q"])[0] in (0, 1)
+    assert run([*line, "--out", str(out), "--format", "html", "-q"])[0] in (0, 1)
     return out
+
+
+def test_a_json_only_report_keeps_no_page_data_and_render_says_so(tmp_path: Path) -> None:
+    """--format json builds no pages section (a third of a 1M-row report's time); the
+    rest of report.json is the same bytes as a report with pages."""
+    root = tmp_path / "example"
+    shutil.copytree(example_dir(), root)
+    line = ["report", str(root / "gold.jsonl"), f"keyword={root / 'runs/keyword.trec'}", "-q"]
+    reports = {}
+    for fmt in ("json", "html"):
+        assert run([*line, "--out", str(tmp_path / fmt), "--format", fmt], root)[0] in (0, 1)
+        reports[fmt] = json.loads((tmp_path / fmt / "report.json").read_text())
+    assert "pages" not in reports["json"] and reports["html"]["pages"]["questions"]
+    assert reports["json"] == {k: v for k, v in reports["html"].items() if k != "pages"}
+    said = _error(["render", str(tmp_path / "json")])
+    assert "'pages" in said and "--format json" in said and "--format html" in said
+    assert not (tmp_path / "json" / "index.html").exists()
 
 
 @pytest.mark.hand_made_reports
@@ -154,6 +171,7 @@ def test_errors_name_the_folder_and_the_fix(written: Path, tmp_path: Path) -> No
     ):
         folder = tmp_path / name
         shutil.copytree(written, folder)
+        (folder / "index.html").unlink()
         report = json.loads((folder / "report.json").read_text())
         (folder / "report.json").write_text(json.dumps(change(report)))
         assert said in _error(["render", str(folder)])
@@ -178,7 +196,7 @@ def test_the_installed_command(written: Path, tmp_path: Path) -> None:
     folder = tmp_path / "out"
     shutil.copytree(written, folder)
     done = subprocess.run(
-        [sys.executable, "-m", "reportgen", "render", str(folder)],
+        [sys.executable, "-m", "reportgen", "render", str(folder), "--format", "html,md"],
         capture_output=True,
         text=True,
         check=False,

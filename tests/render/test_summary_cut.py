@@ -29,6 +29,7 @@ from reportgen.render.summary import (
     cut_at_block,
     render_summary,
 )
+from reportgen.report.pages import pages_section
 from tests.render.markdown_check import Rendered, assert_well_formed
 
 RUNS = 100
@@ -113,7 +114,8 @@ def many_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     after = ReportInputs(gold, shifted, verdicts=verdicts, baseline=folder / "before")
     outputs = ReportOutputs(folder / "after", formats=())
     result = make_report(ReportRequest(after, outputs, settings))
-    return dict(result.report)
+    # what report.json holds when pages are written (formats=() writes none)
+    return dict(result.report) | {"pages": pages_section(result.findings)}
 
 
 def _check_cut(text: str) -> Rendered:

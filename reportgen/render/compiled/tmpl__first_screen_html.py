@@ -1,0 +1,247 @@
+# Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
+KEY = '996e615ce2a3d54b48acf3d40d04e795130e1035d7fdbade6f97a7383008306f'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = '_first_screen.html.j2'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_first_screen = resolve('first_screen')
+    l_0_view = resolve('view')
+    l_0_table = resolve('table')
+    l_0_screen = missing
+    pass
+    l_0_screen = (undefined(name='first_screen') if l_0_first_screen is missing else l_0_first_screen)
+    context.vars['screen'] = l_0_screen
+    context.exported_vars.add('screen')
+    yield '<section id="verdict" class="'
+    yield escape(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'css'))
+    yield '" aria-labelledby="verdict-title">\n'
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'):
+        pass
+        yield '  <div id="gate" class="'
+        yield escape(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'css'))
+        yield '">\n    <h2 class="gate-title"><span aria-hidden="true">'
+        yield escape(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'mark'))
+        yield '</span> '
+        yield escape(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'title'))
+        yield '</h2>\n'
+        if environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'failed'):
+            pass
+            yield '    <ul>\n'
+            for l_1_message in environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'failed_shown'):
+                _loop_vars = {}
+                pass
+                yield '      <li class="failed">'
+                yield escape(l_1_message)
+                yield '</li>\n'
+            l_1_message = missing
+            yield '    </ul>\n'
+        if environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'failed_folded'):
+            pass
+            yield '    <details><summary>'
+            yield escape(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'folded_summary'))
+            yield '</summary>\n    <ul>\n'
+            for l_1_message in environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'failed_folded'):
+                _loop_vars = {}
+                pass
+                yield '      <li class="failed">'
+                yield escape(l_1_message)
+                yield '</li>\n'
+            l_1_message = missing
+            yield '    </ul>\n    </details>\n'
+        if environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'passed_rules'):
+            pass
+            yield '    <details><summary>'
+            yield escape(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'passed_summary'))
+            yield '</summary>\n    <ul>\n'
+            for l_1_message in environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'passed_rules'):
+                _loop_vars = {}
+                pass
+                yield '      <li class="passed">'
+                yield escape(l_1_message)
+                yield '</li>\n'
+            l_1_message = missing
+            yield '    </ul>\n    </details>\n'
+        if environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'notice'):
+            pass
+            yield '    <p class="note">'
+            yield escape(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'notice'))
+            yield '</p>\n'
+        yield '  </div>\n'
+    yield '  <h2 id="verdict-title" class="answer">'
+    yield escape(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'title'))
+    yield '</h2>\n  <p class="why">'
+    yield escape(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'why_line'))
+    yield '</p>\n  <div class="figures-row">\n'
+    for l_1_figure in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'figures'):
+        _loop_vars = {}
+        pass
+        yield '    <div class="'
+        yield escape(environment.getattr(l_1_figure, 'css'))
+        yield '">\n      <span class="figure-label">'
+        yield escape(environment.getattr(l_1_figure, 'label'))
+        yield '</span>\n      <span class="figure-value">'
+        yield escape(environment.getattr(l_1_figure, 'value'))
+        yield '</span>\n'
+        if environment.getattr(l_1_figure, 'interval'):
+            pass
+            yield '<span class="figure-note">95% interval '
+            yield escape(environment.getattr(l_1_figure, 'interval'))
+            yield '</span>'
+        if environment.getattr(l_1_figure, 'change'):
+            pass
+            yield '<span class="figure-change">'
+            yield escape(environment.getattr(l_1_figure, 'change'))
+            yield ': <strong class="moved">'
+            yield escape(environment.getattr(l_1_figure, 'verdict'))
+            yield '</strong></span>'
+        yield '    </div>\n'
+    l_1_figure = missing
+    yield '  </div>\n  <div id="four-cells">\n'
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells'):
+        pass
+        l_0_view = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells')
+        context.vars['view'] = l_0_view
+        context.exported_vars.add('view')
+        yield '  <div class="cells-row">\n  <table class="cells">\n    <caption>The four cells: '
+        yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'run'))
+        yield ', '
+        yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'sent'))
+        yield ', answerable questions with a verdict</caption>\n    <thead><tr><td></td><th scope="col">answer correct</th><th scope="col">answer wrong</th></tr></thead>\n    <tbody>\n'
+        for (l_1_header, l_1_cells) in environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rows'):
+            _loop_vars = {}
+            pass
+            yield '      <tr>\n        <th scope="row">'
+            yield escape(l_1_header)
+            yield '</th>\n'
+            for l_2_cell in l_1_cells:
+                _loop_vars = {}
+                pass
+                yield '        <td class="cell cell-'
+                yield escape(environment.getattr(l_2_cell, 'key'))
+                if environment.getattr(l_2_cell, 'focus'):
+                    pass
+                    yield ' focus'
+                yield '">\n          <span class="cell-count">'
+                yield escape(environment.getattr(l_2_cell, 'count'))
+                yield '</span> <span class="cell-share">('
+                yield escape(environment.getattr(l_2_cell, 'share'))
+                yield ')</span>'
+                if (environment.getattr(l_2_cell, 'key') in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells_then')):
+                    pass
+                    yield ' <span class="cell-then">was '
+                    yield escape(environment.getitem(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells_then'), environment.getattr(l_2_cell, 'key')))
+                    yield '</span>'
+                yield '          <strong class="cell-label">'
+                yield escape(environment.getattr(l_2_cell, 'label'))
+                yield '</strong>'
+                if environment.getattr(l_2_cell, 'focus'):
+                    pass
+                    yield ' <span class="tag">larger failure cell</span>'
+                if environment.getattr(l_2_cell, 'stale'):
+                    pass
+                    yield '<span class="note">'
+                    yield escape(environment.getattr(l_2_cell, 'stale'))
+                    yield ' with stale gold</span>'
+                yield '        </td>\n'
+            l_2_cell = missing
+            yield '      </tr>\n'
+        l_1_header = l_1_cells = missing
+        yield '    </tbody>\n  </table>\n  <div class="cells-text">\n  <p class="conclusion">'
+        yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'conclusion'))
+        yield '</p>\n  <p class="pass-rate">'
+        yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'pass_rate'))
+        yield '</p>\n  <p class="note rule-note">'
+        yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rule_note'))
+        yield '</p>\n'
+        l_0_table = environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'coverage')
+        context.vars['table'] = l_0_table
+        context.exported_vars.add('table')
+        template = environment.get_template('_table.html.j2', '_first_screen.html.j2')
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
+        try:
+            for event in gen:
+                yield event
+        finally: gen.close()
+        if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'stale_note'):
+            pass
+            yield '<p class="note">'
+            yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'stale_note'))
+            yield '</p>'
+        yield '  <details class="cell-ids"><summary>Question ids per cell</summary>\n  <ul>\n'
+        for (l_1__, l_1_cells) in environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rows'):
+            _loop_vars = {}
+            pass
+            for l_2_cell in l_1_cells:
+                _loop_vars = {}
+                pass
+                yield '    <li><strong>'
+                yield escape(environment.getattr(l_2_cell, 'label'))
+                yield '</strong> ('
+                yield escape(environment.getattr(l_2_cell, 'count'))
+                yield '): <span class="ids">'
+                yield escape(environment.getattr(l_2_cell, 'ids_text'))
+                yield '</span></li>\n'
+            l_2_cell = missing
+        l_1__ = l_1_cells = missing
+        yield '  </ul>\n  </details>\n  </div>\n  </div>\n'
+        if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'other_runs'):
+            pass
+            l_0_table = environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'other_runs')
+            context.vars['table'] = l_0_table
+            context.exported_vars.add('table')
+            template = environment.get_template('_table.html.j2', '_first_screen.html.j2')
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
+            try:
+                for event in gen:
+                    yield event
+            finally: gen.close()
+    else:
+        pass
+        yield '  <p class="note">No verdicts given, so failures cannot be split into retrieval and generation, and there is no end-to-end pass rate. Pass the end-to-end verdicts with <code>--verdicts FILE</code> (JSONL or CSV with <code>id, correct</code>, promptfoo, DeepEval or ragas output).</p>\n'
+    yield '  </div>\n'
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'alerts'):
+        pass
+        yield '  <div class="warnings alerts" role="note">\n'
+        for l_1_message in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'alerts'):
+            _loop_vars = {}
+            pass
+            yield '    <p><span aria-hidden="true">⚠</span> '
+            yield escape(l_1_message)
+            yield ' <a href="#inputs">Inputs and hygiene</a></p>\n'
+        l_1_message = missing
+        yield '  </div>\n'
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'):
+        pass
+        l_0_table = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others')
+        context.vars['table'] = l_0_table
+        context.exported_vars.add('table')
+        template = environment.get_template('_table.html.j2', '_first_screen.html.j2')
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
+        try:
+            for event in gen:
+                yield event
+        finally: gen.close()
+    for l_1_group in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'warning_groups'):
+        _loop_vars = {}
+        pass
+        yield '  <details class="warning-line">\n    <summary><span aria-hidden="true">⚠</span> '
+        yield escape(environment.getattr(l_1_group, 'summary'))
+        yield '</summary>\n    <ul>\n'
+        for l_2_message in environment.getattr(l_1_group, 'messages'):
+            _loop_vars = {}
+            pass
+            yield '      <li>'
+            yield escape(l_2_message)
+            yield '</li>\n'
+        l_2_message = missing
+        yield '    </ul>\n  </details>\n'
+    l_1_group = missing
+    yield '</section>\n'
+
+blocks = {}
+debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&39=78&40=82&41=84&42=86&43=88&44=93&49=103&50=105&53=109&56=113&58=117&59=119&60=123&61=128&62=138&63=143&71=153&72=155&73=157&74=159&75=162&76=168&79=174&80=181&86=190&87=192&88=195&94=205&96=208&97=212&101=216&102=218&103=221&105=227&107=231&109=233&110=237'
