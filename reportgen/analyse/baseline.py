@@ -57,6 +57,8 @@ class BaselineComparison:
     section: dict[str, Any]
     sides: dict[str, tuple[pl.DataFrame, pl.DataFrame]]
     """run -> (baseline values, current values), on the questions both count."""
+    shared: set[str] | None = None
+    """The questions a gold change leaves comparable; None when the gold set is the same."""
 
 
 def _check_settings(baseline: Baseline, evaluation: Evaluation) -> None:
@@ -201,7 +203,7 @@ def compare_with_baseline(
         "comparisons": entries,
     }
     sides = {name: (then_sides[name], now_sides[name]) for name in common}
-    return BaselineComparison(section, sides)
+    return BaselineComparison(section, sides, shared)
 
 
 def _cells(then: dict[str, Any], now: dict[str, dict[str, Any]], run: str) -> dict[str, Any] | None:

@@ -43,6 +43,7 @@ from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
 from reportgen.analyse.gate import evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
+from reportgen.analyse.transitions import transitions
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import ParameterError, UsageError
@@ -113,6 +114,9 @@ class Findings:
     """The evidence and each run's chunk map; None without chunk maps."""
     drilldown: Drilldown | None = None
     """The run and questions whose retrieved text the pages show; None when none."""
+    transitions: dict[str, dict[str, Any]] | None = None
+    """The ``transitions`` section: per run, how its questions moved since the
+    baseline; None without a baseline."""
 
     @property
     def attribution(self) -> Attribution | None:
@@ -301,4 +305,7 @@ def run_analyses(
         gate=evaluate_gate(options.gate, means, kinds, versus) if options.gate else None,
         chunkings=chunking_facts(evaluation),
         drilldown=choose(evaluation, attribution, options.explain),
+        transitions=None
+        if versus is None or options.baseline is None
+        else transitions(evaluation, options.baseline, attributions, versus.shared),
     )

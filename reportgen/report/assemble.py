@@ -80,6 +80,7 @@ from reportgen import schema as types
 from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.run import Findings
+from reportgen.analyse.transitions import top_k_section
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, RunScores
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
@@ -311,6 +312,8 @@ def assemble(findings: Findings) -> types.Report:
         "chunkings": _chunkings_section(findings.chunkings),
         "drilldown": _drilldown_section(findings.drilldown),
         "pages": pages_section(findings),
+        "transitions": findings.transitions,
+        "top_k": top_k_section(findings.evaluation),
     }
     return cast(types.Report, report)
 
