@@ -58,6 +58,8 @@ class RankedChunk:
     gold: bool
     change: str
     """``new``, ``▲2`` (up two ranks), ``▼1``, ``=`` (same rank) or ``out`` (dropped)."""
+    text: str = ""
+    """The chunk's text, as the drill-down cut it, when the report holds it."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,9 @@ def _moves(entry: dict[str, Any]) -> list[Move]:
     ]
 
 
-def _ranked(top: list[str], other: list[str] | None, gold: set[str]) -> list[RankedChunk]:
+def _ranked(
+    top: list[str], other: list[str] | None, gold: set[str], texts: dict[str, str] | None = None
+) -> list[RankedChunk]:
     """Each chunk with its rank change against ``other`` (None: nothing to compare)."""
     chunks = []
     for rank, chunk in enumerate(top, start=1):
@@ -136,18 +140,20 @@ def _ranked(top: list[str], other: list[str] | None, gold: set[str]) -> list[Ran
         else:
             step = other.index(chunk) + 1 - rank
             change = "=" if step == 0 else f"▲{step}" if step > 0 else f"▼{-step}"
-        chunks.append(RankedChunk(chunk, chunk in gold, change))
+        chunks.append(RankedChunk(chunk, chunk in gold, change, (texts or {}).get(chunk, "")))
     return chunks
 
 
-def _side_by_side(row: dict[str, Any], questions: dict[str, str]) -> SideBySide:
+def _side_by_side(
+    row: dict[str, Any], questions: dict[str, str], texts: dict[str, dict[str, str]]
+) -> SideBySide:
     gold = set(row["relevant"])
     then, now = row["then"], row["now"]
     return SideBySide(
         qid=row["qid"],
         question=questions.get(row["qid"], ""),
         then=None if then is None else _ranked(then, None, gold),
-        now=_ranked(now, then, gold),
+        now=_ranked(now, then, gold, texts.get(row["qid"])),
         dropped=[]
         if then is None
         else [RankedChunk(chunk, chunk in gold, "out") for chunk in then if chunk not in now],
@@ -175,6 +181,17 @@ def _rows(entry: dict[str, Any]) -> tuple[list[str], list[MatrixRow], list[int]]
     return states, rows, [entry["now"][b] for b in states]
 
 
+def _chunk_texts(report: Report, run: str) -> dict[str, dict[str, str]]:
+    """Question -> chunk id -> text, from the drill-down's panels when they are ``run``'s."""
+    drilldown = report.get("drilldown")
+    if not drilldown or drilldown["run"] != run:
+        return {}
+    return {
+        panel["qid"]: {chunk["chunk_id"]: chunk["text"] for chunk in panel["sent"] if chunk["text"]}
+        for panel in report.get("pages", {}).get("panels", [])
+    }
+
+
 def transitions_view(report: Report, run: str | None) -> TransitionsView | None:
     """``run``'s transitions (default: the first run that has them); None without a
     baseline."""
@@ -190,9 +207,12 @@ def transitions_view(report: Report, run: str | None) -> TransitionsView | None:
         row["qid"]: row["question"] or "" for row in report.get("pages", {}).get("questions", [])
     }
     moves = _moves(entry)
+    texts = _chunk_texts(report, name)
     by_move: dict[str, list[SideBySide]] = {}
     for row in entry["side_by_side"]["questions"]:
-        by_move.setdefault(f"{row['from']}>{row['to']}", []).append(_side_by_side(row, questions))
+        by_move.setdefault(f"{row['from']}>{row['to']}", []).append(
+            _side_by_side(row, questions, texts)
+        )
     kept = entry["side_by_side"]
     folded = (
         ""
