@@ -279,8 +279,10 @@ def top_k_section(evaluation: Evaluation) -> dict[str, Any]:
     """``top_k``: every run's first k_ctx chunk ids per question, so that a later
     report can show this one's lists beside its own."""
     k = evaluation.settings.context_k
+    gold = evaluation.gold.questions.select("qid")
     runs = {}
     for result in evaluation.runs:
-        lists = top_lists(result, k).sort("qid")
+        # a run's questions outside the gold set are ignored, here as in every measure
+        lists = top_lists(result, k).join(gold, on="qid", how="semi").sort("qid")
         runs[result.name] = dict(zip(lists["qid"].to_list(), lists["top"].to_list(), strict=True))
     return {"k": k, "runs": runs}

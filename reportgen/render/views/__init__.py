@@ -23,6 +23,7 @@ from reportgen.render.views.hygiene import hygiene_view
 from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
 from reportgen.render.views.questions import (
     PER_QUESTION_ROWS_SHOWN,
+    QuestionRow,
     question_filters,
     question_rows,
     runs_in_order,
@@ -134,6 +135,13 @@ def _cutoffs(report: Report, first: str) -> dict[str, Any]:
     return {"cutoffs": shown, "cutoffs_folded": folded, "cutoffs_all": views}
 
 
+def _attention(rows: list[QuestionRow]) -> dict[str, Any]:
+    """How many questions failed or changed, and the table's default view: those, or
+    every question when none did."""
+    count = sum(1 for row in rows if row.facets["attention"])
+    return {"questions_attention": count, "questions_default": "attention" if count else "all"}
+
+
 def view_model(
     report: Report,
     charts: Mapping[str, bytes] | None = None,
@@ -164,7 +172,7 @@ def view_model(
         "run_names": list(report["runs"]),
         "questions": questions,
         "question_filters": question_filters(questions, screen.run),
-        "questions_attention": sum(1 for row in questions if row.facets["attention"]),
+        **_attention(questions),
         "questions_total": total,
         "questions_counted": plural(total, "question"),
         "questions_cut": total > len(questions),
