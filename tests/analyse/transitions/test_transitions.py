@@ -197,3 +197,21 @@ def test_matrix_identities_on_random_states() -> None:
 )
 def test_exact_mcnemar(lost: int, gained: int, p: float) -> None:
     assert exact_mcnemar(lost, gained) == pytest.approx(p)
+
+
+def test_another_k_ctx_or_rule_is_said_beside_the_matrix(tmp_path: Path) -> None:
+    side = write_side(tmp_path / "a", 15)
+    report(side, tmp_path / "A")
+    args = ["--baseline", str(tmp_path / "A"), "--retrieved-when", "all"]
+    entry = report(side, tmp_path / "B", *args)["transitions"]["rag"]
+    assert entry["k"] == {"then": K, "now": K}
+    assert entry["notes"] == [
+        f"the baseline sent {K} chunks (retrieved when any), this report {K} (all): "
+        "a move may be the setting's"
+    ]
+    # same lists and verdicts: only questions with two gold chunks, one of them sent, move
+    for move in entry["moves"]:
+        assert (move["from"], move["to"]) in {
+            ("retrieved_correct", "missed_correct"),
+            ("retrieved_wrong", "missed_wrong"),
+        }
