@@ -143,9 +143,12 @@ class Chromium:
         screenshot: Path | None = None,
         top: int = 0,
         max_height: int = 12000,
+        fragment: str = "",
     ) -> PageVisit:
-        """Load ``path`` from file://, record errors and requests, optionally screenshot it."""
-        url = path.resolve().as_uri()
+        """Load ``path`` from file:// (``fragment``: a ``#...`` part to load it with),
+        record errors and requests, optionally screenshot it."""
+        page = path.resolve().as_uri()
+        url = page + fragment
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
             "sessionId"
@@ -161,7 +164,7 @@ class Chromium:
         self.call("Page.navigate", {"url": url}, session=session)
         self._wait_for("Page.loadEventFired", session)
         self.call("Runtime.evaluate", {"expression": "1"}, session=session)  # drain events
-        visit = PageVisit(url=url)
+        visit = PageVisit(url=page)  # the request for the page carries no fragment
         for event in self._events:
             if event.get("sessionId") != session:
                 continue

@@ -59,6 +59,8 @@ class BaselineComparison:
     """run -> (baseline values, current values), on the questions both count."""
     clusters: Clusters | None = None
     """The questions' clusters (``--cluster-by``), for the gate's comparisons per kind."""
+    shared: set[str] | None = None
+    """The questions a gold change leaves comparable; None when the gold set is the same."""
 
 
 def _check_settings(baseline: Baseline, evaluation: Evaluation) -> None:
@@ -209,7 +211,7 @@ def compare_with_baseline(
         "comparisons": entries,
     }
     sides = {name: (then_sides[name], now_sides[name]) for name in common}
-    return BaselineComparison(section, sides, clusters)
+    return BaselineComparison(section, sides, clusters=clusters, shared=shared)
 
 
 def _cells(then: dict[str, Any], now: dict[str, dict[str, Any]], run: str) -> dict[str, Any] | None:

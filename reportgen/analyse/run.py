@@ -46,6 +46,7 @@ from reportgen.analyse.gate import audit, evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.latency import CostFindings, cost_findings
+from reportgen.analyse.transitions import transitions
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import ParameterError, UsageError
@@ -121,6 +122,9 @@ class Findings:
     """The run and questions whose retrieved text the pages show; None when none."""
     costs: CostFindings | None = None
     """Latency, cost and context size per run; None when no input gives any."""
+    transitions: dict[str, dict[str, Any]] | None = None
+    """The ``transitions`` section: per run, how its questions moved since the
+    baseline; None without a baseline."""
 
     @property
     def attribution(self) -> Attribution | None:
@@ -334,4 +338,7 @@ def run_analyses(
         chunkings=chunking_facts(evaluation),
         drilldown=choose(evaluation, attribution, options.explain),
         costs=costs,
+        transitions=None
+        if versus is None or options.baseline is None
+        else transitions(evaluation, options.baseline, attributions, versus.shared),
     )

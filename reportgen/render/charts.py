@@ -36,6 +36,9 @@ WIDTH = 340
 HEIGHT = 220
 """Small enough that a chart and its legend fit a 400 px wide phone at full size."""
 
+CUTOFF_WIDTH = 300
+"""The cutoff strip with its axis and labels stays under a phone's 360 px of text width."""
+
 LEGEND = {
     "labelFontSize": 12,
     "titleFontSize": 12,
@@ -60,8 +63,10 @@ def _base(title: str, description: str, values: list[dict[str, Any]]) -> Spec:
         "data": {"values": values},
         "config": {
             "font": "sans-serif",
-            "axis": {"labelFontSize": 12, "titleFontSize": 12},
+            # ticks stay at least 11 px when a phone scales the widest chart by 0.8
+            "axis": {"labelFontSize": 14, "titleFontSize": 13},
             "legend": LEGEND,
+            "text": {"fontSize": 13},
         },
         "padding": {"left": 5, "top": 5, "bottom": 5, "right": 24},
     }
@@ -527,11 +532,17 @@ def cutoff_chart_spec(
         )
     return {
         "$schema": SCHEMA,
-        "title": {"text": f"{run}: top-1 score per question", "anchor": "start"},
-        "width": WIDTH,
+        "title": {"text": f"{run}: top-1 score per question", "anchor": "start", "fontSize": 14},
+        "width": CUTOFF_WIDTH,
         "height": 110,
         "data": {"values": [dict(point) for point in points]},
         "layer": layers,
         "padding": {"left": 16, "right": 8, "top": 4, "bottom": 4},
-        "config": {"view": {"stroke": None}},
+        # ticks readable when a phone scales the chart down (at least 11 px on screen)
+        "config": {
+            "view": {"stroke": None},
+            "axis": {"labelFontSize": 14, "titleFontSize": 13},
+            "legend": {"labelFontSize": 13, "titleFontSize": 13},
+            "text": {"fontSize": 13},
+        },
     }

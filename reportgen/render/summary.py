@@ -44,11 +44,17 @@ from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
 from reportgen.render.views.latency import latency_view
+from reportgen.render.views.transitions import transitions_view
 from reportgen.schema import Cell, Report
 
 MARKER = "<!-- reportgen -->"
 SUMMARY_BUDGET = 60_000
 LIST_LIMIT = 40
+MOVES_SHOWN = 6
+"""Moves since the baseline that summary.md lists, largest first."""
+CHART_MIN_CUTOFFS = 3
+"""Fewer cutoffs draw no curve worth a chart: the table says it all."""
+"""Moves since the baseline that summary.md lists, largest first."""
 """Longest list printed before halving starts (question ids, warnings)."""
 
 FAILURE_ADVICE = {
@@ -104,27 +110,55 @@ def report_place(url: str) -> str:
 class CurveChart:
     title: str
     x_labels: str
-    values: str
+    lines: list[str]
+    """One ``line`` series per run, in the table's order: xychart-beta draws no legend."""
 
 
-def recall_curves(report: Report) -> tuple[list[str], list[list[str]], list[CurveChart]]:
-    """Header and rows of the recall@k table, and one Mermaid line chart per run."""
+def recall_curves(report: Report) -> tuple[list[str], list[list[str]], CurveChart | None]:
+    """Header and rows of the recall@k table, and one Mermaid chart with a line per run.
+
+    The table already gives every number; what the chart adds is the shape across runs
+    (where the curves cross, how fast each flattens), so there is one chart, and none
+    when fewer than three cutoffs make no shape.
+    """
     ks = report["k"]
     header = ["run", *[f"recall@{k}" for k in ks]]
     rows = []
-    charts = []
+    lines = []
     for name, run in report["runs"].items():
         values = [run["means"][f"recall@{k}"] for k in ks]
         rows.append([name, *[fmt(v) for v in values]])
         if all(v is not None for v in values):
-            charts.append(
-                CurveChart(
-                    title=mermaid_text(f"{name}: recall@k (k_ctx = {report['context_k']})"),
-                    x_labels=", ".join(str(k) for k in ks),
-                    values=", ".join(f"{v:.3f}" for v in values),
-                )
-            )
-    return header, rows, charts
+            lines.append(", ".join(f"{v:.3f}" for v in values))
+    if len(ks) < CHART_MIN_CUTOFFS or not lines:
+        return header, rows, None
+    names = [name for name, run in report["runs"].items()][: len(lines)]
+    title = f"recall@k, one line per run in table order ({', '.join(names)})"
+    return header, rows, CurveChart(mermaid_text(title, 90), ", ".join(map(str, ks)), lines)
+
+
+GLOSSARY_TERMS = {
+    "hit": "hit@k: any gold chunk in the top k",
+    "recall": "recall@k: share of the gold chunks in the top k",
+    "mrr": "MRR: 1 / rank of the first gold chunk",
+    "ndcg": "nDCG: graded gain discounted by rank",
+    "ap": "AP: precision at each gold rank",
+    "span_recall": "span_recall: share of the evidence characters in the top k",
+    "span_iou": "span_iou: evidence overlap over the context read (Chroma's)",
+    "holm": "Holm: p adjusted for testing many measures at once",
+    "mcnemar": "McNemar: exact test of the questions that flipped",
+}
+"""The one-line meaning of each measure or test summary.md may name."""
+
+
+def glossary_line(text: str) -> list[str]:
+    """The glossary entries of the terms ``text`` names, in GLOSSARY_TERMS' order."""
+    lowered = text.lower()
+    return [
+        line
+        for term, line in GLOSSARY_TERMS.items()
+        if re.search(rf"(?<![\w-]){term}(?![a-z])", lowered)
+    ]
 
 
 @dataclass(frozen=True)
@@ -246,7 +280,7 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
     """The first screen of the report (as report.md has it), then the comparisons and
     the curves, every list cut to ``limit``."""
     gold = report["gold"]
-    header, rows, charts = recall_curves(report)
+    header, rows, chart = recall_curves(report)
     gate_passed, _ = gate_lines(report)
     screen = first_screen(report)
     return {
@@ -278,23 +312,33 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "context_notes": context_notes(report),
         "recall_header": header,
         "recall_rows": rows,
-        "recall_charts": charts,
+        "recall_chart": chart,
         "drilldown": drilldown_sentence(report),
+        "transitions": transitions_view(report, screen.run),
+        "transitions_moves": min(MOVES_SHOWN, limit),
         "drilldown_url": (
             link_target(f"{report_url}#{DRILLDOWN_ANCHOR}") if linkable(report_url) else None
         ),
+        "glossary": [],
+        "glossary_url": link_target(f"{report_url}#glossary") if linkable(report_url) else None,
     }
+
+
+def _rendered(view: dict[str, Any]) -> str:
+    """summary.md from its view, with a glossary line for the terms the text names."""
+    template = environment().get_template("summary.md.j2")
+    text = template.render(view)
+    return template.render({**view, "glossary": glossary_line(text)})
 
 
 def render_summary(report: Report, report_url: str = DEFAULT_REPORT_URL) -> str:
     """summary.md, always strictly under SUMMARY_BUDGET characters, every block closed;
     it links to ``report_url`` when that is an http(s) URL, and names it otherwise."""
-    template = environment().get_template("summary.md.j2")
     limit = LIST_LIMIT
-    text = template.render(summary_view(report, report_url, limit))
+    text = _rendered(summary_view(report, report_url, limit))
     while length(text) >= SUMMARY_BUDGET and limit > 0:
         limit //= 2
-        text = template.render(summary_view(report, report_url, limit))
+        text = _rendered(summary_view(report, report_url, limit))
     if length(text) >= SUMMARY_BUDGET:
         place = (
             f"[full report]({link_target(report_url)})"

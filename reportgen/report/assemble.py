@@ -83,6 +83,7 @@ from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.latency import PERCENTILE_METHOD, CostFindings
 from reportgen.analyse.run import Findings
+from reportgen.analyse.transitions import top_k_section
 from reportgen.measure.measures import IN_MEANS
 from reportgen.measure.scoring import COST_COLUMNS, Evaluation, Means, RunMeans, RunScores
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
@@ -352,6 +353,8 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
         "gate": findings.gate,
         "chunkings": _chunkings_section(findings.chunkings),
         "drilldown": _drilldown_section(findings.drilldown),
+        "transitions": findings.transitions,
+        "top_k": top_k_section(findings.evaluation),
     }
     if pages:
         report["pages"] = pages_section(findings)

@@ -35,8 +35,16 @@ from reportgen.schema.compared import (
     RandomizationMethod,
     RuleResult,
     Selection,
+    SideBySide,
+    SideBySideQuestion,
     StaleThenNow,
     ThenNow,
+    TopKSection,
+    TransitionMove,
+    TransitionPair,
+    TransitionsEntry,
+    TransitionState,
+    TransitionTest,
 )
 from reportgen.schema.pages import (
     CHUNK_TEXT_KEPT,
@@ -168,6 +176,10 @@ class Report(TypedDict):
     pages: NotRequired[PagesSection]
     """What the pages show beyond the sections above (``reportgen render`` reads it);
     missing from reports written before it."""
+    transitions: NotRequired[dict[str, TransitionsEntry] | None]
+    """Per run, how its questions moved since the baseline; null without one."""
+    top_k: NotRequired[TopKSection]
+    """Every run's top k_ctx per question, for the reports that take this one as baseline."""
     merged_from: NotRequired[list[MergedShard]]
     """Written by ``reportgen merge`` from shards measured with --merge-data: the
     shards, and what each held; every other key is as one report over them all."""
@@ -329,11 +341,19 @@ __all__ = [
     "ScoreRange",
     "Selection",
     "SettingsSection",
+    "SideBySide",
+    "SideBySideQuestion",
     "Stale",
     "StaleBasis",
     "StaleThenNow",
     "ThenNow",
+    "TopKSection",
     "TopScores",
+    "TransitionMove",
+    "TransitionPair",
+    "TransitionState",
+    "TransitionTest",
+    "TransitionsEntry",
     "Unanswerable",
     "UnansweredQuestions",
     "UnmatchedTraceEntry",

@@ -235,3 +235,91 @@ class GateSection(TypedDict):
     rules: list[RuleResult]
     skipped: list[str]
     notice: str | None
+
+
+TransitionState = Literal[
+    "retrieved_correct",
+    "retrieved_wrong",
+    "missed_correct",
+    "missed_wrong",
+    "unanswerable",
+    "no_verdict",
+    "retrieved",
+    "missed",
+]
+
+
+# "from" is a keyword: these two are declared in TypedDict's functional form.
+TransitionMove = TypedDict(
+    "TransitionMove",
+    {"from": TransitionState, "to": TransitionState, "count": int, "questions": list[str]},
+)
+"""Questions that went from one state to another, largest moves first."""
+
+
+class TransitionTest(TypedDict):
+    """Exact McNemar test of a pair of opposite moves (a -> b against b -> a)."""
+
+    a: TransitionState
+    b: TransitionState
+    a_to_b: int
+    b_to_a: int
+    p: float
+
+
+class TransitionPair(TypedDict):
+    then: int
+    now: int
+
+
+SideBySideQuestion = TypedDict(
+    "SideBySideQuestion",
+    {
+        "qid": str,
+        "from": TransitionState,
+        "to": TransitionState,
+        "then": list[str] | None,
+        "now": list[str],
+        "relevant": list[str],
+    },
+)
+"""One moved question: both runs' top k_ctx (``then`` None when the baseline's
+report.json does not hold its list) and its relevant chunk ids."""
+
+
+class SideBySide(TypedDict):
+    available: bool
+    """False when the baseline's report.json holds no top-k lists (older reports)."""
+    count: int
+    """Questions that moved (the list keeps the first, largest moves first)."""
+    questions: list[SideBySideQuestion]
+
+
+class TransitionsEntry(TypedDict):
+    """One run's questions, baseline state (rows) -> this report's state (columns)."""
+
+    mode: Literal["cells", "retrieval"]
+    k: TransitionPair
+    states: list[TransitionState]
+    questions: int
+    matrix: dict[str, dict[str, int]]
+    then: dict[str, int]
+    """Row sums: the baseline's counts per state over the questions both measured."""
+    now: dict[str, int]
+    """Column sums: this report's counts per state."""
+    unchanged: int
+    moved: int
+    moves: list[TransitionMove]
+    tests: list[TransitionTest]
+    only_in_baseline: int
+    only_in_this_report: int
+    notes: list[str]
+    side_by_side: SideBySide
+
+
+class TopKSection(TypedDict):
+    """Every run's first k_ctx chunk ids per question: what a later report shows beside
+    its own when it takes this one as its baseline."""
+
+    k: int
+    runs: dict[str, dict[str, list[str]]]

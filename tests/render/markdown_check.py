@@ -84,8 +84,9 @@ def render(markdown: str) -> Rendered:
 
 MERMAID_CHART = re.compile(
     r'^xychart-beta\n    title "[^"\n]*"\n    x-axis "k" \[[0-9, ]+\]\n'
-    r'    y-axis "recall@k" 0 --> 1\n    line \[[0-9., ]+\]\n$'
+    r'    y-axis "recall@k" 0 --> 1\n(    line \[[0-9., ]+\]\n)+$'
 )
+"""One chart, a line per run."""
 
 
 def assert_well_formed(markdown: str, comments: int = 1) -> Rendered:

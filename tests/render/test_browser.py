@@ -57,7 +57,7 @@ def test_demo_report_loads_clean_and_its_script_works(
     )
     assert first == "q060"
     browser.evaluate(
-        "const f = document.querySelector('.filter input'); f.value = 'q013';"
+        "const f = document.querySelector('#question-filters input'); f.value = 'q013';"
         "f.dispatchEvent(new Event('input'))"
     )
     shown = "[...document.querySelectorAll('table.questions tbody tr')].filter(r => !r.hidden)"

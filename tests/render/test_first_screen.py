@@ -98,7 +98,7 @@ def test_pages_keep_the_first_screen_order(demo: ReportResult) -> None:
         "> [!CAUTION]",
         "**The other runs**",
         "<details><summary>⚠ 4 warnings about the numbers",
-        "## Methods",
+        "## Measures per run",
         "## Curves over k",
         "## By kind, top 5",
         '## When to say "I could not find this"',

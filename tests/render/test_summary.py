@@ -53,18 +53,34 @@ def test_starts_with_the_marker_and_holds_the_headline(spec_example: ReportResul
     assert "[full report](https://example.org/r/v1/)" in text
 
 
-def test_recall_curve_is_one_mermaid_series_per_run_with_a_table(
-    spec_example: ReportResult,
-) -> None:
+def test_one_recall_chart_a_line_per_run_under_the_table(spec_example: ReportResult) -> None:
+    """The table gives every number; the one chart adds the curves' shapes side by side,
+    and only when there are at least three cutoffs to draw a shape from."""
     text = render_summary(spec_example.report)
-    charts = re.findall(r"```mermaid\n(.*?)```", text, re.DOTALL)
-    assert len(charts) == 2  # one per run: xychart-beta has no legend
-    assert all(chart.count("\n    line [") == 1 for chart in charts)
+    assert "```mermaid" not in text  # SPEC.md's example has two cutoffs, 1 and 3
+    report = {**spec_example.report, "k": [1, 2, 3]}
+    report["runs"] = {
+        name: {**run, "means": {**run["means"], "recall@2": 0.5}}
+        for name, run in spec_example.report["runs"].items()
+    }
+    charts = re.findall(r"```mermaid\n(.*?)```", render_summary(report), re.DOTALL)
+    assert len(charts) == 1
+    assert charts[0].count("\n    line [") == len(report["runs"])
     # recall@1 and recall@3 of SPEC.md's example (mine: 1/4 + 0 + 1/2 ... = 0.375, 0.625)
-    assert '    title "mine: recall@k (k_ctx = 3)"\n    x-axis "k" [1, 3]' in charts[0]
-    assert "line [0.375, 0.625]" in charts[0]
+    assert 'x-axis "k" [1, 2, 3]' in charts[0] and "line [0.375, 0.500, 0.625]" in charts[0]
+    names = ", ".join(report["runs"])
+    assert f'title "recall@k, one line per run in table order ({names})"' in charts[0]
     rendered = cmarkgfm.github_flavored_markdown_to_html(text)
     assert "<td>mine</td>" in rendered and '<td align="right">0.625</td>' in rendered
+
+
+def test_a_glossary_line_for_the_measures_named(spec_example: ReportResult) -> None:
+    text = render_summary(spec_example.report, "https://example.org/r/v1/")
+    glossary = text.rsplit("<sub>Glossary: ", 1)[1]
+    assert "hit@k: any gold chunk in the top k" in glossary
+    assert "recall@k: share of the gold chunks in the top k" in glossary
+    assert "span_recall" not in glossary  # named nowhere in this summary
+    assert "[Every definition](https://example.org/r/v1/#glossary)" in glossary
 
 
 def test_four_cells_and_where_the_effort_goes(spec_example: ReportResult) -> None:

@@ -29,7 +29,8 @@ def test_no_template_decides_a_class_a_gate_word_or_a_placeholder(template: Path
         "_first_screen.html.j2",  # the 2x2 of the four cells
         "_hygiene.html.j2",  # stale gold ids: two text columns
         "_drilldown.html.j2",  # chunk text with the evidence marked inside its cells
-        "report.html.j2",  # the questions, with ranked lists in cells
+        "_questions.html.j2",  # the questions, with ranked lists in cells
+        "_transitions.html.j2",  # the transitions matrix, with row and column totals
         "site_index.html.j2",  # the versions, with links
     }
 

@@ -17,13 +17,22 @@ from reportgen.render.views.comparisons import comparisons_view
 from reportgen.render.views.context import context_k_words, context_notes
 from reportgen.render.views.cutoff import cutoff_charts, cutoff_views
 from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
-from reportgen.render.views.drilldown import drilldown_view
+from reportgen.render.views.drilldown import drilldown_title, drilldown_view
 from reportgen.render.views.first_screen import first_screen
 from reportgen.render.views.hygiene import hygiene_view
 from reportgen.render.views.latency import ANCHOR as LATENCY_ANCHOR
 from reportgen.render.views.latency import latency_view
 from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
-from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows, runs_in_order
+from reportgen.render.views.questions import (
+    PER_QUESTION_ROWS_SHOWN,
+    QuestionRow,
+    question_filters,
+    question_rows,
+    runs_in_order,
+)
+from reportgen.render.views.transitions import ANCHOR as CHANGED_ANCHOR
+from reportgen.render.views.transitions import TITLE as CHANGED_TITLE
+from reportgen.render.views.transitions import transitions_view
 from reportgen.schema import Report
 
 
@@ -57,25 +66,35 @@ def subtitle(report: Report) -> str:
     )
 
 
+CUTOFF_TITLE = 'When to say "I could not find this"'
+METHODS_TITLE = "Measures per run"
+
+
 def sections(report: Report) -> list[tuple[str, str]]:
-    """The navigation: (anchor, label), in page order; the baseline when there is one."""
-    listed = [("verdict", "Headline")]
+    """The navigation: (anchor, the title of the section it leads to), in page order.
+
+    The first screen sits right under the navigation and needs no link.
+    """
+    listed = []
     if report.get("baseline"):
         listed.append(("baseline", "Against the baseline"))
     listed += [
-        ("methods", "Methods"),
-        ("curves", "Curves"),
-        ("kinds", "By kind"),
-        ("cutoff", "Cutoff"),
+        ("methods", METHODS_TITLE),
+        ("curves", "Curves over k"),
+        ("kinds", f"By kind, top {report['context_k']}"),
+        ("cutoff", CUTOFF_TITLE),
     ]
     if report.get("chunkings"):
         listed.append((CHUNKINGS_ANCHOR, "Chunkings"))
     if any("latency" in run or "cost" in run for run in report["runs"].values()):
         listed.append((LATENCY_ANCHOR, "Latency and cost"))
     if report["comparisons"]["pairs"]:
-        listed.append(("comparisons", "Comparisons"))
-    if report.get("drilldown"):
-        listed.append((DRILLDOWN_ANCHOR, "What was sent"))
+        listed.append(("comparisons", "Runs compared"))
+    drilldown = report.get("drilldown")
+    if drilldown:
+        listed.append((DRILLDOWN_ANCHOR, drilldown_title(drilldown["mode"])))
+    if any(entry["moves"] for entry in (report.get("transitions") or {}).values()):
+        listed.append((CHANGED_ANCHOR, CHANGED_TITLE))
     listed += [
         ("questions", "Questions"),
         ("inputs", "Inputs and hygiene"),
@@ -94,6 +113,39 @@ def chart_format(charts: Mapping[str, bytes]) -> str:
     return "png" if any(name.endswith(".png") for name in charts) else "svg"
 
 
+def _methods(report: Report) -> dict[str, Any]:
+    """The table at k_ctx, and the other cutoffs and the whole list folded: the page
+    stays short, every number one click away."""
+    marked = f"Top {report['context_k']} "
+    tables = methods_tables(report)
+    shown = [table for table in tables if table.caption.startswith(marked)]
+    folded = [t for t in tables if t not in shown]
+    return {"methods": shown, "methods_folded": folded, "methods_all": tables}
+
+
+def _kinds(report: Report, first: str) -> dict[str, Any]:
+    """By kind: the run the first screen is about, the others folded."""
+    tables = kind_tables(report)
+    shown = [table for table in tables if table.caption == first][:1] or tables[:1]
+    folded = [t for t in tables if t not in shown]
+    return {"kinds": shown, "kinds_folded": folded, "kinds_all": tables}
+
+
+def _cutoffs(report: Report, first: str) -> dict[str, Any]:
+    """The cutoff of the run the first screen is about, the others folded."""
+    views = cutoff_views(report)
+    shown = [view for view in views if view.run == first][:1] or views[:1]
+    folded = [v for v in views if v not in shown]
+    return {"cutoffs": shown, "cutoffs_folded": folded, "cutoffs_all": views}
+
+
+def _attention(rows: list[QuestionRow]) -> dict[str, Any]:
+    """How many questions failed or changed, and the table's default view: those, or
+    every question when none did."""
+    count = sum(1 for row in rows if row.facets["attention"])
+    return {"questions_attention": count, "questions_default": "attention" if count else "all"}
+
+
 def view_model(
     report: Report,
     charts: Mapping[str, bytes] | None = None,
@@ -109,18 +161,22 @@ def view_model(
         "subtitle": subtitle(report),
         "context_notes": context_notes(report),
         "sections": sections(report),
+        "cutoff_title": CUTOFF_TITLE,
+        "methods_title": METHODS_TITLE,
         "first_screen": screen,
         "question_runs": runs_in_order(list(report["runs"]), screen.run),
         "first_run_note": first_run_note(list(report["runs"]), screen.run, screen.why),
         "facts": facts(report),
         "warnings": [w["message"] for w in report["warnings"]],
         "headlines": headlines(report),
-        "methods": methods_tables(report),
+        **_methods(report),
         "figures": figures(charts or {}),
         "chart_format": chart_format(charts or {}),
-        "kinds": kind_tables(report),
+        **_kinds(report, screen.run),
         "run_names": list(report["runs"]),
         "questions": questions,
+        "question_filters": question_filters(questions, screen.run),
+        **_attention(questions),
         "questions_total": total,
         "questions_counted": plural(total, "question"),
         "questions_cut": total > len(questions),
@@ -130,9 +186,12 @@ def view_model(
         "cutoff_charts": cutoff_charts(report, charts or {}),
         "comparisons": comparisons_view(report),
         "attribution": attribution_view(report),
-        "cutoffs": cutoff_views(report),
+        **_cutoffs(report, screen.run),
         "hygiene": hygiene_view(report),
         "drilldown": drilldown_view(report),
         "chunkings": chunkings_view(report, charts or {}),
         "latency": latency_view(report, charts or {}),
+        "transitions": transitions_view(report, screen.run),
+        "anchor_changed": CHANGED_ANCHOR,
+        "title_changed": CHANGED_TITLE,
     }

@@ -52,6 +52,8 @@ class ComparisonsView:
     method: str
     gold: str
     pairs: list[ComparisonBlock]
+    pairs_glance: Table | None
+    """One row per pair of runs, the measures at k_ctx: the pairs' blocks are folded."""
     baseline_facts: list[str]
     baseline_glance: Table | None
     baseline_note: str
@@ -418,6 +420,13 @@ def comparisons_view(report: Report) -> ComparisonsView:
         gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
         f"{gold['fingerprint']}.",
         pairs=_blocks(comparisons["pairs"], titles),
+        pairs_glance=glance_table(
+            [(pair_label(pair), pair) for pair in comparisons["pairs"]],
+            report["context_k"],
+            titles,
+        )
+        if comparisons["pairs"]
+        else None,
         baseline_facts=_baseline_facts(report),
         baseline_glance=glance_table(
             [(entry["run"], entry) for entry in baseline["comparisons"]],

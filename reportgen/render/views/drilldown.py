@@ -106,12 +106,14 @@ def drilldown_view(report: Report) -> DrilldownView | None:
         if total > shown_md
         else ""
     )
-    title = (
-        "Failed questions: what the model was sent"
-        if chosen["mode"] != "all"
-        else "Every question: what the model was sent"
-    )
-    return DrilldownView(title, intro, panels, note, markdown_note)
+    return DrilldownView(drilldown_title(chosen["mode"]), intro, panels, note, markdown_note)
+
+
+def drilldown_title(mode: str) -> str:
+    """The section's title, which the navigation repeats."""
+    if mode == "all":
+        return "Every question: what the model was sent"
+    return "Failed questions: what the model was sent"
 
 
 def drilldown_sentence(report: Report) -> str | None:

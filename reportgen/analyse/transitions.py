@@ -1,0 +1,288 @@
+"""What changed per question between a baseline and this report: the transitions.
+
+A mean that did not move can hide questions that swapped cells both ways; a reviewer
+asks which questions moved and why. Every question both reports measured gets a state
+on each side: its four-cell cell when both sides have verdicts for the run (plus
+``unanswerable``, and ``no_verdict`` for an answerable question without one), else
+whether its gold reached the top k_ctx (``retrieved``, ``missed``, ``unanswerable``).
+The matrix counts the questions per (baseline state, this report's state); its rows
+sum to the baseline's counts and its columns to this report's, over the questions
+both measured. Each pair of opposite moves (a -> b against b -> a) gets an exact
+McNemar test: under no real change, a question that moved is as likely to move either
+way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any, Literal
+
+import polars as pl
+
+from reportgen.analyse.attribution import CELLS, Attribution
+from reportgen.analyse.paired import exact_mcnemar
+from reportgen.core.model import RetrievedRule
+from reportgen.load.previous.baseline import Baseline
+from reportgen.measure.measures import IN_MEANS
+from reportgen.measure.scoring import Evaluation, RunScores
+from reportgen.schema import rounded
+
+Mode = Literal["cells", "retrieval"]
+CELL_STATES = (*CELLS, "unanswerable", "no_verdict")
+RETRIEVAL_STATES = ("retrieved", "missed", "unanswerable")
+SIDE_BY_SIDE_KEPT = 200
+"""Moved questions whose two top-k lists report.json keeps (largest moves first)."""
+
+
+def _answerable() -> pl.Expr:
+    return pl.col("status").is_in(list(IN_MEANS))
+
+
+def retrieval_states(per_question: pl.DataFrame, k: int, rule: RetrievedRule) -> pl.DataFrame:
+    """(qid, state): whether any (``all``: every) relevant chunk is in the top ``k``."""
+    reached = pl.col(f"hit@{k}") > 0 if rule == "any" else pl.col(f"recall@{k}") >= 1 - 1e-9
+    state = (
+        pl.when(~_answerable())
+        .then(pl.lit("unanswerable"))
+        .when(reached)
+        .then(pl.lit("retrieved"))
+        .otherwise(pl.lit("missed"))
+    )
+    return per_question.select("qid", state.alias("state"))
+
+
+def cell_states(statuses: pl.DataFrame, cells: pl.DataFrame) -> pl.DataFrame:
+    """(qid, state) from (qid, status) and (qid, cell) of the questions in a cell."""
+    state = (
+        pl.when(pl.col("cell").is_not_null())
+        .then(pl.col("cell"))
+        .when(~_answerable())
+        .then(pl.lit("unanswerable"))
+        .otherwise(pl.lit("no_verdict"))
+    )
+    return statuses.join(cells, on="qid", how="left").select("qid", state.alias("state"))
+
+
+def _cells_frame(questions: dict[str, list[str]]) -> pl.DataFrame:
+    rows = [(qid, cell) for cell in CELLS for qid in questions.get(cell, [])]
+    return pl.DataFrame(rows, schema={"qid": pl.String, "cell": pl.String}, orient="row")
+
+
+def matrix(then: pl.DataFrame, now: pl.DataFrame, states: Sequence[str]) -> dict[str, Any]:
+    """The transition matrix of two (qid, state) frames over the questions both hold."""
+    pairs = (
+        then.join(now, on="qid", how="inner", suffix="_now")
+        .rename({"state": "from", "state_now": "to"})
+        .sort("qid")
+        .group_by("from", "to")
+        .agg(pl.col("qid"), pl.len().alias("count"))
+    )
+    found = {(row["from"], row["to"]): row for row in pairs.iter_rows(named=True)}
+    grid = {
+        a: {b: found[(a, b)]["count"] if (a, b) in found else 0 for b in states} for a in states
+    }
+    moves = sorted(
+        (row for (a, b), row in found.items() if a != b),
+        key=lambda row: (-row["count"], states.index(row["from"]), states.index(row["to"])),
+    )
+    tests = []
+    for a, b in combinations(states, 2):
+        there, back = grid[a][b], grid[b][a]
+        if there + back:
+            tests.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "a_to_b": there,
+                    "b_to_a": back,
+                    "p": rounded(exact_mcnemar(there, back)),
+                }
+            )
+    return {
+        "states": list(states),
+        "questions": sum(sum(row.values()) for row in grid.values()),
+        "matrix": grid,
+        "then": {a: sum(grid[a].values()) for a in states},
+        "now": {b: sum(grid[a][b] for a in states) for b in states},
+        "unchanged": sum(grid[a][a] for a in states),
+        "moved": sum(row["count"] for row in moves),
+        "moves": [
+            {"from": row["from"], "to": row["to"], "count": row["count"], "questions": row["qid"]}
+            for row in moves
+        ],
+        "tests": tests,
+    }
+
+
+def top_lists(result: RunScores, k: int) -> pl.DataFrame:
+    """(qid, top): the run's first ``k`` distinct chunk ids per question, in rank order."""
+    return (
+        result.run.results.sort("qid", "rank")
+        .unique(["qid", "chunk_id"], keep="first", maintain_order=True)
+        .group_by("qid", maintain_order=True)
+        .agg(pl.col("chunk_id").head(k).alias("top"))
+    )
+
+
+def baseline_top_lists(baseline: Baseline, run: str) -> dict[str, list[str]] | None:
+    """The baseline's top k_ctx per question: its ``top_k`` section, else the question
+    rows of its pages (the first questions by id only); None when it holds neither."""
+    report = baseline.report
+    section = report.get("top_k")
+    if isinstance(section, dict) and isinstance(section.get("runs"), dict):
+        lists = section["runs"].get(run)
+        return dict(lists) if isinstance(lists, dict) else None
+    rows = (report.get("pages") or {}).get("questions")
+    if not isinstance(rows, list):
+        return None
+    found = {
+        row["qid"]: list(row["runs"][run]["top"])
+        for row in rows
+        if isinstance(row.get("runs"), dict) and isinstance(row["runs"].get(run), dict)
+    }
+    return found or None
+
+
+def _baseline_states(
+    baseline: Baseline, run: str, mode: Mode, k: int, rule: RetrievedRule
+) -> pl.DataFrame:
+    rows = baseline.per_question.filter(pl.col("run") == run)
+    if mode == "retrieval":
+        return retrieval_states(rows, k, rule)
+    questions = baseline.report["attribution"][run]["questions"]
+    return cell_states(rows.select("qid", "status"), _cells_frame(questions))
+
+
+def _judged_then(baseline: Baseline, run: str) -> bool:
+    section = (baseline.report.get("attribution") or {}).get(run)
+    return isinstance(section, dict) and isinstance(section.get("questions"), dict)
+
+
+def _mode_and_note(
+    judged_now: bool, judged_then: bool, then_attribution: bool
+) -> tuple[Mode, str | None]:
+    if judged_now and judged_then:
+        return "cells", None
+    if judged_now and then_attribution:
+        return "retrieval", (
+            "the baseline's report.json predates per-question cells "
+            "(attribution.<run>.questions): compared on retrieved/missed only"
+        )
+    if judged_now:
+        return "retrieval", "the baseline has no verdicts for this run: retrieved/missed only"
+    if judged_then:
+        return "retrieval", "this report has no verdicts for this run: retrieved/missed only"
+    return "retrieval", None
+
+
+def transitions(
+    evaluation: Evaluation,
+    baseline: Baseline,
+    attributions: Sequence[Attribution],
+    shared: set[str] | None,
+) -> dict[str, dict[str, Any]]:
+    """``transitions.<run>`` for every run of this report the baseline also measured.
+
+    ``shared`` is the questions a gold change leaves comparable (None: all of them).
+    """
+    settings = evaluation.settings
+    then_settings = baseline.report["settings"]
+    k_then = int(baseline.report.get("context_k") or then_settings.get("context_k") or 0)
+    rule_then: RetrievedRule = then_settings.get("retrieved_when") or "any"
+    judged = {attribution.run: attribution for attribution in attributions}
+    then_runs = set(baseline.per_question.get_column("run").unique().to_list())
+    found: dict[str, dict[str, Any]] = {}
+    for result in evaluation.runs:
+        name = result.name
+        if name not in then_runs:
+            continue
+        then_has = _judged_then(baseline, name)
+        then_any = name in (baseline.report.get("attribution") or {})
+        mode, note = _mode_and_note(name in judged, then_has, then_any)
+        if mode == "cells":
+            now = cell_states(
+                result.scores.select("qid", "status"),
+                judged[name].questions.select("qid", "cell").drop_nulls(),
+            )
+        else:
+            now = retrieval_states(result.scores, settings.context_k, settings.retrieved_when)
+        k_ok = f"hit@{k_then}" in baseline.per_question.columns
+        if mode == "retrieval" and not k_ok:
+            continue  # the baseline did not measure its own k_ctx: nothing to pair
+        then = _baseline_states(baseline, name, mode, k_then, rule_then)
+        if shared is not None:
+            keep = pl.col("qid").is_in(sorted(shared))
+            then, now = then.filter(keep), now.filter(keep)
+        notes = [note] if note else []
+        if k_then != settings.context_k or rule_then != settings.retrieved_when:
+            notes.append(
+                f"the baseline sent {k_then} chunks (retrieved when {rule_then}), this report "
+                f"{settings.context_k} ({settings.retrieved_when}): a move may be the setting's"
+            )
+        states = CELL_STATES if mode == "cells" else RETRIEVAL_STATES
+        entry = matrix(then, now, states)
+        entry = {
+            "mode": mode,
+            "k": {"then": k_then, "now": settings.context_k},
+            **entry,
+            "only_in_baseline": then.join(now, on="qid", how="anti").height,
+            "only_in_this_report": now.join(then, on="qid", how="anti").height,
+            "notes": notes,
+            "side_by_side": _side_by_side(evaluation, result, baseline, entry["moves"]),
+        }
+        found[name] = entry
+    return found
+
+
+def _side_by_side(
+    evaluation: Evaluation,
+    result: RunScores,
+    baseline: Baseline,
+    moves: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """Both runs' top k of the questions that moved (largest moves first, capped), with
+    the relevant chunk ids at this report's threshold (the gold both sides share)."""
+    moved = [(qid, move["from"], move["to"]) for move in moves for qid in move["questions"]][
+        :SIDE_BY_SIDE_KEPT
+    ]
+    then_lists = baseline_top_lists(baseline, result.name)
+    if not moved:
+        return {"available": then_lists is not None, "count": 0, "questions": []}
+    wanted = pl.DataFrame(
+        moved, schema={"qid": pl.String, "from": pl.String, "to": pl.String}, orient="row"
+    )
+    gold = evaluation.gold if result.chunked is None else result.chunked.gold
+    relevant = (
+        gold.judgments.filter(pl.col("grade") >= evaluation.settings.threshold)
+        .sort("qid", "chunk_id")
+        .group_by("qid", maintain_order=True)
+        .agg(pl.col("chunk_id").alias("relevant"))
+    )
+    rows = (
+        wanted.join(top_lists(result, evaluation.settings.context_k), on="qid", how="left")
+        .join(relevant, on="qid", how="left")
+        .with_columns(pl.col("top", "relevant").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+        .to_dicts()
+    )
+    for row in rows:
+        row["now"] = row.pop("top")
+        row["then"] = None if then_lists is None else then_lists.get(row["qid"])
+    return {
+        "available": then_lists is not None,
+        "count": len([qid for move in moves for qid in move["questions"]]),
+        "questions": rows,
+    }
+
+
+def top_k_section(evaluation: Evaluation) -> dict[str, Any]:
+    """``top_k``: every run's first k_ctx chunk ids per question, so that a later
+    report can show this one's lists beside its own."""
+    k = evaluation.settings.context_k
+    gold = evaluation.gold.questions.select("qid")
+    runs = {}
+    for result in evaluation.runs:
+        # a run's questions outside the gold set are ignored, here as in every measure
+        lists = top_lists(result, k).join(gold, on="qid", how="semi").sort("qid")
+        runs[result.name] = dict(zip(lists["qid"].to_list(), lists["top"].to_list(), strict=True))
+    return {"k": k, "runs": runs}
