@@ -25,6 +25,7 @@ from reportgen.errors import GateFailed
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.scoring import Evaluation
 from reportgen.render.chart_engine import ChartWorker
+from reportgen.render.manifest import stale_files
 from reportgen.render.output import (
     FORMATS,
     per_question_bytes,
@@ -251,5 +252,7 @@ def analyse_and_write(
 
         files |= merge_data_files(findings, cut)
     out_dir = Path(outputs.out_dir)
-    refuse_overwriting_inputs(out_dir, files, files_read, ending.command)
-    return ReportResult(report, findings, write_files(out_dir, files), strict=checks.strict)
+    removed = stale_files(out_dir, files)  # the earlier report's: never an input either
+    refuse_overwriting_inputs(out_dir, [*files, *removed], files_read, ending.command)
+    written = write_files(out_dir, files, record="replace")
+    return ReportResult(report, findings, written, strict=checks.strict)

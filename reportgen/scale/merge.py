@@ -45,6 +45,7 @@ from reportgen.pipeline import (
     draws_charts,
     refuse_planned,
 )
+from reportgen.render.manifest import stale_files
 from reportgen.render.output import (
     per_question_bytes,
     refuse_overwriting_inputs,
@@ -396,11 +397,12 @@ def merge_values(request: MergeRequest) -> MergeResult:
         ),
     }
     out_dir = Path(outputs.out_dir)
-    refuse_overwriting_inputs(out_dir, files, _shard_inputs(loaded), "merge")
+    removed = stale_files(out_dir, files)  # the earlier report's: never an input either
+    refuse_overwriting_inputs(out_dir, [*files, *removed], _shard_inputs(loaded), "merge")
     notes: tuple[str, ...] = ()
     if draws_charts(outputs.formats):
         notes = (
             "the shards hold per-question values only, so no pages were written (measure "
             "them with `reportgen report --merge-data` for the whole report)",
         )
-    return MergeResult(report, write_files(out_dir, files), notes)
+    return MergeResult(report, write_files(out_dir, files, record="replace"), notes)
