@@ -84,3 +84,9 @@ def test_baseline_labels_are_those_of_report_baseline(
     for baseline in (tmp_path / "base", tmp_path / "site", earlier):
         results = reportgen.evaluate(gold, now, baseline=baseline)
         assert dict(results.baseline.select("measure", "label").iter_rows()) == expected
+
+
+def test_a_misspelt_measure_to_compare_gets_the_closest() -> None:
+    results = reportgen.evaluate(GOLD, {"a": BEFORE, "b": AFTER}, k=[1, 3])
+    with pytest.raises(UsageError, match=r"did you mean recall@3\? Or choose among"):
+        results.compare("a", "b", ["recal@3"])
