@@ -56,7 +56,7 @@ def read_manifest(folder: Path) -> Listing | None:
     manifest (an older reportgen's folder, a link, a damaged file): then nothing is
     known to be ours."""
     path = folder / MANIFEST
-    if not _regular(path) or os.path.islink(folder):
+    if not _regular(path):  # the folder itself may be a link: the user named it
         return None
     try:
         body = json.loads(path.read_bytes())
