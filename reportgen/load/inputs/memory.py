@@ -315,7 +315,7 @@ def _check_gold_dict(gold: Mapping[Any, Any], parameter: str, unanswerable: set[
             )
         if chunks is None or (isinstance(chunks, Mapping | list | tuple) and not chunks):
             raise InputError(where, "has no gold chunks", UNANSWERABLE_FIX.format(qid=qid))
-        if isinstance(chunks, Mapping | list | tuple):
+        if isinstance(chunks, Mapping | list | tuple) and set(map(type, chunks)) != {str}:
             for chunk in chunks:
                 string_id(chunk, where, "chunk id")
 
@@ -500,6 +500,8 @@ def _ranked(ranked: Any, where: str) -> dict[str, Any]:
     ``[(chunk_id, score), ...]`` (list order ranks too; the scores are kept)."""
     if not isinstance(ranked, list | tuple) or not ranked:
         return {"chunks": _plain(ranked)}  # the reader names what is wrong with it
+    if set(map(type, ranked)) == {str}:  # the common case, at C speed
+        return {"chunks": list(ranked)}
     if all(isinstance(item, tuple | list) and len(item) == 2 for item in ranked):
         for item in ranked:
             string_id(item[0], where, "chunk id")
