@@ -297,11 +297,11 @@ def publish(
     """
     report_dir, site = Path(report_dir), Path(site)
     files = report_files(report_dir)
-    _refuse_site_in_report(report_dir, site)
     if keep is not None and keep < 1:
         raise UsageError(f"--keep {keep} (keep) would keep no version", "give 1 or more")
     check_timeout(lock_timeout)
     report = load_report_dir(report_dir)
+    _refuse_site_in_report(report_dir, site)
     version = str(report["version"])  # checked by load_report_dir, as history lines are
     if site.exists() and not site.is_dir():
         raise UsageError(f"--site {site} is a file", "give a folder (created when missing)")

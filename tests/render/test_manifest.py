@@ -161,7 +161,9 @@ def test_the_issue_reusing_out_and_publishing(
 @pytest.mark.parametrize("site", ["out", "out/site", "out/./", "out/a/../b"])
 def test_publish_refuses_a_site_in_the_report_folder(tmp_path: Path, site: str) -> None:
     out = tmp_path / "out"
-    write_files(out, {"index.html": b"<p>"}, record="replace")
+    example = Path(__file__).resolve().parents[2] / "site" / "2026.10.1"  # a real report
+    files = {name: (example / name).read_bytes() for name in ("report.json", "per_question.csv")}
+    write_files(out, files, record="replace")
     before = names(out)
     with pytest.raises(UsageError, match="report folder") as raised:
         publish(out, tmp_path / site)

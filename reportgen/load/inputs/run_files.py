@@ -15,6 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
+from reportgen.core.filesystem import is_file
 from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.errors import InputError, UsageError
 from reportgen.load.formats.vocabulary import (
@@ -116,7 +117,10 @@ _SNIFF_BYTES = 65536
 
 
 def _looks_like(path: Path) -> str | None:
-    """``"run"`` or ``"gold"`` from the first lines of a text file, when they say so."""
+    """``"run"`` or ``"gold"`` from the first lines of a text file, when they say so.
+    Only a regular file is opened: a pipe would block until a writer came."""
+    if not is_file(path):
+        return None
     try:
         with path.open("rb") as stream:
             head = stream.read(_SNIFF_BYTES).decode("utf-8", "replace")
