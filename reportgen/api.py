@@ -420,7 +420,7 @@ def render_report(
         files = page_files(
             cast(Report, report), chosen, per_question_file, report_url, chart_png, worker
         )
-    return write_files(folder, files, option="REPORT_DIR")
+    return write_files(folder, files, option="REPORT_DIR", record="add")
 
 
 def publish_report(

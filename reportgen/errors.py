@@ -123,3 +123,19 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | Non
     """The choice a typo most likely meant (``max-drops`` -> ``max-drop``), if any is close."""
     found = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return found[0] if found else None
+
+
+def case_hint(unmatched: Iterable[str], known: Iterable[str]) -> str:
+    """A clause for a message about ids that match nothing (``Q1`` against a gold ``q1``):
+    how many match a known id when letter case is ignored; empty when none does."""
+    folded: dict[str, str] = {}
+    for name in known:
+        folded.setdefault(name.casefold(), name)
+    pairs = [(name, folded[name.casefold()]) for name in unmatched if name.casefold() in folded]
+    if not pairs:
+        return ""
+    given, meant = pairs[0]
+    return (
+        f" ({len(pairs)} match a gold id when letter case is ignored, e.g. {given!r} and "
+        f"{meant!r}: ids are compared exactly, so write them with the same case)"
+    )

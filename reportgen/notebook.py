@@ -11,7 +11,9 @@ the same scoring as the CLI's, and ``Results.report`` writes the CLI's files.
 
 from __future__ import annotations
 
+import dataclasses
 import html
+import importlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,8 +27,8 @@ from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.latency import STATISTICS, cost_findings
 from reportgen.analyse.run import attribute_verdicts
 from reportgen.core.labels import created_at
-from reportgen.core.model import ReportWarning, RetrievedRule, VerdictSet
-from reportgen.errors import ParameterError
+from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
+from reportgen.errors import ParameterError, UsageError
 from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
@@ -49,6 +51,26 @@ RunsInput = RunInput | Mapping[str, RunInput] | Sequence[PathLike]
 VerdictsInput = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]]
 
 
+class Table(pl.DataFrame):
+    """A Polars DataFrame whose ``to_pandas()`` says which extra to install when pandas
+    or pyarrow is missing, instead of a bare ModuleNotFoundError from deep in Polars."""
+
+    def to_pandas(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            for module in ("pandas", "pyarrow"):
+                importlib.import_module(module)
+        except ImportError as error:
+            raise UsageError(
+                f"to_pandas() needs pandas and pyarrow, and {error.name or 'one'} is missing",
+                "pip install 'reportgen[pandas]' (or use the Polars DataFrame as it is)",
+            ) from None
+        return super().to_pandas(*args, **kwargs)
+
+
+def _table(frame: pl.DataFrame) -> Table:
+    return Table(frame)
+
+
 def _rounded(value: Any) -> float | None:
     """As report.json holds it, so that both show the same digits."""
     return None if value is None else round(float(value), DIGITS)
@@ -66,6 +88,8 @@ class Results:
     """The four cells of the run the verdicts judge (analyse.run.attribute_verdicts)."""
     join_warnings: tuple[ReportWarning, ...] = ()
     """What the verdicts' join left out."""
+    baseline_section: dict[str, Any] | None = None
+    """report.json's ``baseline`` section when evaluate was given ``baseline=``."""
 
     @property
     def settings(self) -> Settings:
@@ -107,23 +131,23 @@ class Results:
         return pl.DataFrame(rows, schema=schema | dict.fromkeys(keys, pl.Float64))
 
     @cached_property
-    def means(self) -> pl.DataFrame:
+    def means(self) -> Table:
         """One row per run: ``n`` (questions in the means), then a column per measure."""
-        return self._means(None)
+        return _table(self._means(None))
 
     @cached_property
-    def by_kind(self) -> pl.DataFrame:
+    def by_kind(self) -> Table:
         """One row per run and kind of question, as ``means``."""
-        return self._means("kind")
+        return _table(self._means("kind"))
 
     @cached_property
-    def per_question(self) -> pl.DataFrame:
+    def per_question(self) -> Table:
         """One row per run and question (the CLI's per_question.csv): run, qid, kind,
         status (why a question is or is not in the means), then a column per measure."""
-        return per_question_rows(self.evaluation)
+        return _table(per_question_rows(self.evaluation))
 
     @cached_property
-    def latency(self) -> pl.DataFrame:
+    def latency(self) -> Table:
         """One row per run and quantity (``latency`` in ms, ``cost``, ``context_size``):
         count, missing (never read as 0), mean, p50, p90, p95, p99 (numpy's default
         linear method), as report.json's ``runs.NAME.latency``; empty when no run gives a
@@ -132,7 +156,7 @@ class Results:
         schema: dict[str, Any] = {"run": pl.String, "quantity": pl.String, "unit": pl.String}
         schema |= {"count": pl.Int64, "missing": pl.Int64} | dict.fromkeys(STATISTICS, pl.Float64)
         if found is None:
-            return pl.DataFrame(schema=schema)
+            return _table(pl.DataFrame(schema=schema))
         rows = [
             {"run": run, "quantity": quantity.name, "unit": quantity.unit}
             | {
@@ -143,25 +167,44 @@ class Results:
             for quantity in found.quantities
             for summary in [by_name[quantity.name].summary]
         ]
-        return pl.DataFrame(rows, schema=schema)
+        return _table(pl.DataFrame(rows, schema=schema))
 
     @cached_property
-    def attribution(self) -> pl.DataFrame:
+    def attribution(self) -> Table:
         """The four cells at k_ctx of the run the verdicts judge: one row for all
-        questions (kind null), then one per kind; empty without verdicts."""
+        questions (kind null), then one per kind when the gold set has kinds; empty
+        without verdicts."""
         schema = {"run": pl.String, "kind": pl.String, "n": pl.Int64}
         schema |= dict.fromkeys(CELLS, pl.Int64) | {"pass_rate": pl.Float64}
         found = self.found_cells
         if found is None:
-            return pl.DataFrame(schema=schema)
+            return _table(pl.DataFrame(schema=schema))
         summaries: list[tuple[str | None, CellSummary]] = [(None, found.overall)]
-        summaries += list(found.by_kind.items())
+        if set(found.by_kind) != {UNLABELLED_KIND}:  # no kinds: that row would repeat the first
+            summaries += list(found.by_kind.items())
         rows: list[dict[str, Any]] = [
             {"run": found.run, "kind": kind, "n": summary.n, **summary.counts}
             | {"pass_rate": _rounded(summary.pass_rate)}
             for kind, summary in summaries
         ]
-        return pl.DataFrame(rows, schema=schema)
+        return _table(pl.DataFrame(rows, schema=schema))
+
+    @cached_property
+    def baseline(self) -> Table:
+        """Each run against its namesake in the ``baseline=`` given to evaluate, paired
+        by question, as ``reportgen report --baseline`` compares them (the same labels):
+        one row per run and measure; empty without a baseline."""
+        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm")
+        schema = {"run": pl.String, "measure": pl.String, "n": pl.Int64}
+        schema |= dict.fromkeys(columns, pl.Float64) | {"label": pl.String}
+        section = self.baseline_section
+        rows = [
+            {"run": entry["run"], "measure": key, "n": entry["n"]}
+            | {c: values[c] for c in (*columns, "label")}
+            for entry in (section or {}).get("comparisons", [])
+            for key, values in entry["measures"].items()
+        ]
+        return _table(pl.DataFrame(rows, schema=schema))
 
     def compare(
         self,
@@ -216,8 +259,10 @@ class Results:
             for key, values in entry["measures"].items()
         ]
         schema = {"measure": pl.String, "n": pl.Int64} | dict.fromkeys(columns, pl.Float64)
-        return pl.DataFrame(rows, schema=schema | {"label": pl.String}).rename(
-            {"before": a, "after": b}
+        return _table(
+            pl.DataFrame(rows, schema=schema | {"label": pl.String}).rename(
+                {"before": a, "after": b}
+            )
         )
 
     def report(
@@ -276,11 +321,11 @@ class Results:
         )
         return make_report(request)
 
-    def headline(self) -> pl.DataFrame:
+    def headline(self) -> Table:
         """The means at k_ctx and over the whole list: the table a notebook shows."""
         k = self.settings.context_k
         keys = [m.key(k) for m in CUTOFF_MEASURES] + [m.key() for m in WHOLE_LIST_MEASURES]
-        return self.means.select("run", "n", *[key for key in keys if key in self.measures])
+        return _table(self.means.select("run", "n", *[k for k in keys if k in self.measures]))
 
     def __repr__(self) -> str:
         return (
@@ -353,6 +398,8 @@ def evaluate(
     verdicts: VerdictsInput | None = None,
     verdicts_run: str | None = None,
     retrieved_when: RetrievedRule = "any",
+    unanswerable: Sequence[str] = (),
+    baseline: PathLike | Results | None = None,
 ) -> Results:
     """Measure runs against a gold set, from paths, dicts or DataFrames.
 
@@ -363,7 +410,10 @@ def evaluate(
     (``qid``, ``chunk_id``, ``score`` and/or ``rank``). ``verdicts`` (a path or
     ``{qid: correct}``) adds the four cells for ``verdicts_run`` (default: the first run),
     a question counting as retrieved when ``retrieved_when`` any or all of its gold chunks
-    were among the top ``context_k``.
+    were among the top ``context_k``. ``unanswerable``: the ids of a dict gold set's
+    questions whose answer is not in the corpus. ``baseline``: an earlier report folder,
+    its report.json, a site, or earlier Results; ``Results.baseline`` then compares each
+    run with its namesake there, as ``reportgen report --baseline`` does.
     """
     settings = Settings(
         ks=_cutoffs(k),
@@ -372,15 +422,54 @@ def evaluate(
         trec_eval=_flag("trec_eval", trec_eval),
         retrieved_when=retrieved_when,
     )
-    gold_set = gold_from(gold)
+    gold_set = gold_from(gold, unanswerable=unanswerable)
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
     evaluation = score(gold_set, loaded, settings)
     cells, join_warnings = attribute_verdicts(evaluation, verdict_set, verdicts_run)
-    return Results(
+    results = Results(
         evaluation,
         verdict_set,
         verdicts_run,
         cells[0] if cells else None,
         tuple(join_warnings),
     )
+    if baseline is None:
+        return results
+    return dataclasses.replace(results, baseline_section=_against(results, baseline))
+
+
+def _against(results: Results, baseline: PathLike | Results) -> dict[str, Any]:
+    """report.json's ``baseline`` section: the analyses ``reportgen report`` runs with
+    ``--baseline``, on the same loaded inputs, so the labels are the CLI's."""
+    from reportgen.analyse.run import AnalysisOptions, run_analyses
+    from reportgen.load.previous.baseline import Baseline, load_baseline
+    from reportgen.report.assemble import assemble
+
+    if isinstance(baseline, Results):
+        then = run_analyses(
+            baseline.evaluation,
+            AnalysisOptions(verdicts=baseline.verdicts, verdicts_run=baseline.verdicts_run),
+        )
+        earlier = Baseline(
+            Path("baseline"), dict(assemble(then)), per_question_rows(baseline.evaluation)
+        )
+    elif isinstance(baseline, str | os.PathLike):
+        earlier = load_baseline(
+            Path(baseline), gold_fingerprint=results.evaluation.gold.fingerprint
+        )
+    else:
+        raise ParameterError(
+            "baseline",
+            baseline,
+            "must be a report folder, its report.json, a site, or earlier Results",
+            "pass e.g. baseline='site/' or baseline=earlier_results",
+            "--baseline",
+        )
+    options = AnalysisOptions(
+        verdicts=results.verdicts, verdicts_run=results.verdicts_run, baseline=earlier
+    )
+    found = run_analyses(results.evaluation, options)
+    if found.baseline is None:  # run_analyses compares whenever it is given a baseline
+        raise RuntimeError("no baseline comparison was made")
+    return dict(found.baseline.section)

@@ -25,6 +25,7 @@ from reportgen.errors import GateFailed
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.scoring import Evaluation
 from reportgen.render.chart_engine import ChartWorker
+from reportgen.render.manifest import stale_files
 from reportgen.render.output import (
     FORMATS,
     atomic_write,
@@ -259,10 +260,11 @@ def analyse_and_write(
 
         files |= merge_data_files(findings, cut)
     out_dir = Path(outputs.out_dir)
-    refuse_overwriting_inputs(out_dir, files, files_read, ending.command)
+    removed = stale_files(out_dir, files)  # the earlier report's: never an input either
+    refuse_overwriting_inputs(out_dir, [*files, *removed], files_read, ending.command)
     if outputs.junit is not None:
         refuse_junit_clash(Path(outputs.junit), out_dir, files, files_read, ending.command)
-    written = write_files(out_dir, files)
+    written = write_files(out_dir, files, record="replace")
     if outputs.junit is not None:
         written.append(write_junit(Path(outputs.junit), report, checks.strict))
     return ReportResult(report, findings, written, strict=checks.strict)

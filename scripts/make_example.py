@@ -93,38 +93,38 @@ STALE_SUCCESSORS = {
 # (kind, question, gold) with gold as "doc:n" refs, a list or {ref: grade}.
 # Unanswerable questions name the documents that look related instead.
 QUESTIONS: list[tuple[str, str, list[str] | dict[str, int]]] = [
-    ("answerable", "How long does it take for a refund to show up on my card?", ["refunds:3"]),
-    ("answerable", "Can I get my money back if I paid with a gift card?",
+    ("plain", "How long does it take for a refund to show up on my card?", ["refunds:3"]),
+    ("plain", "Can I get my money back if I paid with a gift card?",
      ["refunds:5", "gift-cards:4"]),
-    ("answerable", "How do I cancel an order that hasn't shipped yet?", ["order-changes:2"]),
-    ("answerable", "Can I change the delivery address after I've placed the order?",
+    ("plain", "How do I cancel an order that hasn't shipped yet?", ["order-changes:2"]),
+    ("plain", "Can I change the delivery address after I've placed the order?",
      {"order-changes:4": 2, "shipping-options:6": 1}),
-    ("answerable", "Where do I find the tracking number for my order?", ["order-tracking:1"]),
-    ("answerable", "My tracking has said 'label created' for four days. Is my parcel lost?",
+    ("plain", "Where do I find the tracking number for my order?", ["order-tracking:1"]),
+    ("plain", "My tracking has said 'label created' for four days. Is my parcel lost?",
      ["order-tracking:5"]),
-    ("answerable", "Do you ship to Canada, and who pays the import duties?",
+    ("plain", "Do you ship to Canada, and who pays the import duties?",
      {"international-shipping:4": 2, "international-shipping:2": 1}),
-    ("answerable", "How do I reset my password if I can't get into my old email account?",
+    ("plain", "How do I reset my password if I can't get into my old email account?",
      ["account-signin:6"]),
-    ("answerable", "I lost the phone with my authenticator app. How do I get back into my account?",
+    ("plain", "I lost the phone with my authenticator app. How do I get back into my account?",
      {"account-2fa:7": 2, "account-signin:6": 1}),
-    ("answerable", "How do I close my account and have all my data deleted?",
+    ("plain", "How do I close my account and have all my data deleted?",
      ["account-delete:1", "account-delete:3"]),
-    ("answerable", "Where can I download a VAT invoice for a business purchase?",
+    ("plain", "Where can I download a VAT invoice for a business purchase?",
      ["billing-invoices:2"]),
-    ("answerable", "How do I cancel my Cloud+ subscription before it renews?",
+    ("plain", "How do I cancel my Cloud+ subscription before it renews?",
      ["billing-subscriptions:4"]),
-    ("answerable", "Can I split one order across two cards?", ["payment-methods:5"]),
-    ("answerable", "Is there a student discount, and how do I prove I'm a student?",
+    ("plain", "Can I split one order across two cards?", ["payment-methods:5"]),
+    ("plain", "Is there a student discount, and how do I prove I'm a student?",
      ["student-discount:1", "student-discount:3"]),
-    ("answerable", "How do I connect the Nimbus speaker to my home Wi-Fi?",
+    ("plain", "How do I connect the Nimbus speaker to my home Wi-Fi?",
      ["setup-nimbus-speaker:2"]),
-    ("answerable", "How does trading in my old tablet work, and when do I get the credit?",
+    ("plain", "How does trading in my old tablet work, and when do I get the credit?",
      {"trade-in:2": 2, "trade-in:5": 2, "trade-in:6": 1}),
-    ("answerable", "Can I drop off old batteries at one of your stores?", ["recycling:3"]),
-    ("answerable", "My gift was refunded to the person who bought it, not to me. Why?",
+    ("plain", "Can I drop off old batteries at one of your stores?", ["recycling:3"]),
+    ("plain", "My gift was refunded to the person who bought it, not to me. Why?",
      ["faq-general:8", "refunds:7", "gift-cards:5"]),
-    ("answerable", "Can I top up a gift card I bought in one of your stores?",
+    ("plain", "Can I top up a gift card I bought in one of your stores?",
      ["gift-cards:3", "gift-cards:11"]),
     ("version", "What's the latest firmware for the Aria X200 headphones?",
      ["firmware-aria-x200:1"]),
@@ -182,43 +182,43 @@ QUESTIONS: list[tuple[str, str, list[str] | dict[str, int]]] = [
      ["internal-sku-mapping:6"]),
     ("staff-only", "Can the restocking fee be waived for a Plus member?",
      {"internal-refund-overrides:7": 2, "returns-table:4": 1}),
-    ("unanswerable", "Do you sell refurbished drones in Japan?",
+    ("outside-kb", "Do you sell refurbished drones in Japan?",
      ["international-shipping", "trade-in"]),
-    ("unanswerable", "Can I pay with cryptocurrency?", ["payment-methods"]),
-    ("unanswerable", "When is the Aria X300 coming out?",
+    ("outside-kb", "Can I pay with cryptocurrency?", ["payment-methods"]),
+    ("outside-kb", "When is the Aria X300 coming out?",
      ["product-aria-x200", "firmware-aria-x200"]),
-    ("unanswerable", "Do you install wall-mounted TVs?", ["faq-general", "store-pickup"]),
-    ("unanswerable", "What is the CEO's email address?", ["faq-general"]),
-    ("unanswerable", "Can I return something I bought from a marketplace seller elsewhere?",
+    ("outside-kb", "Do you install wall-mounted TVs?", ["faq-general", "store-pickup"]),
+    ("outside-kb", "What is the CEO's email address?", ["faq-general"]),
+    ("outside-kb", "Can I return something I bought from a marketplace seller elsewhere?",
      ["returns-policy", "refunds"]),
-    ("unanswerable", "Can I take the Orbit S3 scuba diving at 40 metres?",
+    ("outside-kb", "Can I take the Orbit S3 scuba diving at 40 metres?",
      ["firmware-orbit-s3", "battery-safety"]),
-    ("unanswerable", "Is there a store in Reykjavik?", ["store-hours", "international-shipping"]),
+    ("outside-kb", "Is there a store in Reykjavik?", ["store-hours", "international-shipping"]),
 ]  # fmt: skip
 
 KINDS = (
-    "answerable",
+    "plain",
     "version",
     "table",
     "exact-code",
     "contradiction",
     "staff-only",
-    "unanswerable",
+    "outside-kb",
 )
 
 # Per run and kind: chance that one gold chunk is in the top 5, and in the top 20.
 # keyword: exact tokens win (codes, SKUs), paraphrase loses; dense: the reverse.
 PROFILES: dict[str, dict[str, tuple[float, float]]] = {
-    "keyword": {"answerable": (0.28, 0.55), "version": (0.60, 0.85), "table": (0.50, 0.80),
+    "keyword": {"plain": (0.28, 0.55), "version": (0.60, 0.85), "table": (0.50, 0.80),
                 "exact-code": (0.92, 0.98), "contradiction": (0.40, 0.70),
                 "staff-only": (0.40, 0.65)},
-    "dense": {"answerable": (0.72, 0.93), "version": (0.68, 0.88), "table": (0.65, 0.88),
+    "dense": {"plain": (0.72, 0.93), "version": (0.68, 0.88), "table": (0.65, 0.88),
               "exact-code": (0.40, 0.70), "contradiction": (0.72, 0.92),
               "staff-only": (0.65, 0.85)},
-    "hybrid": {"answerable": (0.82, 0.95), "version": (0.80, 0.92), "table": (0.75, 0.90),
+    "hybrid": {"plain": (0.82, 0.95), "version": (0.80, 0.92), "table": (0.75, 0.90),
                "exact-code": (0.85, 0.97), "contradiction": (0.75, 0.92),
                "staff-only": (0.70, 0.88)},
-    "rerank": {"answerable": (0.84, 0.97), "version": (0.82, 0.95), "table": (0.75, 0.95),
+    "rerank": {"plain": (0.84, 0.97), "version": (0.82, 0.95), "table": (0.75, 0.95),
                "exact-code": (0.92, 0.99), "contradiction": (0.75, 0.95),
                "staff-only": (0.72, 0.92)},
 }  # fmt: skip
@@ -231,7 +231,7 @@ TOP5_WEIGHTS = {
 }
 SHARED_DIFFICULTY = 0.6  # correlation of one chunk's difficulty across runs
 # Chance the model answers correctly when the gold reached its top 5, by kind.
-P_CORRECT_WITH_GOLD = {"answerable": 0.88, "version": 0.80, "table": 0.62,
+P_CORRECT_WITH_GOLD = {"plain": 0.88, "version": 0.80, "table": 0.62,
                        "exact-code": 0.88, "contradiction": 0.45, "staff-only": 0.75}  # fmt: skip
 P_CORRECT_WITHOUT_GOLD = 0.25  # answered from memory
 P_ABSTAIN_WHEN_WRONG = {True: 0.10, False: 0.45}  # keyed by "gold in the top 5"
@@ -282,7 +282,7 @@ def build_questions(rng: random.Random) -> list[Question]:
     rng.shuffle(rows)
     questions = []
     for number, (kind, text, spec) in enumerate(rows, start=1):
-        if kind == "unanswerable":
+        if kind == "outside-kb":
             gold, near, graded = {}, tuple(spec), False
         else:
             graded = isinstance(spec, dict)
@@ -479,7 +479,7 @@ def measure(questions: list[Question], lists: dict[str, list[str]], k: int = K_C
         "hit": mean([h for _, h, _ in per_q.values()]),
         "recall": mean([r for _, _, r in per_q.values()]),
         "hit_code": mean([h for kind, h, _ in per_q.values() if kind == "exact-code"]),
-        "hit_plain": mean([h for kind, h, _ in per_q.values() if kind == "answerable"]),
+        "hit_plain": mean([h for kind, h, _ in per_q.values() if kind == "plain"]),
     }
 
 
@@ -510,7 +510,7 @@ def generate(out: Path) -> None:
     check_corpus(questions, set(index))
     u = difficulties(rng, questions)
     lists = {run: {q.qid: ranked_list(rng, run, q, u, index) for q in questions} for run in RUNS}
-    extra = Question(EXTRA_QID, "unanswerable", "", {}, ("order-tracking", "order-changes"), False)
+    extra = Question(EXTRA_QID, "outside-kb", "", {}, ("order-tracking", "order-changes"), False)
     lists["keyword"][EXTRA_QID] = ranked_list(rng, "keyword", extra, u, index)
     answerable = [q.qid for q in questions if not q.unanswerable]
     dense_missing = rng.choice(answerable)
@@ -605,7 +605,7 @@ def readme(facts: dict) -> str:
     """The folder's README: the prose of make_example_readme.md with this draw's facts."""
     questions: list[Question] = facts["questions"]
     kinds = {k: sum(q.kind == k for q in questions) for k in KINDS}
-    n_answerable = len(questions) - kinds["unanswerable"]
+    n_answerable = len(questions) - kinds["outside-kb"]
     stale = {c: q.qid for q in questions for c in q.gold if c in STALE_SUCCESSORS}
     (tie5_qid, tie5_rank), (tie_qid, tie_rank) = facts["ties"]
     cells, top1 = facts["cells"], facts["top1"]

@@ -24,7 +24,7 @@ import polars as pl
 from reportgen.analyse.coverage import ContextSource, by_coverage
 from reportgen.analyse.coverage import retrieved as retrieved_by
 from reportgen.core.model import GoldSet, ReportWarning, RetrievedRule, VerdictSet, examples
-from reportgen.errors import ParameterError, UsageError
+from reportgen.errors import ParameterError, UsageError, case_hint
 from reportgen.measure.measures import IN_MEANS
 
 CELLS = ("retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong")
@@ -73,6 +73,8 @@ class VerdictJoin:
     unknown_verdicts: tuple[str, ...]
     """Gold questions whose verdict is unknown (the eval errored or left it empty)."""
     other_runs: tuple[str, ...] = ()
+    gold_ids: tuple[str, ...] = ()
+    """Every gold question id, for the hint when verdict ids differ only in case."""
 
 
 def _normalised(text: pl.Expr) -> pl.Expr:
@@ -106,6 +108,9 @@ def join_verdicts(gold: GoldSet, verdicts: VerdictSet, run: str) -> VerdictJoin:
             matched.filter(pl.col("correct").is_null()).get_column("qid").sort().to_list()
         ),
         other_runs=tuple(name for name in verdicts.runs if name != run),
+        gold_ids=tuple(gold.questions.get_column("qid").to_list())
+        if len(unknown) and verdicts.join_on == "id"
+        else (),
     )
 
 
@@ -285,7 +290,7 @@ def verdict_warnings(attribution: Attribution) -> list[ReportWarning]:
             ReportWarning(
                 "verdicts_unknown_questions",
                 f"{len(join.unknown_questions)} verdict(s) are for questions that are not in "
-                "the gold set; they are ignored",
+                "the gold set; they are ignored" + case_hint(join.unknown_questions, join.gold_ids),
                 len(join.unknown_questions),
                 examples(join.unknown_questions),
             )

@@ -50,17 +50,17 @@ def _validate(rule: Rule, means: Mapping[str, RunMeans], kinds: Sequence[str]) -
     measures = next(iter(means.values())).overall.values
     if rule.measure not in measures:
         raise UsageError(
-            f"{rule.text}: {rule.measure!r} is not measured in this report",
+            f"{rule.where}: {rule.measure!r} is not measured in this report",
             f"use one of {', '.join(measures)} (add its k with --k)",
         )
     if rule.kind is not None and rule.kind not in kinds:
         raise UsageError(
-            f"{rule.text}: the gold set has no question of kind {rule.kind!r}",
+            f"{rule.where}: the gold set has no question of kind {rule.kind!r}",
             f"use one of {', '.join(kinds)}",
         )
     if rule.run is not None and rule.run not in means:
         raise UsageError(
-            f"{rule.text}: there is no run named {rule.run!r}",
+            f"{rule.where}: there is no run named {rule.run!r}",
             f"use one of {', '.join(means)}",
         )
 
@@ -132,7 +132,7 @@ def _drop_entries(
         for run in runs:
             if run not in baseline.sides:
                 raise UsageError(
-                    f"{rule.text}: the baseline has no run named {run!r}",
+                    f"{rule.where}: the baseline has no run named {run!r}",
                     f"use one of {', '.join(baseline.sides)}",
                 )
             if rule.kind is None:

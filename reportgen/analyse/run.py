@@ -49,11 +49,12 @@ from reportgen.analyse.latency import CostFindings, cost_findings
 from reportgen.analyse.transitions import transitions
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
-from reportgen.errors import ParameterError, UsageError
+from reportgen.errors import ParameterError, UsageError, closest
 from reportgen.load.inputs.config import GateRules
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES
+from reportgen.measure.names import suggest_measure
 from reportgen.measure.scoring import Evaluation, Means, RunMeans, run_means
 from reportgen.schema import rounded
 
@@ -152,9 +153,11 @@ def compared_keys(
         chosen = every
     unknown = [key for key in chosen if key not in every]
     if unknown:
+        guess = closest(unknown[0], every) or suggest_measure(unknown[0])
+        hint = f"did you mean {guess}? Or choose" if guess else "choose"
         raise UsageError(
             f"cannot compare {unknown[0]!r}: it is not measured in this report",
-            f"choose among {', '.join(every)}, or 'all'",
+            f"{hint} among {', '.join(every)}, or 'all'",
         )
     wanted = (
         {*chosen, *(rule.measure for rule in gate.rules if rule.measure in every)}

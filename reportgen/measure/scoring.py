@@ -25,7 +25,7 @@ from reportgen.core.model import (
     examples,
 )
 from reportgen.core.progress import track
-from reportgen.errors import InputError, ParameterError, UsageError
+from reportgen.errors import InputError, ParameterError, UsageError, case_hint
 from reportgen.measure.chunked import (
     ChunkedRun,
     Chunkings,
@@ -295,7 +295,8 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
             ReportWarning(
                 "extra_questions",
                 f"run {name!r} answers {len(scored.extra_questions)} question(s) that are "
-                "not in the gold set; they are ignored",
+                "not in the gold set; they are ignored"
+                + case_hint(scored.extra_questions, missing),
                 len(scored.extra_questions),
                 examples(scored.extra_questions),
             )
@@ -427,7 +428,8 @@ def evaluate(
         if not part and result.scores.get_column("n_retrieved").sum() == 0:
             raise InputError(
                 result.run.source,
-                f"run {result.name!r} shares no question with the gold set ({gold.source})",
+                f"run {result.name!r} shares no question with the gold set ({gold.source})"
+                + case_hint(result.extra_questions, gold.questions.get_column("qid").to_list()),
                 "check that both use the same question ids (e.g. q001 vs 1)",
                 1,
             )

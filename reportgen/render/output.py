@@ -17,12 +17,22 @@ import tempfile
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
 import polars as pl
 
 from reportgen.core.filesystem import writing
 from reportgen.core.spreadsheet import as_text
 from reportgen.errors import InputError, UsageError, printable
+from reportgen.render.manifest import (
+    MANIFEST,
+    digest,
+    manifest_bytes,
+    read_manifest,
+    remove_files,
+    stale_files,
+    still_ours,
+)
 from reportgen.schema import MergedReport, Report
 
 FORMATS = ("html", "md", "json")
@@ -199,15 +209,22 @@ def write_files(
     files: Mapping[str, bytes],
     option: str = "--out",
     subfolders: Sequence[str] = SUBFOLDERS,
+    *,
+    record: Literal["replace", "add"] | None = None,
 ) -> list[Path]:
     """Write every file (name -> bytes) into ``out_dir``; report.json goes last.
 
     Every file is first written and synced beside its target, and only then are they
     renamed into place, report.json last: a kill at any moment leaves each file whole
     (old or new), and a reader that finds a new report.json finds the new HTML and
-    Markdown beside it. Other files in the folder are never touched. An operating
-    system's refusal (permission, read-only or full disk) is an error naming the path
-    and ``option`` (the option that chose the folder), and leaves the old files whole.
+    Markdown beside it. An operating system's refusal (permission, read-only or full
+    disk) is an error naming the path and ``option`` (the option that chose the
+    folder), and leaves the old files whole.
+
+    ``record`` keeps the folder's manifest (see :mod:`reportgen.render.manifest`):
+    ``"replace"`` (a new report) then removes the earlier report's files that this one
+    does not rewrite; ``"add"`` (pages rebuilt beside report.json) keeps them. Files
+    reportgen did not write are never touched.
     """
     names = sorted(files, key=lambda name: (name == "report.json", name))
     for name in names:
@@ -232,16 +249,29 @@ def write_files(
                     f"{printable(out_dir / name)} is a folder where {option} gets a file",
                     "move the folder away, or choose another output folder",
                 )
-        _remove_leftovers(out_dir, names)
+        _remove_leftovers(out_dir, [*names, MANIFEST])
+        earlier = still_ours(out_dir, read_manifest(out_dir) or {}) if record else {}
+        written = {name: [digest(files[name])] for name in names}
+        stale = stale_files(out_dir, names) if record == "replace" else []
         staged: list[tuple[Path, Path]] = []
         try:
             for name in names:
                 staged.append((_stage(out_dir / name, files[name]), out_dir / name))
+            if record:
+                # while renaming, old and new bytes are both ours: a kill leaves a
+                # manifest that still lets the next run remove what this one would have
+                during = {name: [*earlier.get(name, []), *written[name]] for name in names}
+                kept = {name: earlier[name] for name in earlier if name not in written}
+                atomic_write(out_dir / MANIFEST, manifest_bytes({**kept, **during}), option)
             for temporary, target in staged:
                 os.replace(temporary, target)
         finally:
             for temporary, _ in staged:
                 temporary.unlink(missing_ok=True)
+        if record:
+            remove_files(out_dir, stale)
+            final = written if record == "replace" else {**kept, **written}
+            atomic_write(out_dir / MANIFEST, manifest_bytes(final), option)
     for folder in sorted({target.parent for _, target in staged}):
         _sync_folder(folder)
     return [target for _, target in staged]

@@ -120,4 +120,4 @@ def write_in_blocks(
         "report.json": report_json(report).encode(),
         f"per_question.{per_question_format}": per_question_bytes(rows, per_question_format),
     }
-    return write_files(Path(out_dir), files)
+    return write_files(Path(out_dir), files, record="replace")

@@ -47,6 +47,7 @@ from reportgen.pipeline import (
     refuse_planned,
     write_junit,
 )
+from reportgen.render.manifest import stale_files
 from reportgen.render.output import (
     per_question_bytes,
     refuse_overwriting_inputs,
@@ -410,7 +411,8 @@ def merge_values(request: MergeRequest) -> MergeResult:
         ),
     }
     out_dir = Path(outputs.out_dir)
-    refuse_overwriting_inputs(out_dir, files, _shard_inputs(loaded), "merge")
+    removed = stale_files(out_dir, files)  # the earlier report's: never an input either
+    refuse_overwriting_inputs(out_dir, [*files, *removed], _shard_inputs(loaded), "merge")
     junit = outputs.junit
     if junit is not None:
         refuse_junit_clash(Path(junit), out_dir, files, _shard_inputs(loaded), "merge")
@@ -420,7 +422,7 @@ def merge_values(request: MergeRequest) -> MergeResult:
             "the shards hold per-question values only, so no pages were written (measure "
             "them with `reportgen report --merge-data` for the whole report)",
         )
-    written = write_files(out_dir, files)
+    written = write_files(out_dir, files, record="replace")
     if junit is not None:
         written.append(write_junit(Path(junit), report, checks.strict))
     return MergeResult(report, written, notes)

@@ -36,6 +36,7 @@ from typing import Any
 from reportgen.core.labels import label_problem
 from reportgen.errors import InputError
 from reportgen.load.previous.published import load_history
+from reportgen.render.manifest import read_manifest
 from reportgen.render.output import atomic_write
 from reportgen.site.lock import site_lock
 from reportgen.site.swap import exchange
@@ -66,10 +67,15 @@ def report_files(report_dir: Path) -> list[Path]:
             "no such folder",
             "give the folder that `reportgen report --out` or `reportgen demo --out` wrote",
         )
-    candidates = [Path(entry.name) for entry in os.scandir(report_dir)]
-    charts = report_dir / "charts"
-    if charts.is_dir() and not charts.is_symlink():
-        candidates += [Path("charts", entry.name) for entry in os.scandir(charts)]
+    listing = read_manifest(report_dir)
+    if listing is not None:  # the report's own files, not what else the folder holds
+        candidates = [Path(name) for name in listing]
+        candidates += sorted({Path(name).parent for name in listing} - {Path()})  # links?
+    else:  # written before manifests: what looks like a report's file
+        candidates = [Path(entry.name) for entry in os.scandir(report_dir)]
+        charts = report_dir / "charts"
+        if charts.is_dir() and not charts.is_symlink():
+            candidates += [Path("charts", entry.name) for entry in os.scandir(charts)]
     found = []
     for relative in sorted(candidates):
         if not (PUBLISHED_FILES.match(relative.as_posix()) or relative == Path("charts")):

@@ -9,6 +9,7 @@ the trends.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from markupsafe import Markup
 
 from reportgen.core.git import is_ancestor, newest_first
 from reportgen.core.labels import created_at
-from reportgen.errors import UsageError
+from reportgen.errors import UsageError, printable
 from reportgen.load.previous.published import FINGERPRINT_FROM, load_history, load_report_dir
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec, render_charts
@@ -315,6 +316,24 @@ def _encode(entry: dict[str, Any]) -> bytes:
     return (json.dumps(entry, ensure_ascii=False) + "\n").encode()
 
 
+def _refuse_site_in_report(report_dir: Path, site: Path) -> None:
+    """The site may not be the report folder nor inside it: its index would replace the
+    report's, and the next report into the folder would carry the whole site along.
+    (A report folder inside the site is fine: it is copied before anything moves.)"""
+    report_real, site_real = os.path.realpath(report_dir), os.path.realpath(site)
+    if site_real != report_real and not site_real.startswith(report_real.rstrip(os.sep) + os.sep):
+        return
+    if site_real == report_real:
+        where = "is the report folder: the site's index.html would replace the report's"
+    else:
+        where = "is inside the report folder: the site would become part of the report"
+    raise UsageError(
+        f"--site {printable(site)} {where} ({printable(report_dir)})",
+        "give a site folder outside the report folder, e.g. `reportgen publish "
+        f"{printable(report_dir)} --site site`",
+    )
+
+
 def publish(
     report_dir: str | Path,
     site: str | Path,
@@ -342,6 +361,7 @@ def publish(
         )
     check_timeout(lock_timeout)
     report = load_report_dir(report_dir)
+    _refuse_site_in_report(report_dir, site)
     version = str(report["version"])  # checked by load_report_dir, as history lines are
     if site.exists() and not site.is_dir():
         raise UsageError(f"--site {site} is a file", "give a folder (created when missing)")

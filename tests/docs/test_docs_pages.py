@@ -80,18 +80,6 @@ def test_trec_eval_shard_example_merges(tmp_path: Path) -> None:
     assert report["k"] == [1]
 
 
-def test_quickstart_prints_what_it_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    write_files("quickstart.md", tmp_path)
-    monkeypatch.chdir(tmp_path)
-    commands = [body for language, _, body in blocks("quickstart.md") if language == "sh"]
-    command = commands[-1].split()
-    assert command[0] == "reportgen"
-    result = CliRunner().invoke(cli, command[1:])
-    assert result.exit_code == 0, result.output
-    expected = next(body for language, _, body in blocks("quickstart.md") if language == "text")
-    assert expected.strip() in result.output
-
-
 def test_python_examples_run_and_print_what_they_say(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,13 +20,13 @@ EXAMPLE = ROOT / "reportgen" / "examples" / "helpcentre"
 GENERATOR = ROOT / "scripts" / "make_example.py"
 FIELDS = {"id", "question", "kind", "gold", "unanswerable", "index_version"}
 KINDS = {
-    "answerable": 19,
+    "plain": 19,
     "version": 7,
     "table": 7,
     "exact-code": 9,
     "contradiction": 5,
     "staff-only": 5,
-    "unanswerable": 8,
+    "outside-kb": 8,
 }
 CHUNK_ID = re.compile(r"^kb-[a-z0-9-]+-\d{4}$")
 DEPTH, K = 20, 5
@@ -87,7 +87,7 @@ def test_gold_has_the_documented_fields(gold: dict[str, dict]) -> None:
         assert set(record) - {"evidence"} == FIELDS
         assert record["index_version"] == "kb-2026-11-02"
         assert record["question"].strip()
-        assert record["unanswerable"] is (record["kind"] == "unanswerable")
+        assert record["unanswerable"] is (record["kind"] == "outside-kb")
         chunks = record["gold"]
         assert (len(chunks) == 0) is record["unanswerable"]
         if isinstance(chunks, dict):
@@ -171,7 +171,7 @@ def test_quality_profile(gold: dict[str, dict], runs: dict) -> None:
     rerank_hit, rerank_recall = hit_and_recall(gold, runs["rerank"])
     assert 0.85 <= rerank_hit <= 0.95 and 0.80 <= rerank_recall <= 0.90
     code = {name: hit_and_recall(gold, run, "exact-code")[0] for name, run in runs.items()}
-    plain = {name: hit_and_recall(gold, run, "answerable")[0] for name, run in runs.items()}
+    plain = {name: hit_and_recall(gold, run, "plain")[0] for name, run in runs.items()}
     assert code["keyword"] > code["dense"] and plain["keyword"] < plain["dense"]
 
 

@@ -369,7 +369,7 @@ class Done:
 
 DONE_CASES = [
     Done("a good report", report(), 0, "Wrote "),
-    Done("a failed rule", report("--min", "recall@5=1.5"), 1, "--min recall@5=1.5 FAILED"),
+    Done("a failed rule", report("--min", "precision@5=0.5"), 1, "--min precision@5=0.5 FAILED"),
     Done(
         "a warning under --strict",
         command("report", "{folder}/inputs/gold.jsonl", "r={folder}/extra.jsonl", "--strict"),
@@ -564,7 +564,7 @@ def _closed_stdout(args: list[str]) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize(
-    ("extra", "code"), [((), 0), (("--min", "recall@5=1.5"), 1)], ids=["passed", "gate failed"]
+    ("extra", "code"), [((), 0), (("--min", "precision@5=0.5"), 1)], ids=["passed", "gate failed"]
 )
 def test_a_closed_stdout_keeps_the_exit_code(
     extra: tuple[str, ...], code: int, folder: Path

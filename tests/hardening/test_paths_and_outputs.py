@@ -103,7 +103,8 @@ def test_hostile_labels_write_nothing_outside_the_output(
     assert all(path.startswith("site") for path in created), created
     if result.exit_code == 0:
         assert {p.name for p in out.iterdir()} == {
-            "report.json", "index.html", "report.md", "summary.md", "per_question.csv", "charts"
+            "report.json", "index.html", "report.md", "summary.md", "per_question.csv", "charts",
+            ".reportgen-manifest.json",
         }  # fmt: skip
         assert label in json.loads((out / "report.json").read_text())["runs"]
 

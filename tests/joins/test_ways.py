@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 
 import reportgen
@@ -112,16 +113,21 @@ def test_pandas_float_grades_are_read(tmp_path: Path, plain_report: PlainReport)
     assert difference(plain_report(SEED, "defaults"), got.report or {}, ["means"]) is None
 
 
-def test_a_dict_gold_set_cannot_say_unanswerable() -> None:
-    """``{qid: {}}`` is refused, naming the question: a dict has no place for
-    ``"unanswerable": true``, so such questions are left out of it (as in qrels)."""
+def test_a_dict_gold_set_says_unanswerable_with_a_keyword() -> None:
+    """``{qid: {}}`` is refused, naming the question and the keyword a dict needs
+    (``unanswerable=[...]``, a dict has no place for ``"unanswerable": true``); with it,
+    those questions are unanswerable, as in the files."""
     data = data_set(SEED)
-    empty = next(q.qid for q in data.questions if q.unanswerable)
+    empty = [q.qid for q in data.questions if q.unanswerable]  # the dict's order
+    run = {"bm25": w.run_dict(data, "bm25")}
     with pytest.raises(InputError) as refused:
-        reportgen.evaluate(w.gold_dict(data), {"bm25": w.run_dict(data, "bm25")})
+        reportgen.evaluate(w.gold_dict(data), run)
     message = str(refused.value)
-    assert message.startswith(f"gold['{empty}']: question {empty} has no gold chunks")
-    assert "Fix:" in message and "\n" not in message
+    assert message.startswith(f"gold['{empty[0]}']: has no gold chunks")
+    assert f"unanswerable=['{empty[0]}']" in message and "\n" not in message
+    results = reportgen.evaluate(w.gold_dict(data), run, unanswerable=empty)
+    marked = results.per_question.filter(pl.col("status") == "unanswerable")["qid"]
+    assert sorted(marked.to_list()) == sorted(empty)
 
 
 def test_the_api_has_no_chunks() -> None:

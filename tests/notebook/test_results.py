@@ -14,6 +14,7 @@ from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, example_di
 from reportgen.cli import cli
 from reportgen.errors import InputError, ParameterError
 from reportgen.load.inputs.memory import gold_from, runs_from
+from reportgen.render.manifest import MANIFEST
 
 GOLD = {"q1": {"c1": 2, "c2": 1}, "q2": ["c3"], "q3": ["c4"]}
 RUN_FILES = [("keyword", "trec"), ("dense", "jsonl"), ("hybrid", "csv"), ("rerank", "jsonl")]
@@ -96,7 +97,9 @@ def test_repr_html_escapes_names_and_warnings() -> None:
 
 def _files(folder: Path) -> dict[str, bytes]:
     return {
-        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in folder.rglob("*")
+        if p.is_file() and p.name != MANIFEST  # the list of these files, not one of them
     }
 
 

@@ -11,6 +11,7 @@ The quality gate's rules are read here too, from the file and from the command l
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Collection
@@ -18,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from reportgen.errors import InputError, UsageError, closest
+from reportgen.errors import InputError, UsageError, closest, printable
+from reportgen.measure.names import check_measure, is_bounded
 
 CONFIG_NAMES = ("reportgen.toml", "pyproject.toml")
 _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
@@ -227,6 +229,14 @@ class Rule:
     threshold: float
     kind: str | None = None
     run: str | None = None
+    origin: str | None = field(default=None, compare=False)
+    """Where a config file set the rule (``reportgen.toml:7: min."recall@7" = 0.5``);
+    None for the command line."""
+
+    @property
+    def where(self) -> str:
+        """How the user gave the rule, for messages: the file and key, else the option."""
+        return self.origin or self.text
 
     @property
     def key(self) -> tuple[str, str | None, str, str | None]:
@@ -260,8 +270,10 @@ class GateRules:
 RULE_FIX = "write it as [RUN/]MEASURE[:KIND]=VALUE, e.g. recall@5=0.8 or recall@5:version=0.7"
 
 
-def parse_rule(rule_type: RuleType, text: str) -> Rule:
-    """``[RUN/]MEASURE[:KIND]=VALUE`` as typed after --min or --max-drop."""
+def parse_rule(rule_type: RuleType, text: str, given: str | None = None) -> Rule:
+    """``[RUN/]MEASURE[:KIND]=VALUE`` as typed after --min or --max-drop; ``given`` is
+    how messages name it when it came from elsewhere (a config file's key)."""
+    given = given or f"--{rule_type} {text}"
     target, equals, number = text.rpartition("=")
     if not equals or not target.strip():
         raise UsageError(f"--{rule_type} {text!r} has no =VALUE", RULE_FIX)
@@ -276,7 +288,15 @@ def parse_rule(rule_type: RuleType, text: str) -> Rule:
     measure, _, kind = measure_kind.partition(":")
     if not measure:
         raise UsageError(f"--{rule_type} {text!r} names no measure", RULE_FIX)
-    return Rule(rule_type, measure.strip().lower(), threshold, kind.strip() or None, run or None)
+    measure = measure.strip().lower()
+    check_measure(measure, given)
+    if threshold > 1 and is_bounded(measure):
+        never = "be met" if rule_type == "min" else "fail"
+        raise UsageError(
+            f"{given}: {measure} lies between 0 and 1, so {threshold:g} can never {never}",
+            "give a value from 0 to 1 (a share: 0.8, not 80)",
+        )
+    return Rule(rule_type, measure, threshold, kind.strip() or None, run or None)
 
 
 def run_in_value(rule_type: RuleType, text: str, target: str, number: str) -> tuple[str, str]:
@@ -336,10 +356,15 @@ def rules_from_config(config: Config) -> GateRules:
                     f"{rule_type}.{target} is not a number",
                     f'write e.g. "{target}" = 0.8',
                 )
+            given = f'{config.spelled[rule_type]}."{target}" = {value}'
             try:
-                rules.append(parse_rule(rule_type, f"{target}={value}"))
+                rule = parse_rule(rule_type, f"{target}={value}", given)
             except UsageError as error:
                 raise config.error(rule_type, error.problem, error.fix) from None
+            line = config.line_of(rule_type)
+            at = printable(config.path) + (f":{line}" if line is not None else "")
+            origin = f"{at}: {given}"
+            rules.append(dataclasses.replace(rule, origin=origin))
     significant = config.options.get("significant-only", False)
     if not isinstance(significant, bool):
         raise config.error(

@@ -26,7 +26,6 @@ from reportgen.core.filesystem import is_text
 from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.errors import InputError, UsageError, printable
 from reportgen.load.formats.csv_input import optional_column
-from reportgen.load.formats.ids import json_id
 from reportgen.load.formats.meta import identified
 from reportgen.load.formats.vocabulary import CHUNK_COLUMNS, ID_KEYS
 from reportgen.load.inputs.gold import gold_set, load_gold, parsed_records, parsed_rows
@@ -218,10 +217,18 @@ def _empty(label: str, what: str) -> InputError:
     return InputError(label, f"no {what}", f"pass at least one {what[:-1]}")
 
 
-def gold_from(value: Any, parameter: str = "gold") -> GoldSet:
+def gold_from(value: Any, parameter: str = "gold", unanswerable: Sequence[Any] = ()) -> GoldSet:
     """A gold set from a path, ``{qid: {chunk_id: grade}}``, ``{qid: [chunk_ids]}`` or a
     DataFrame of rows as in a gold CSV file (``qid``, ``chunk_id``, ``grade``, ``kind``,
-    ``unanswerable``, ...)."""
+    ``unanswerable``, ...). ``unanswerable`` names a dict's questions whose answer the
+    corpus lacks (a file or a table marks them itself)."""
+    if unanswerable and not isinstance(value, Mapping):
+        raise UsageError(
+            "unanswerable= marks questions of a dict gold set; this gold set is a "
+            f"{'path' if is_path(value) else type(value).__name__}",
+            'mark them in it: "unanswerable": true in JSONL, an unanswerable column in a '
+            "table, or pass the gold set as a dict",
+        )
     if is_path(value):
         return load_gold(value)
     if is_frame(value):
@@ -242,17 +249,91 @@ def gold_from(value: Any, parameter: str = "gold") -> GoldSet:
             parsed = parsed_rows(Path(parameter), header, rows)
             return gold_set(Path(parameter), *parsed.frames(), parsed)
     if isinstance(value, Mapping):
-        if not value:
+        none = _unanswerable_ids(unanswerable, value, parameter)
+        if not value and not none:
             raise _empty(parameter, "questions")
-        keys = list(value)
+        _check_gold_dict(value, parameter, none)
+        keys = [*value, *(qid for qid in none if qid not in value)]
         records = (
-            (line, {"id": qid, "gold": _plain(chunks)})
-            for line, (qid, chunks) in enumerate(value.items(), start=1)
+            (
+                line,
+                {"id": qid, "unanswerable": True}
+                if qid in none
+                else {"id": qid, "gold": _plain(value[qid])},
+            )
+            for line, qid in enumerate(keys, start=1)
         )
         with text_only(parameter, value), located(_keyed(parameter, keys)):
             parsed = parsed_records(Path(parameter), identified(Path(parameter), records))
             return gold_set(Path(parameter), *parsed.frames(), parsed)
     raise _unreadable(parameter, value, "{qid: {chunk_id: grade}} or {qid: [chunk_ids]}")
+
+
+UNANSWERABLE_FIX = (
+    "list the chunks that answer it; if the corpus holds no answer, mark it unanswerable: "
+    "evaluate(gold, runs, unanswerable=[{qid!r}])"
+)
+
+
+def _unanswerable_ids(ids: Sequence[Any], gold: Mapping[Any, Any], parameter: str) -> set[str]:
+    """The questions ``unanswerable=`` names: strings, none with gold chunks of its own."""
+    if isinstance(ids, str):
+        raise UsageError(
+            f"unanswerable={ids!r} is one string, not a list of question ids",
+            f"pass a list: unanswerable=[{ids!r}]",
+        )
+    found = set()
+    for qid in ids:
+        if not isinstance(qid, str):
+            raise UsageError(
+                f"unanswerable holds {qid!r}, a {type(qid).__name__}, not a question id",
+                f"pass question ids as strings: unanswerable=[{str(qid)!r}]",
+            )
+        if gold.get(qid):
+            raise InputError(
+                f"{parameter}[{qid!r}]",
+                "has gold chunks, and unanswerable= names it too",
+                "leave it out of one of them: an unanswerable question has no gold chunk",
+            )
+        found.add(qid)
+    return found
+
+
+def _check_gold_dict(gold: Mapping[Any, Any], parameter: str, unanswerable: set[str]) -> None:
+    """Ids as strings, and the advice a dict needs (not a file's) for a question with no
+    chunks: ``{"q5": []}``, ``{"q5": None}`` or ``{"q5": {"unanswerable": True}}``."""
+    for qid, chunks in gold.items():
+        string_id(qid, parameter, "question id")
+        where = f"{parameter}[{qid!r}]"
+        if qid in unanswerable:
+            continue
+        if isinstance(chunks, Mapping) and "unanswerable" in chunks:
+            raise InputError(
+                where,
+                "is a mapping chunk id -> grade, so 'unanswerable' reads as a chunk id",
+                UNANSWERABLE_FIX.format(qid=qid),
+            )
+        if chunks is None or (isinstance(chunks, Mapping | list | tuple) and not chunks):
+            raise InputError(where, "has no gold chunks", UNANSWERABLE_FIX.format(qid=qid))
+        if isinstance(chunks, Mapping | list | tuple) and set(map(type, chunks)) != {str}:
+            for chunk in chunks:
+                string_id(chunk, where, "chunk id")
+
+
+def string_id(value: Any, where: str, what: str) -> None:
+    """Refuse an id that is not a string (``1``, ``("c2", 0.9)``), naming where it is:
+    ``1`` and ``"1"`` would otherwise be read as one id, silently."""
+    if not isinstance(value, str):
+        raise InputError(
+            where,
+            f"{what} {value!r} is of type {type(value).__name__}, not a string",
+            f"pass ids as strings (str({value!r}))"
+            + (
+                ", and a ranked list as [chunk_id, ...] or [(chunk_id, score), ...]"
+                if isinstance(value, tuple | list)
+                else ""
+            ),
+        )
 
 
 def _refuse_nested(frame: pl.DataFrame, label: str) -> None:
@@ -380,9 +461,11 @@ def run_from(value: Any, name: str | None, label: str) -> Run:
     elif isinstance(value, Mapping):
         keys = list(value)
         where = _keyed(label, keys)
+        for qid in keys:
+            string_id(qid, label, "question id")
+        listed = {qid: _ranked(ranked, f"{label}[{qid!r}]") for qid, ranked in value.items()}
         records = lambda: identified(  # noqa: E731 - read twice when an item needs a closer look
-            path,
-            ((n, {"id": q, "chunks": _plain(v)}) for n, (q, v) in enumerate(value.items(), 1)),
+            path, ((n, {"id": q, **v}) for n, (q, v) in enumerate(listed.items(), 1))
         )
         with text_only(label, value), located(where):
             rows = listed_rows(path, records)
@@ -402,19 +485,31 @@ def run_from(value: Any, name: str | None, label: str) -> Run:
 
 
 def _string_keys(run: Mapping[Any, Mapping[Any, Any]], label: str) -> Mapping[str, Any]:
-    """Question and chunk ids as strings (numbers allowed, as in JSON), checked only when
-    some key is not a string already: one set of types per question costs little."""
+    """Question and chunk ids must be strings, checked item by item only when some key
+    is not a string: one set of types per question costs little."""
     if all(type(q) is str and set(map(type, r)) <= {str} for q, r in run.items()):
         return run
-    keys = list(run)
-    with located(_keyed(label, keys)):
-        return {
-            json_id(qid, Path(label), line, "question id"): {
-                json_id(chunk, Path(label), line, "chunk id"): score
-                for chunk, score in ranked.items()
-            }
-            for line, (qid, ranked) in enumerate(run.items(), start=1)
-        }
+    for qid, ranked in run.items():
+        string_id(qid, label, "question id")
+        for chunk in ranked:
+            string_id(chunk, f"{label}[{qid!r}]", "chunk id")
+    return run
+
+
+def _ranked(ranked: Any, where: str) -> dict[str, Any]:
+    """One question's list as a JSON record: ``[chunk_id, ...]`` (list order ranks) or
+    ``[(chunk_id, score), ...]`` (list order ranks too; the scores are kept)."""
+    if not isinstance(ranked, list | tuple) or not ranked:
+        return {"chunks": _plain(ranked)}  # the reader names what is wrong with it
+    if set(map(type, ranked)) == {str}:  # the common case, at C speed
+        return {"chunks": list(ranked)}
+    if all(isinstance(item, tuple | list) and len(item) == 2 for item in ranked):
+        for item in ranked:
+            string_id(item[0], where, "chunk id")
+        return {"chunks": [item[0] for item in ranked], "scores": [item[1] for item in ranked]}
+    for number, item in enumerate(ranked):
+        string_id(item, f"{where}[{number}]", "chunk id")
+    return {"chunks": list(ranked)}
 
 
 def verdicts_from(value: Any, parameter: str = "verdicts") -> VerdictSet:
@@ -425,6 +520,8 @@ def verdicts_from(value: Any, parameter: str = "verdicts") -> VerdictSet:
     if not isinstance(value, Mapping):
         raise _unreadable(parameter, value, "{qid: correct}")
     keys = list(value)
+    for qid in keys:
+        string_id(qid, parameter, "question id")
     records = (
         (line, {"id": qid, **(dict(v) if isinstance(v, Mapping) else {"correct": v})})
         for line, (qid, v) in enumerate(value.items(), start=1)

@@ -8,12 +8,14 @@ also brings its verdicts and must carry the gold set of the report), or a span e
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from reportgen.core.filesystem import is_file
 from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.errors import InputError, UsageError
 from reportgen.load.formats.vocabulary import (
@@ -48,7 +50,10 @@ def load_gold_input(
             index_version=trace.gold.index_version if index_version is None else index_version,
         )
         return gold, trace
-    return load_gold(path, fmt, version=version, index_version=index_version), None
+    try:
+        return load_gold(path, fmt, version=version, index_version=index_version), None
+    except InputError as error:
+        raise _with_hint(error, path, "run") from None
 
 
 def load_run_inputs(
@@ -77,7 +82,10 @@ def load_run_inputs(
         elif found in SPAN_FORMATS:
             runs.append(load_span_run(path, gold, name, question_key, found, doc_key))
         else:
-            runs.append(load_run(path, name=name, fmt=found))
+            try:
+                runs.append(load_run(path, name=name, fmt=found))
+            except InputError as error:
+                raise _with_hint(error, path, "gold") from None
     merged = None
     if verdicts:
         merged = VerdictSet(
@@ -86,6 +94,62 @@ def load_run_inputs(
             format=TRACE_FORMAT,
         )
     return RunInputs(tuple(runs), merged)
+
+
+SWAP_FIX = "the gold set comes first, then the runs (reportgen report GOLD NAME=RUN)"
+
+
+def _with_hint(error: InputError, path: Path, other: str) -> InputError:
+    """``error``, with a hint when the file it names looks like the other input (a run
+    given as the gold set, or the gold set given as a run): the arguments swapped."""
+    if Path(error.path) != Path(path) or _looks_like(path) != other:
+        return error
+    what = "a run (a ranked list of chunks)" if other == "run" else "a gold set (graded chunks)"
+    return InputError(
+        error.path,
+        f"{error.problem}; the file looks like {what}",
+        f"{error.fix}; if the arguments are swapped, {SWAP_FIX}",
+        error.line,
+    )
+
+
+_SNIFF_BYTES = 65536
+
+
+def _looks_like(path: Path) -> str | None:
+    """``"run"`` or ``"gold"`` from the first lines of a text file, when they say so.
+    Only a regular file is opened: a pipe would block until a writer came."""
+    if not is_file(path):
+        return None
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(_SNIFF_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    lines = [line.strip() for line in head.splitlines()[:20]]
+    lines = [line for line in lines if line and not line.startswith("#")]
+    if not lines:
+        return None
+    if lines[0].startswith("{"):
+        keys: set[str] = set()
+        for line in lines:
+            try:
+                found = json.loads(line)
+            except ValueError:
+                continue
+            keys |= set(found) if isinstance(found, dict) else set()
+        if keys & {"gold", "unanswerable", "forbidden"}:
+            return "gold"
+        return "run" if keys & {"chunks", "results", "scores"} else None
+    fields = lines[0].split()
+    if len(fields) >= 6 and fields[1].upper() == "Q0":
+        return "run"
+    if len(fields) == 4 and fields[3].lstrip("-").isdigit():
+        return "gold"
+    header = {name.strip().strip('"').lower() for name in lines[0].split(",")}
+    if header & {"rank", "score"}:
+        return "run"
+    return "gold" if header & {"grade", "kind", "unanswerable"} else None
 
 
 def refuse_other_gold(trace: Trace, gold: GoldSet) -> None:

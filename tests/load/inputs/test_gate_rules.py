@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,35 @@ def test_a_config_of_other_options_has_no_rules(tmp_path: Path) -> None:
     path = tmp_path / "reportgen.toml"
     path.write_text('context-k = 3\nformat = ["md"]\n')
     assert load_gate_rules(path) == GateRules((), False, (str(path),))
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("recal@3=0.5", "'recal@3' is not a measure. Fix: did you mean recall@3?"),
+        ("recall@3=1.5", "recall@3 lies between 0 and 1, so 1.5 can never be met"),
+        ("rerank/ndcg@10:faq=80", "ndcg@10 lies between 0 and 1, so 80 can never be met"),
+    ],
+)
+def test_rules_are_checked_when_parsed(text: str, problem: str) -> None:
+    """Before any work: a typo or a percentage is refused at once, not after measuring."""
+    with pytest.raises(UsageError, match=re.escape(f"--min {text}: {problem}")):
+        parse_rule("min", text)
+
+
+def test_a_drop_above_one_could_never_fail_and_characters_are_unbounded() -> None:
+    with pytest.raises(UsageError, match="so 2 can never fail"):
+        parse_rule("max-drop", "recall@5=2")
+    assert parse_rule("min", "context_chars@5=3000").threshold == 3000
+
+
+def test_config_rules_name_their_file_line_and_key(tmp_path: Path) -> None:
+    """A rule that fails later (a k the report lacks) is named as the file wrote it."""
+    path = tmp_path / "reportgen.toml"
+    path.write_text('k = [1, 5]\nmin = { "recall@7" = 0.5 }\n')
+    (rule,) = load_gate_rules(path).rules
+    assert rule.where == f'{path}:2: min."recall@7" = 0.5'
+    assert parse_rule("min", "recall@7=0.5").where == "--min recall@7=0.5"
+    path.write_text('min = { "recal@7" = 0.5 }\n')
+    with pytest.raises(InputError, match=re.escape(f'{path}:1: min."recal@7" = 0.5: ')):
+        load_gate_rules(path)
