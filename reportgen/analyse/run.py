@@ -43,6 +43,7 @@ from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
 from reportgen.analyse.gate import evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
+from reportgen.analyse.judged import judged_gap
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import ParameterError, UsageError
@@ -251,7 +252,10 @@ def run_analyses(
     _check_reference(evaluation, options.reference_run)
     listed = change_keys(settings.context_k)
     tested = compared_keys(evaluation, options.compare_measures, options.gate)
-    comparisons = compare_runs(current_sides(evaluation), tested, listed, options.reference_run)
+    sides = current_sides(evaluation)
+    comparisons = compare_runs(sides, tested, listed, options.reference_run)
+    for pair in comparisons["pairs"]:
+        pair["judged"] = judged_gap(sides[pair["before"]], sides[pair["after"]], settings.context_k)
     versus = None
     if options.baseline is not None:
         cells = (

@@ -64,6 +64,18 @@ class ChangedQuestion(TypedDict):
     after: float
 
 
+class JudgedGap(TypedDict):
+    """judged@k_ctx on both sides of a comparison, over the questions both count."""
+
+    key: str
+    before: float
+    after: float
+    difference: float
+    unjudged: bool
+    """The sides differ by more than 0.10: the comparison may reflect unjudged chunks,
+    and every output says so next to its label."""
+
+
 class Comparison(TypedDict):
     """Two runs (or a run then and now) paired by question."""
 
@@ -76,6 +88,8 @@ class Comparison(TypedDict):
     """Measure key -> at most ``method.changed_questions_kept`` questions in all."""
     changed_counts: dict[str, int]
     changed_total: int
+    judged: NotRequired[JudgedGap | None]
+    """Null when a side has no judged@k_ctx (a baseline made before reportgen had it)."""
 
 
 class ComparisonsSection(TypedDict):

@@ -22,6 +22,7 @@ from reportgen.render.views.common import (
     plural,
     verdict_class,
 )
+from reportgen.render.views.comparisons import unjudged_note
 from reportgen.schema import BaselineComparison, Report
 
 HEADLINE_MEASURES = (("hit", "hit"), ("recall", "recall"))
@@ -231,7 +232,7 @@ def _figures(report: Report, run: str, entry: BaselineComparison | None) -> list
         change = verdict = ""
         if measure is not None:
             change = f"{change_words(measure['difference'])} from {fmt(measure['before'])}"
-            verdict = measure["label"]
+            verdict = f"{measure['label']}{unjudged_note(entry) if entry else ''}"
         figures.append(
             Figure(
                 label=f"{label}@{k}",
@@ -363,6 +364,7 @@ def _others(report: Report, run: str) -> Table | None:
                     "not in the baseline"
                     if measure is None
                     else f"{change_words(measure['difference'])}, {measure['label']}"
+                    + (unjudged_note(entry) if entry else "")
                 )
             )
         rows.append(row)
