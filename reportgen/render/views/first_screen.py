@@ -232,7 +232,8 @@ def _figures(report: Report, run: str, entry: BaselineComparison | None) -> list
         change = verdict = ""
         if measure is not None:
             change = f"{change_words(measure['difference'])} from {fmt(measure['before'])}"
-            verdict = f"{measure['label']}{unjudged_note(entry) if entry else ''}"
+            change += unjudged_note(entry) if entry else ""
+            verdict = measure["label"]
         figures.append(
             Figure(
                 label=f"{label}@{k}",
