@@ -162,6 +162,8 @@ def report_inputs(
         files.append(("the verdicts", read_from(inputs.verdicts)))
     if inputs.manifest is not None:
         files.append(("the manifest", Path(inputs.manifest)))
+    if inputs.judgments is not None:
+        files.append(("the secondary judgments", Path(inputs.judgments)))
     if baseline is not None:
         files.append(("the baseline", baseline.path))
         files.append(("the baseline's per-question file", per_question_path(baseline.path)))
@@ -181,6 +183,20 @@ def relabel(loaded: Sourced, root: Path) -> Sourced:
     if not path.is_relative_to(root):
         return loaded
     return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
+
+
+def _secondary(path: str | Path, chunkings: Any) -> Any:
+    """Secondary judgments, refused beside chunk maps (whose runs are judged on the
+    evidence, not on chunk grades)."""
+    from reportgen.load.inputs.labels import load_judgments
+
+    if chunkings is not None and chunkings.maps:
+        raise UsageError(
+            "--judgments grade chunk ids, but with --chunks the runs are judged on the "
+            "evidence spans",
+            "leave out one of the two",
+        )
+    return load_judgments(path)
 
 
 def make_report(request: ReportRequest) -> ReportResult:
@@ -257,6 +273,12 @@ def make_report(request: ReportRequest) -> ReportResult:
                 chunkings = dataclasses.replace(chunkings, maps=maps)
         evaluation = evaluate(gold_set, loaded, settings.scoring, chunkings=chunkings)
         evidence = Evidence(verdict_set, inputs.verdicts_run, index, previous, checks.as_of)
+        if inputs.judgments is not None:
+            evidence = dataclasses.replace(
+                evidence,
+                judgments=_secondary(inputs.judgments, chunkings),
+                judgments_source=printable(inputs.judgments),
+            )
         cut = None
         if outputs.merge_data and not isinstance(inputs.gold, GoldSet):
             cut = read_cut(Path(inputs.gold))  # a shard of `reportgen shard`: its place

@@ -20,6 +20,7 @@ from reportgen.cli.options.inputs import (
     VERDICTS_FILE,
     VERDICTS_RUN,
 )
+from reportgen.cli.options.labelling import JUDGMENTS
 from reportgen.cli.options.measuring import COMPARISONS, GATE, MIN_COVERAGE, SCORING
 from reportgen.cli.options.outputs import (
     EXPLAIN,
@@ -53,6 +54,7 @@ MEASURE = (OUT, *SCORING, *WRITTEN)
     VERDICTS_FILE,
     VERDICTS_RUN,
     *READ_VERDICTS,
+    JUDGMENTS,
     *COMPARISONS,
     *GATE,
     EXPLAIN,

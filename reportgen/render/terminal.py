@@ -22,6 +22,7 @@ from reportgen.render.views.comparisons import (
 )
 from reportgen.render.views.context import context_notes
 from reportgen.render.views.methods import headline
+from reportgen.render.views.secondary import secondary_lines
 from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
@@ -62,6 +63,7 @@ def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
             ]
             lines.append("  " + "  ".join(cells))
         lines.append("")
+    lines += secondary_lines(report)
     notes = context_notes(report)
     lines += [*notes, ""] if notes else []
     lines += comparison_lines(report)

@@ -50,6 +50,7 @@ from reportgen.schema.pages import (
     RunRow,
     TopScores,
 )
+from reportgen.schema.secondary import SecondaryJudgments
 from reportgen.schema.sections import (
     AttributionSection,
     ByCoverage,
@@ -166,6 +167,9 @@ class Report(TypedDict):
     merge_coverage: NotRequired[MergeCoverage]
     """Written by ``reportgen merge`` when the shards come from `reportgen shard`: the
     questions merged, of how many, and the shards missing (with --allow-partial)."""
+    secondary_judgments: NotRequired[SecondaryJudgments]
+    """With --judgments: each run's numbers with the secondary judgments beside the gold
+    set's, and their agreement; never read by the gate or the comparisons."""
 
 
 class MergedSettings(TypedDict):

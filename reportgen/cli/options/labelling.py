@@ -3,6 +3,8 @@ the new gold version the labels make."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from reportgen.cli.options import INPUTS, OUTPUTS, declare
@@ -49,4 +51,14 @@ NEW_VERSION = declare(
     metavar="VERSION",
     help="The new gold set's version, written in its _meta line (default: the old "
     "version's last number plus one, v3 -> v4).",
+)
+JUDGMENTS = declare(
+    INPUTS,
+    "--judgments",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Secondary judgments (JSONL or CSV: qid, chunk_id, grade[, source, model, "
+    "prompt_hash]), e.g. an LLM judge's: kept apart from the gold set (the gated numbers "
+    "never change); the report shows each run human-only and with them, and their "
+    "agreement with the gold set (Cohen's kappa).",
 )

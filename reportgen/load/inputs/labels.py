@@ -222,3 +222,69 @@ def _annotator(value: Any) -> str | None:
     if value is None or isinstance(value, bool):
         return None
     return str(value) if isinstance(value, str | int) else None
+
+
+JUDGMENTS_SCHEMA = pl.Schema(
+    {
+        "qid": pl.String,
+        "chunk_id": pl.String,
+        "grade": pl.Int64,
+        "source": pl.String,
+        "model": pl.String,
+        "prompt_hash": pl.String,
+        "line": pl.Int64,
+    }
+)
+"""Secondary judgments (an LLM judge's, another team's): kept apart from the gold set."""
+
+
+def load_judgments(path: str | Path) -> pl.DataFrame:
+    """Secondary judgments, JSON Lines or CSV: qid, chunk_id, grade, and optionally
+    source, model and prompt_hash. reportgen never calls a model: these come from one
+    the user ran. One pair judged twice with different grades is refused."""
+    path = Path(path)
+    fmt = label_format(path, None)
+    if fmt == "label-studio":
+        raise InputError(
+            path,
+            "secondary judgments are JSON Lines or CSV, not a JSON document",
+            "write one object per line (.jsonl) or a CSV with qid, chunk_id, grade, source",
+        )
+    if fmt == "jsonl":
+        rows = [
+            (*_row(record, grade, path, line)[:3], *_about(record, path, line), line)
+            for line, record in json_records(path)
+            if (grade := _grade(record.get("grade"), path, line)) is not None
+        ]
+    else:
+        header, lines = csv_rows(path)
+        cid, cchunk = column(path, header, ID_KEYS), column(path, header, CHUNK_COLUMNS)
+        cgrade = column(path, header, ("grade",))
+        extra = {key: optional_column(header, (key,)) for key in _ABOUT}
+        rows = []
+        for line, row in lines:
+            grade = _grade(row[cgrade], path, line)
+            if grade is None:
+                continue
+            about = {k: None if i is None else row[i].strip() or None for k, i in extra.items()}
+            rows.append(
+                (
+                    text_id(unquoted(row[cid]), path, line, "question id"),
+                    text_id(unquoted(row[cchunk]), path, line, "chunk id"),
+                    grade,
+                    *_about(about, path, line),
+                    line,
+                )
+            )
+    frame = pl.DataFrame(rows, schema=JUDGMENTS_SCHEMA, orient="row")
+    if frame.height == 0:
+        raise InputError(path, "no graded judgment in the file", "give each line a grade", 1)
+    refuse_conflicts(path, frame)
+    return frame.unique(["qid", "chunk_id"], keep="first", maintain_order=True)
+
+
+_ABOUT = ("source", "model", "prompt_hash")
+
+
+def _about(record: dict[str, Any], path: Path, line: int) -> tuple[str | None, ...]:
+    return tuple(_text(record.get(key), key, path, line) for key in _ABOUT)

@@ -22,6 +22,8 @@ from reportgen.render.views.first_screen import first_screen
 from reportgen.render.views.hygiene import hygiene_view
 from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
 from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN, question_rows, runs_in_order
+from reportgen.render.views.secondary import ANCHOR as SECONDARY_ANCHOR
+from reportgen.render.views.secondary import secondary_view
 from reportgen.schema import Report
 
 
@@ -68,6 +70,8 @@ def sections(report: Report) -> list[tuple[str, str]]:
     ]
     if report.get("chunkings"):
         listed.append((CHUNKINGS_ANCHOR, "Chunkings"))
+    if report.get("secondary_judgments"):
+        listed.append((SECONDARY_ANCHOR, "Secondary judgments"))
     if report["comparisons"]["pairs"]:
         listed.append(("comparisons", "Comparisons"))
     if report.get("drilldown"):
@@ -130,4 +134,5 @@ def view_model(
         "hygiene": hygiene_view(report),
         "drilldown": drilldown_view(report),
         "chunkings": chunkings_view(report, charts or {}),
+        "secondary": secondary_view(report),
     }
