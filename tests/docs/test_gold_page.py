@@ -21,7 +21,7 @@ def test_the_labelling_loop_runs_as_written(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.chdir(tmp_path)
     page = (Path(__file__).resolve().parents[2] / "docs" / "gold.md").read_text()
     commands = [body.strip() for language, _, body in blocks("gold.md") if language == "shell"]
-    assert len(commands) == 3
+    assert len(commands) == 4
     outputs = []
     for command in commands:
         args = shlex.split(command)
@@ -46,3 +46,9 @@ def test_the_labelling_loop_runs_as_written(tmp_path: Path, monkeypatch: pytest.
     assert not labelled & {(row["qid"], row["chunk_id"]) for row in again}
     assert len(again) == len(queue) - len(labelled)
     assert "2 question(s) changed" in outputs[1]
+    report = json.loads(Path("report/report.json").read_text())
+    section = report["secondary_judgments"]
+    assert section["agreement"]["pairs"] == 1  # c7: graded 0 by both
+    assert (
+        section["runs"]["bm25"]["human"]["recall@3"] == report["runs"]["bm25"]["means"]["recall@3"]
+    )
