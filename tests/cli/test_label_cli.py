@@ -207,6 +207,8 @@ def test_import_version_given_and_qrels_and_csv_gold(inputs, tmp_path):
         ('{"qid": "q9", "chunk_id": "c1", "grade": 0}\n', "question q9 is not in the gold set"),
         ('{"qid": "q3", "chunk_id": "d1", "grade": 1}\n', "question q3 is unanswerable"),
         ('{"qid": "q1", "chunk_id": "c3", "grade": "yes"}\n', "grade 'yes' is not a whole number"),
+        ('{"qid": "q1", "chunk_id": "c3", "grade": null}\n', "no graded label in the file"),
+        ('{"qid": "q1", "chunk_id": "c3", "grade": -1}\n', "grade -1 is below 0"),
     ],
 )
 def test_import_refuses_bad_labels(inputs, labels, message):

@@ -59,6 +59,13 @@ def load_labels(path: str | Path, fmt: str | None = None) -> pl.DataFrame:
     fmt = label_format(path, fmt)
     rows = {"jsonl": _jsonl, "csv": _csv, "label-studio": _label_studio}[fmt](path)
     frame = pl.DataFrame(rows, schema=LABELS_SCHEMA, orient="row")
+    if frame.height == 0:
+        raise InputError(
+            path,
+            "no graded label in the file",
+            "fill the grade of the pairs you labelled (0, 1 or 2), then import",
+            1,
+        )
     refuse_conflicts(path, frame)
     return frame.unique(["qid", "chunk_id"], keep="first", maintain_order=True)
 
