@@ -64,6 +64,9 @@ from reportgen.scale.shard import make_shards as make_shards
 from reportgen.schema import FORMAT_VERSION, Report
 
 if TYPE_CHECKING:
+    import polars as pl
+
+    from reportgen.measure.chunked import Chunkings
     from reportgen.site.publish import Published
 
 __all__ = [
@@ -185,7 +188,7 @@ def relabel(loaded: Sourced, root: Path) -> Sourced:
     return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
 
 
-def _secondary(path: str | Path, chunkings: Any) -> Any:
+def _secondary(path: str | Path, chunkings: Chunkings | None) -> pl.DataFrame:
     """Secondary judgments, refused beside chunk maps (whose runs are judged on the
     evidence, not on chunk grades)."""
     from reportgen.load.inputs.labels import load_judgments
