@@ -517,6 +517,8 @@ def export_labels(
     from reportgen.analyse.labelling import labelling_pool, limited
     from reportgen.analyse.run import attribute_verdicts
     from reportgen.load.evidence.chunks import load_chunk_map
+    from reportgen.load.formats.vocabulary import detect_format
+    from reportgen.load.inputs.labels import trace_texts
     from reportgen.load.inputs.run_files import load_gold_input
     from reportgen.load.inputs.verdicts import load_verdicts
     from reportgen.report.labelling import (
@@ -578,11 +580,19 @@ def export_labels(
     pool = labelling_pool(gold_set, read.runs, settings.context_k, missed)
     kept = limited(pool, limit, per_question)
     documents = None if docs is None else Documents(Path(docs))
-    texts = chunk_texts(
-        None if chunks is None else load_chunk_map(chunks),
-        None if documents is None else documents.text,
-    )
-    rows = queue_rows(gold_set, kept, texts)
+    texts = [
+        chunk_texts(
+            None if chunks is None else load_chunk_map(chunks),
+            None if documents is None else documents.text,
+        )
+    ]
+    questions = []
+    traces = [p for _, p in named if detect_format(p, run_format, "run") == "trace"]
+    for path in [Path(gold)] * (first is not None) + traces:  # traces carry texts too
+        chunk_text, asked = trace_texts(path)
+        texts.append(chunk_text)
+        questions.append(asked)
+    rows = queue_rows(gold_set, kept, texts, questions)
     atomic_write(out, queue_bytes(rows, fmt), "--out")
     return LabelQueue(
         path=out,

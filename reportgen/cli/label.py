@@ -48,7 +48,7 @@ def label() -> None:
 @command
 @takes(
     click.argument("gold", type=click.Path(exists=True, dir_okay=False, path_type=Path)),
-    click.argument("runs", nargs=-1, required=True),
+    click.argument("runs", nargs=-1),
     OUT.but(
         type=click.Path(dir_okay=False, path_type=Path),
         default=None,
@@ -85,8 +85,10 @@ def export(gold: Path, runs: Sequence[str], **options: Any) -> None:
       reportgen label export gold.jsonl runs/*.trec --verdicts v.jsonl --out queue.csv \\
           --chunks chunks.jsonl --per-question 3 --limit 200
 
-    Each pair once, questions in missed_correct first, then the pairs more runs
-    returned. Fill the grade column and give the file to `reportgen label import`.
+    GOLD may be a trace file (gold set, run and verdicts in one); its texts, and those
+    of trace files among RUNS, go in the queue. Each pair once, questions in
+    missed_correct first, then the pairs more runs returned. Fill the grade column and
+    give the file to `reportgen label import`.
     """
     from reportgen.api import export_labels
 

@@ -64,12 +64,25 @@ def chunk_texts(chunks: ChunkMap | None, documents: TextOf | None) -> pl.DataFra
     return frame.select("chunk_id", pl.col("text").alias("chunk_text"))
 
 
-def queue_rows(gold: GoldSet, pool: pl.DataFrame, texts: pl.DataFrame) -> pl.DataFrame:
-    """The queue in the pool's order, each pair with the texts a person reads."""
+def queue_rows(
+    gold: GoldSet,
+    pool: pl.DataFrame,
+    texts: Sequence[pl.DataFrame],
+    questions: Sequence[pl.DataFrame] = (),
+) -> pl.DataFrame:
+    """The queue in the pool's order, each pair with the texts a person reads: the gold
+    set's question, else a trace's; the first of ``texts`` (chunk_id, chunk_text) that
+    has the chunk's."""
+    asked = pl.concat([gold.questions.select("qid", "question").drop_nulls(), *questions])
+    shown = pl.concat(list(texts)) if texts else chunk_texts(None, None)
     return (
         pool.with_row_index("_order")
-        .join(gold.questions.select("qid", "question"), on="qid", how="left")
-        .join(texts, on="chunk_id", how="left")
+        .join(asked.unique("qid", keep="first", maintain_order=True), on="qid", how="left")
+        .join(
+            shown.drop_nulls().unique("chunk_id", keep="first", maintain_order=True),
+            on="chunk_id",
+            how="left",
+        )
         .sort("_order")
         .with_columns(
             grade=pl.lit(None, pl.Int64),

@@ -261,3 +261,22 @@ def test_label_studio_export_round_trip(inputs):
     records = [json.loads(line) for line in (d / "g.jsonl").read_text().splitlines()[1:]]
     record = next(r for r in records if r["id"] == data[0]["qid"])
     assert record["provenance"][data[0]["chunk_id"]]["judged_by"] == "ann@example.com"
+
+
+def test_texts_from_a_trace_file(inputs):
+    d = inputs["dir"]
+    trace = [
+        {"id": "q1", "question": "Refunds, from the trace?", "gold": {"c1": 2, "c7": 0},
+         "retrieved": [{"id": "c9", "text": "nine", "score": 0.9}, "c1"], "correct": True},
+        {"id": "q4", "question": "Only in the trace", "gold": ["z1"],
+         "retrieved": [{"chunk_id": "z2", "page_content": "zed two"}], "correct": True},
+    ]  # fmt: skip
+    _jsonl(d / "trace.jsonl", trace)
+    # a trace as the gold set (it is gold set, run and verdicts): its texts fill the queue
+    result = _run("label", "export", d / "trace.jsonl", "--out", d / "t.jsonl")
+    assert result.exit_code == 0, result.output
+    rows = {r["chunk_id"]: r for r in map(json.loads, (d / "t.jsonl").read_text().splitlines())}
+    assert rows["c9"]["chunk_text"] == "nine"
+    assert rows["c9"]["question"] == "Refunds, from the trace?"
+    assert rows["z2"]["question"] == "Only in the trace" and rows["z2"]["chunk_text"] == "zed two"
+    assert rows["z2"]["missed_correct"] is True  # the trace's verdict: correct, z1 not sent

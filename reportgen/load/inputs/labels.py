@@ -19,7 +19,8 @@ from reportgen.errors import InputError
 from reportgen.load.formats.csv_input import column, csv_rows, optional_column
 from reportgen.load.formats.ids import json_id, text_id
 from reportgen.load.formats.json_input import fits_int64, json_document, json_records, pick
-from reportgen.load.formats.vocabulary import CHUNK_COLUMNS, ID_KEYS
+from reportgen.load.formats.meta import question_records
+from reportgen.load.formats.vocabulary import CHUNK_COLUMNS, CHUNK_KEYS, ID_KEYS
 
 LABEL_FORMATS = ("jsonl", "csv", "label-studio")
 LABELS_SCHEMA = pl.Schema(
@@ -295,3 +296,36 @@ _ABOUT = ("source", "model", "prompt_hash")
 
 def _about(record: dict[str, Any], path: Path, line: int) -> tuple[str | None, ...]:
     return tuple(_text(record.get(key), key, path, line) for key in _ABOUT)
+
+
+TEXT_KEYS = ("text", "content", "page_content", "chunk_text")
+"""Where a trace's retrieved object holds the chunk's text, the first present wins."""
+
+
+def trace_texts(path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The texts a trace file carries, for the labelling queue: (chunk_id, chunk_text)
+    from its retrieved objects, and (qid, question). The trace was read and checked as
+    a run already; here only the strings are picked, the first text of a chunk kept."""
+    chunks: dict[str, str] = {}
+    questions: dict[str, str] = {}
+    for _, qid, record in question_records(path, {}):
+        if isinstance(text := record.get("question"), str) and text.strip():
+            questions.setdefault(qid, text.strip())
+        retrieved = record.get("retrieved")
+        for item in retrieved if isinstance(retrieved, list) else []:
+            if not isinstance(item, dict):
+                continue
+            chunk = next((item[k] for k in CHUNK_KEYS if k in item), None)
+            text = next((item[k] for k in TEXT_KEYS if isinstance(item.get(k), str)), None)
+            if isinstance(chunk, str | int) and not isinstance(chunk, bool) and text:
+                chunks.setdefault(str(chunk).strip(), text)
+    return (
+        pl.DataFrame(
+            {"chunk_id": list(chunks), "chunk_text": list(chunks.values())},
+            schema={"chunk_id": pl.String, "chunk_text": pl.String},
+        ),
+        pl.DataFrame(
+            {"qid": list(questions), "question": list(questions.values())},
+            schema={"qid": pl.String, "question": pl.String},
+        ),
+    )
