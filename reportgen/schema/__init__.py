@@ -26,6 +26,7 @@ from reportgen.schema.compared import (
     GateSection,
     GoldChange,
     IntervalMethod,
+    JudgedGap,
     LeftOut,
     LeftOutQuestions,
     MeasureChange,
@@ -50,7 +51,7 @@ from reportgen.schema.pages import (
     RunRow,
     TopScores,
 )
-from reportgen.schema.secondary import SecondaryJudgments
+from reportgen.schema.secondary import Agreement, SecondaryJudgments, SecondaryMeans
 from reportgen.schema.sections import (
     AttributionSection,
     ByCoverage,
@@ -243,6 +244,7 @@ __all__ = [
     "PANELS_KEPT",
     "QUESTION_ROWS_KEPT",
     "READABLE_FORMAT_VERSIONS",
+    "Agreement",
     "AttributionSection",
     "BaselineComparison",
     "BaselineGold",
@@ -275,6 +277,7 @@ __all__ = [
     "HygieneSection",
     "InOverlap",
     "IntervalMethod",
+    "JudgedGap",
     "KindCounts",
     "Label",
     "LeakCounts",
@@ -312,6 +315,8 @@ __all__ = [
     "RunSection",
     "RunTraces",
     "ScoreRange",
+    "SecondaryJudgments",
+    "SecondaryMeans",
     "Selection",
     "SettingsSection",
     "Stale",
