@@ -32,7 +32,7 @@ REPORT_KEYS = (
     *("min", "max-drop", "significant-only", "manifest", "manifest-format"),
     *("run-index-version", "audience", "as-of", "strict", "merge-data"),
     *("retrieved-when", "trace-question-key", "span-doc-key"),
-    *("chunks", "chunks-format", "docs", "min-coverage", "explain"),
+    *("chunks", "chunks-format", "docs", "min-coverage", "explain", "judgments"),
 )
 """The keys a config file may set: the options of ``reportgen report`` without the
 dashes (tests/cli/test_config.py keeps the two lists equal)."""
