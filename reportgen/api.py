@@ -41,7 +41,7 @@ from reportgen.pipeline import (
     strict_failure,
 )
 from reportgen.render.links import check_report_url
-from reportgen.render.output import PER_QUESTION_FORMATS, write_files
+from reportgen.render.output import PER_QUESTION_FORMATS, atomic_write, write_files
 from reportgen.request import (
     MergeInputs,
     MergeRequest,
@@ -64,10 +64,15 @@ from reportgen.scale.shard import make_shards as make_shards
 from reportgen.schema import FORMAT_VERSION, Report
 
 if TYPE_CHECKING:
+    import polars as pl
+
+    from reportgen.measure.chunked import Chunkings
     from reportgen.site.publish import Published
 
 __all__ = [
     "GateRules",
+    "LabelImport",
+    "LabelQueue",
     "MergeInputs",
     "MergeRequest",
     "MergeResult",
@@ -81,6 +86,8 @@ __all__ = [
     "Settings",
     "demo_request",
     "example_dir",
+    "export_labels",
+    "import_labels",
     "load_gate_rules",
     "load_runs",
     "make_report",
@@ -158,6 +165,8 @@ def report_inputs(
         files.append(("the verdicts", read_from(inputs.verdicts)))
     if inputs.manifest is not None:
         files.append(("the manifest", Path(inputs.manifest)))
+    if inputs.judgments is not None:
+        files.append(("the secondary judgments", Path(inputs.judgments)))
     if baseline is not None:
         files.append(("the baseline", baseline.path))
         files.append(("the baseline's per-question file", per_question_path(baseline.path)))
@@ -177,6 +186,20 @@ def relabel(loaded: Sourced, root: Path) -> Sourced:
     if not path.is_relative_to(root):
         return loaded
     return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
+
+
+def _secondary(path: str | Path, chunkings: Chunkings | None) -> pl.DataFrame:
+    """Secondary judgments, refused beside chunk maps (whose runs are judged on the
+    evidence, not on chunk grades)."""
+    from reportgen.load.inputs.labels import load_judgments
+
+    if chunkings is not None and chunkings.maps:
+        raise UsageError(
+            "--judgments grade chunk ids, but with --chunks the runs are judged on the "
+            "evidence spans",
+            "leave out one of the two",
+        )
+    return load_judgments(path)
 
 
 def make_report(request: ReportRequest) -> ReportResult:
@@ -255,6 +278,12 @@ def make_report(request: ReportRequest) -> ReportResult:
                 chunkings = dataclasses.replace(chunkings, maps=maps)
         evaluation = evaluate(gold_set, loaded, settings.scoring, chunkings=chunkings)
         evidence = Evidence(verdict_set, inputs.verdicts_run, index, previous, checks.as_of)
+        if inputs.judgments is not None:
+            evidence = dataclasses.replace(
+                evidence,
+                judgments=_secondary(inputs.judgments, chunkings),
+                judgments_source=printable(inputs.judgments),
+            )
         cut = None
         if outputs.merge_data and not isinstance(inputs.gold, GoldSet):
             cut = read_cut(Path(inputs.gold))  # a shard of `reportgen shard`: its place
@@ -450,3 +479,194 @@ def publish_report(
             public=public,
             max_site_mb=max_site_mb,
         )
+
+
+@dataclasses.dataclass(frozen=True)
+class LabelQueue:
+    """What `reportgen label export` wrote: the queue, and how much of the pool it holds."""
+
+    path: Path
+    format: str
+    pairs: int
+    pool: int
+    """Unjudged pairs in the top k_ctx of any run, before --limit and --per-question."""
+    questions: int
+    first: int
+    """Pairs of questions answered correctly with no relevant chunk sent, queued first."""
+
+
+def _refuse_overwrite(out: Path, inputs: Sequence[tuple[str, Path]]) -> None:
+    """An output that is one of the inputs would destroy what it was made from."""
+    for what, given in inputs:
+        if out.resolve() == Path(given).resolve():
+            raise UsageError(
+                f"--out {printable(out)} is {what}",
+                "write to another file: an input is never overwritten",
+            )
+
+
+def export_labels(
+    gold: str | Path,
+    runs: Sequence[RunSpec],
+    out: str | Path,
+    *,
+    context_k: int = 5,
+    queue_format: str | None = None,
+    limit: int | None = None,
+    per_question: int | None = None,
+    gold_format: str | None = None,
+    run_format: str | None = None,
+    verdicts: str | Path | None = None,
+    verdict_format: str | None = None,
+    verdicts_run: str | None = None,
+    chunks: str | Path | None = None,
+    docs: str | Path | None = None,
+) -> LabelQueue:
+    """Write the unjudged (question, chunk) pairs of the top ``context_k`` of any run.
+
+    Questions the verdicts put in ``missed_correct`` come first, then the pairs more
+    runs returned (SPEC.md, "Judged chunks and holes"). ``chunks`` (a chunk map with a
+    text column, or with ``docs``) gives each chunk's text.
+    """
+    from reportgen.analyse.labelling import labelling_pool, limited
+    from reportgen.analyse.run import attribute_verdicts
+    from reportgen.load.evidence.chunks import load_chunk_map
+    from reportgen.load.formats.vocabulary import detect_format
+    from reportgen.load.inputs.labels import trace_texts
+    from reportgen.load.inputs.run_files import load_gold_input
+    from reportgen.load.inputs.verdicts import load_verdicts
+    from reportgen.report.labelling import (
+        QUEUE_FORMATS,
+        chunk_texts,
+        queue_bytes,
+        queue_rows,
+    )
+    from reportgen.report.labelling import (
+        queue_format as format_of,
+    )
+
+    out = Path(out)
+    for name, value in (("limit", limit), ("per_question", per_question)):
+        if value is not None and value < 1:
+            raise ParameterError(
+                name,
+                value,
+                "must be at least 1",
+                "pass a number of pairs, e.g. 100",
+                option=f"--{name.replace('_', '-')}",
+            )
+    fmt = queue_format or format_of(out.name)
+    if fmt not in QUEUE_FORMATS:
+        raise ParameterError(
+            "queue_format",
+            fmt,
+            "not a queue format",
+            f"pass one of {', '.join(QUEUE_FORMATS)}",
+            option="--format",
+        )
+    named = [run_named(spec) for spec in runs]
+    given = [("the gold set", Path(gold))] + [(f"run {p.name}", p) for _, p in named]
+    given += [
+        (what, Path(p)) for what, p in (("the verdicts", verdicts), ("the chunk map", chunks)) if p
+    ]
+    _refuse_overwrite(out, given)
+    settings = Settings(context_k=context_k, ks=(context_k,))
+    gold_set, first = load_gold_input(Path(gold), gold_format, None, None)
+    read = load_run_inputs(named, gold_set, run_format, None, first)
+    verdict_set = load_verdicts(verdicts, verdict_format) if verdicts is not None else None
+    verdict_set = (
+        with_trace_verdicts(
+            verdict_set,
+            read.verdicts,
+            verdicts_run or read.runs[0].name,
+            [r.name for r in read.runs],
+        )
+        if read.runs
+        else verdict_set
+    )
+    evaluation = evaluate(gold_set, read.runs, settings)
+    attributions, _ = attribute_verdicts(evaluation, verdict_set, verdicts_run)
+    missed = {
+        qid
+        for attribution in attributions
+        for qid in attribution.overall.questions["missed_correct"]
+    }
+    pool = labelling_pool(gold_set, read.runs, settings.context_k, missed)
+    kept = limited(pool, limit, per_question)
+    documents = None if docs is None else Documents(Path(docs))
+    texts = [
+        chunk_texts(
+            None if chunks is None else load_chunk_map(chunks),
+            None if documents is None else documents.text,
+        )
+    ]
+    questions = []
+    traces = [p for _, p in named if detect_format(p, run_format, "run") == "trace"]
+    for path in [Path(gold)] * (first is not None) + traces:  # traces carry texts too
+        chunk_text, asked = trace_texts(path)
+        texts.append(chunk_text)
+        questions.append(asked)
+    rows = queue_rows(gold_set, kept, texts, questions)
+    atomic_write(out, queue_bytes(rows, fmt), "--out")
+    return LabelQueue(
+        path=out,
+        format=fmt,
+        pairs=kept.height,
+        pool=pool.height,
+        questions=kept.get_column("qid").n_unique(),
+        first=int(kept.get_column("missed_correct").sum()),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class LabelImport:
+    """What `reportgen label import` wrote: the new gold version and what changed."""
+
+    path: Path
+    version: str | None
+    questions_changed: tuple[str, ...]
+    pairs_added: int
+    labels_read: int
+    fingerprint_before: str
+    fingerprint_after: str
+    notes: tuple[str, ...]
+
+
+def import_labels(
+    gold: str | Path,
+    labels: str | Path,
+    out: str | Path,
+    *,
+    version: str | None = None,
+    gold_format: str | None = None,
+    labels_format: str | None = None,
+) -> LabelImport:
+    """Write a new gold version: the gold file with the graded pairs of ``labels`` added.
+
+    Only labelled questions change; a pair the gold set already grades alike is
+    skipped, otherwise refused; so are two labels of one pair that disagree.
+    """
+    from reportgen.load import load_gold
+    from reportgen.load.formats.vocabulary import detect_format
+    from reportgen.load.inputs.labels import load_labels
+    from reportgen.report.new_gold import fresh_labels, new_gold
+
+    gold_path, labels_path, out = Path(gold), Path(labels), Path(out)
+    _refuse_overwrite(out, [("the gold set", gold_path), ("the labels", labels_path)])
+    fmt = detect_format(gold_path, gold_format, "gold")
+    gold_set = load_gold(gold_path, fmt)
+    read = load_labels(labels_path, labels_format)
+    fresh = fresh_labels(gold_set, read, printable(labels_path))
+    made = new_gold(gold_path, fmt, gold_set, fresh, version)
+    atomic_write(out, made.data, "--out")
+    after = load_gold(out, fmt)  # what the next report reads: checked before we say done
+    return LabelImport(
+        path=out,
+        version=made.version,
+        questions_changed=made.questions_changed,
+        pairs_added=made.pairs_added,
+        labels_read=read.height,
+        fingerprint_before=gold_set.fingerprint,
+        fingerprint_after=after.fingerprint,
+        notes=made.notes,
+    )

@@ -16,10 +16,13 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from reportgen.analyse.baseline import GoldChangePolicy
 from reportgen.analyse.drilldown import ExplainMode
 from reportgen.analyse.gate import failures
 from reportgen.analyse.run import AnalysisOptions, Findings, run_analyses
+from reportgen.analyse.secondary import secondary_section
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import GateFailed
 from reportgen.load.previous.baseline import Baseline
@@ -205,6 +208,9 @@ class Evidence:
     baseline: Baseline | None
     as_of: date | None
     """None: the report's date."""
+    judgments: pl.DataFrame | None = None
+    """Secondary judgments (reportgen.load.inputs.labels.JUDGMENTS_SCHEMA), kept apart."""
+    judgments_source: str = ""
 
 
 def analyse_and_write(
@@ -245,6 +251,10 @@ def analyse_and_write(
         report["merged_from"] = merged_from
     if coverage is not None:
         report["merge_coverage"] = coverage
+    if evidence.judgments is not None:
+        report["secondary_judgments"] = secondary_section(  # type: ignore[typeddict-item]
+            evaluation, evidence.judgments, evidence.judgments_source
+        )
     outputs = ending.outputs
     files = render_files(
         report,

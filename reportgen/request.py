@@ -98,6 +98,9 @@ class ReportInputs:
     chunks_format: str | None = None
     docs: str | Path | None = None
     """The folder of the documents the evidence names: locates quotes, shows text."""
+    judgments: str | Path | None = None
+    """Secondary judgments (an LLM judge's): shown beside the gold set's numbers, never
+    in them."""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.analyse.compare import Clusters, Side, apply_holm, compare_sides, method
+from reportgen.analyse.judged import judged_gap
 from reportgen.core.model import ReportWarning, fingerprint_of
 from reportgen.errors import InputError
 from reportgen.load.previous.baseline import Baseline
@@ -189,6 +190,9 @@ def compare_with_baseline(
     )
     for name, entry in zip(common, entries, strict=True):
         entry["run"] = name
+        entry["judged"] = judged_gap(
+            then_sides[name], now_sides[name], evaluation.settings.context_k
+        )
         entry["cells"] = _cells(then_report, cells, name)
     apply_holm(entries)
     section = {

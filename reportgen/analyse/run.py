@@ -45,6 +45,7 @@ from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
 from reportgen.analyse.gate import audit, evaluate_gate
 from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
+from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
 from reportgen.analyse.transitions import transitions
 from reportgen.core.labels import created_at, default_version_label
@@ -267,14 +268,17 @@ def run_analyses(
     listed = change_keys(settings.context_k)
     tested = compared_keys(evaluation, options.compare_measures, options.gate)
     clusters = question_clusters(evaluation, options.cluster_by)
+    sides = current_sides(evaluation)
     comparisons = compare_runs(
-        current_sides(evaluation),
+        sides,
         tested,
         listed,
         options.reference_run,
         clusters=clusters,
         cluster_by=options.cluster_by,
     )
+    for pair in comparisons["pairs"]:
+        pair["judged"] = judged_gap(sides[pair["before"]], sides[pair["after"]], settings.context_k)
     versus = None
     if options.baseline is not None:
         cells = (

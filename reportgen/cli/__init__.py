@@ -15,7 +15,7 @@ import click
 from reportgen.cli.command import ReportgenCommand, ReportgenGroup
 from reportgen.version import __version__
 
-COMMANDS = ("demo", "merge", "publish", "render", "report", "shard")
+COMMANDS = ("demo", "label", "merge", "publish", "render", "report", "shard")
 """The commands: each the function NAME of the module reportgen/cli/NAME.py. To add a
 command, write its module and add its name here."""
 
@@ -40,7 +40,7 @@ def cli(debug: bool) -> None:
 
 def _register(name: str) -> None:
     command = getattr(import_module(f"reportgen.cli.{name}"), name)
-    if not isinstance(command, ReportgenCommand):
+    if not isinstance(command, ReportgenCommand | ReportgenGroup):
         raise TypeError(f"reportgen.cli.{name}.{name} is not a command made with @command")
     cli.add_command(command)
 

@@ -20,6 +20,7 @@ from reportgen.cli.options.inputs import (
     VERDICTS_FILE,
     VERDICTS_RUN,
 )
+from reportgen.cli.options.labelling import JUDGMENTS
 from reportgen.cli.options.measuring import (
     COMPARISONS,
     COST_PER_1K_CHARS,
@@ -60,6 +61,7 @@ MEASURE = (OUT, *SCORING, *WRITTEN)
     VERDICTS_FILE,
     VERDICTS_RUN,
     *READ_VERDICTS,
+    JUDGMENTS,
     *COMPARISONS,
     *GATE,
     EXPLAIN,

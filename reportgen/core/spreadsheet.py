@@ -13,6 +13,8 @@ of that shape. Other cells, ``'x`` included, are left as they are both ways.
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 FORMULA_START = r"[=+\-@\t\r]"
@@ -40,3 +42,8 @@ def from_text(column: str) -> pl.Expr:
         .otherwise(cell)
         .alias(column)
     )
+
+
+def unquoted(cell: str) -> str:
+    """One cell as it was before :func:`as_text`, for readers that go cell by cell."""
+    return cell[1:] if re.match(_QUOTED_WHEN_READ, cell) else cell

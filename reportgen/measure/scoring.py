@@ -33,6 +33,7 @@ from reportgen.measure.chunked import (
     chunk_warnings,
     refuse_unmapped_evidence,
 )
+from reportgen.measure.judged import judged_keys, judged_scores
 from reportgen.measure.measures import (
     Judged,
     judge,
@@ -134,7 +135,7 @@ class Settings:
     @property
     def measure_keys(self) -> list[str]:
         spans = span_keys(self.ks) if self.span_measures else []
-        return measure_keys(self.ks) + spans
+        return measure_keys(self.ks) + judged_keys(self.ks) + spans
 
 
 @dataclass(frozen=True)
@@ -236,7 +237,7 @@ def score_run(
     )
     scores = per_question(
         gold, run, settings.ks, settings.threshold, judged=judged, returned=returned
-    )
+    ).join(judged_scores(gold, run, settings.ks, returned.retrieved), on="qid", how="left")
     if settings.span_measures:
         spans = (
             chunked.span_scores

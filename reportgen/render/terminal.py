@@ -14,9 +14,15 @@ from reportgen.core.model import outcome_word
 from reportgen.errors import printable
 from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
-from reportgen.render.views.comparisons import cells_line, gold_change_lines, selection_sentence
+from reportgen.render.views.comparisons import (
+    cells_line,
+    gold_change_lines,
+    selection_sentence,
+    unjudged_note,
+)
 from reportgen.render.views.context import context_notes
 from reportgen.render.views.methods import headline
+from reportgen.render.views.secondary import secondary_lines
 from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
@@ -58,6 +64,7 @@ def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
             ]
             lines.append("  " + "  ".join(cells))
         lines.append("")
+    lines += secondary_lines(report)
     notes = context_notes(report)
     lines += [*notes, ""] if notes else []
     lines += comparison_lines(report)
@@ -119,7 +126,7 @@ def _comparison_line(entry: Comparison, key: str) -> str:
         f"  {entry['before']} -> {entry['after']}: {key} {fmt(measure['before'])} -> "
         f"{fmt(measure['after'])} ({measure['difference']:+.3f}, 95% CI "
         f"{measure['ci_low']:+.3f} to {measure['ci_high']:+.3f}, Holm p {measure['p_holm']:.3g}): "
-        f"{measure['label']}{_detectable(measure)}"
+        f"{measure['label']}{_detectable(measure)}{unjudged_note(entry)}"
     )
 
 

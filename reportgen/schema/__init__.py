@@ -27,6 +27,7 @@ from reportgen.schema.compared import (
     GateSection,
     GoldChange,
     IntervalMethod,
+    JudgedGap,
     LeftOut,
     LeftOutQuestions,
     MdeMethod,
@@ -60,6 +61,7 @@ from reportgen.schema.pages import (
     RunRow,
     TopScores,
 )
+from reportgen.schema.secondary import Agreement, SecondaryJudgments, SecondaryMeans
 from reportgen.schema.sections import (
     AttributionSection,
     ByCoverage,
@@ -186,6 +188,9 @@ class Report(TypedDict):
     merge_coverage: NotRequired[MergeCoverage]
     """Written by ``reportgen merge`` when the shards come from `reportgen shard`: the
     questions merged, of how many, and the shards missing (with --allow-partial)."""
+    secondary_judgments: NotRequired[SecondaryJudgments]
+    """With --judgments: each run's numbers with the secondary judgments beside the gold
+    set's, and their agreement; never read by the gate or the comparisons."""
 
 
 class MergedSettings(TypedDict):
@@ -265,6 +270,7 @@ __all__ = [
     "PANELS_KEPT",
     "QUESTION_ROWS_KEPT",
     "READABLE_FORMAT_VERSIONS",
+    "Agreement",
     "AttributionSection",
     "BaselineComparison",
     "BaselineGold",
@@ -298,6 +304,7 @@ __all__ = [
     "HygieneSection",
     "InOverlap",
     "IntervalMethod",
+    "JudgedGap",
     "KindCounts",
     "Label",
     "LatencySummary",
@@ -339,6 +346,8 @@ __all__ = [
     "RunSection",
     "RunTraces",
     "ScoreRange",
+    "SecondaryJudgments",
+    "SecondaryMeans",
     "Selection",
     "SettingsSection",
     "SideBySide",

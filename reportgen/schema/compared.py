@@ -98,6 +98,18 @@ class ChangedQuestion(TypedDict):
     after: float
 
 
+class JudgedGap(TypedDict):
+    """judged@k_ctx on both sides of a comparison, over the questions both count."""
+
+    key: str
+    before: float
+    after: float
+    difference: float
+    unjudged: bool
+    """The sides differ by more than 0.10: the comparison may reflect unjudged chunks,
+    and every output says so next to its label."""
+
+
 class Comparison(TypedDict):
     """Two runs (or a run then and now) paired by question."""
 
@@ -116,6 +128,8 @@ class Comparison(TypedDict):
     """The largest of its measures' design effects (1 without clusters)."""
     effective_n: float
     """``n`` / ``design_effect``: as many independent questions as the clusters are worth."""
+    judged: NotRequired[JudgedGap | None]
+    """Null when a side has no judged@k_ctx (a baseline made before reportgen had it)."""
 
 
 class ComparisonsSection(TypedDict):

@@ -120,6 +120,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     "docs": ("inputs.docs", ["--docs", "docs"], Path("docs")),
     "min_coverage": ("settings.scoring.min_coverage", ["--min-coverage", "0.7"], 0.7),
     "explain": ("outputs.explain", ["--explain", "all"], "all"),
+    "judgments": ("inputs.judgments", ["--judgments", "judge.jsonl"], Path("judge.jsonl")),
 }
 
 CLI_ONLY = {
@@ -172,7 +173,7 @@ def test_every_report_option_is_a_request_field() -> None:
 
 
 def test_the_command_line_fills_each_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("verdicts.jsonl", "manifest.txt", "settings.toml"):
+    for name in ("verdicts.jsonl", "manifest.txt", "settings.toml", "judge.jsonl"):
         (tmp_path / name).write_text("")
     seen: list[ReportRequest] = []
 

@@ -63,7 +63,8 @@ def _versions(out: Path) -> dict[str, str]:
     assert markdown.startswith("# Retrieval report ") and "## Glossary" in markdown
     frame = pl.read_csv(out / "per_question.csv")
     assert frame.columns[:4] == ["run", "qid", "kind", "status"]
-    assert len(frame.columns) == 4 + 27  # 6 measures at k = 1, 3, 5, 10, and 3 whole-list ones
+    # 6 measures at k = 1, 3, 5, 10, 3 whole-list ones, and judged@k and hole@k at each k
+    assert len(frame.columns) == 4 + 27 + 8
     assert frame.height == QUESTIONS
     return {
         "report.json": report["version"],

@@ -42,7 +42,7 @@ REPORT_KEYS = (
     *("max", "max-rise", "cost-per-1k-chars"),
     *("run-index-version", "audience", "as-of", "strict", "merge-data"),
     *("retrieved-when", "trace-question-key", "span-doc-key"),
-    *("chunks", "chunks-format", "docs", "min-coverage", "explain"),
+    *("chunks", "chunks-format", "docs", "min-coverage", "explain", "judgments"),
     *("commit", "baseline-commit", "baseline-fallback", "junit"),
 )
 """The keys a config file may set: the options of ``reportgen report`` without the

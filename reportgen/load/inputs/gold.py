@@ -49,6 +49,7 @@ RECORD_KEYS = (
     "unanswerable",
     "forbidden",
     "evidence",
+    "provenance",
 )
 """Every key reportgen reads in a gold JSON Lines record (``_meta`` lines apart)."""
 NO_GOLD_FIX = 'add its gold chunk ids or set "unanswerable": true'

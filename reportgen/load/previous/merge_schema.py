@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.errors import InputError
+from reportgen.measure.judged import judged_keys
 from reportgen.measure.measures import measure_keys
 from reportgen.measure.scoring import COST_COLUMNS
 from reportgen.measure.spans import span_keys
@@ -192,7 +193,7 @@ def scores_schema(meta: dict[str, Any]) -> pl.Schema:
     measures when a run was measured through a chunk map."""
     ks = meta["settings"]["k"]
     spans = any(run["chunk_map"] is not None for run in meta["runs"].values())
-    keys = measure_keys(ks) + (span_keys(ks) if spans else [])
+    keys = measure_keys(ks) + judged_keys(ks) + (span_keys(ks) if spans else [])
     measures = [(key, pl.Int64 if key.startswith("context_chars@") else pl.Float64) for key in keys]
     given = meta["settings"].get("costs")  # absent from shards measured before latency
     costs = [

@@ -25,6 +25,7 @@ from reportgen.load.formats.files import (
     polars_source,
     read_lines,
 )
+from reportgen.measure.judged import judged_keys
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
 from reportgen.measure.spans import span_keys
 
@@ -206,4 +207,4 @@ def _reportgen_key(name: pl.Expr) -> pl.Expr:
 def _in_reportgen_order(keys: list[str]) -> list[str]:
     """The keys in the order reportgen writes them: measure by measure, k by k."""
     ks = cutoffs(keys)
-    return [key for key in measure_keys(ks) + span_keys(ks) if key in keys]
+    return [key for key in measure_keys(ks) + judged_keys(ks) + span_keys(ks) if key in keys]

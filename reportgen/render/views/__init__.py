@@ -30,6 +30,8 @@ from reportgen.render.views.questions import (
     question_rows,
     runs_in_order,
 )
+from reportgen.render.views.secondary import ANCHOR as SECONDARY_ANCHOR
+from reportgen.render.views.secondary import secondary_view
 from reportgen.render.views.transitions import ANCHOR as CHANGED_ANCHOR
 from reportgen.render.views.transitions import TITLE as CHANGED_TITLE
 from reportgen.render.views.transitions import transitions_view
@@ -88,6 +90,8 @@ def sections(report: Report) -> list[tuple[str, str]]:
         listed.append((CHUNKINGS_ANCHOR, "Chunkings"))
     if any("latency" in run or "cost" in run for run in report["runs"].values()):
         listed.append((LATENCY_ANCHOR, "Latency and cost"))
+    if report.get("secondary_judgments"):
+        listed.append((SECONDARY_ANCHOR, "Secondary judgments"))
     if report["comparisons"]["pairs"]:
         listed.append(("comparisons", "Runs compared"))
     drilldown = report.get("drilldown")
@@ -194,4 +198,5 @@ def view_model(
         "transitions": transitions_view(report, screen.run),
         "anchor_changed": CHANGED_ANCHOR,
         "title_changed": CHANGED_TITLE,
+        "secondary": secondary_view(report),
     }

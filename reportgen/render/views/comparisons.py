@@ -96,7 +96,7 @@ def _comparison_table(entry: Comparison, titles: Titles) -> Table:
                 Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}"),
                 Cell(f"{m['wins']} / {m['ties']} / {m['losses']}"),
                 Cell(_mde_text(m)),
-                Cell(m["label"], css=f"verdict {verdict_class(m['label'])}"),
+                Cell(m["label"] + unjudged_note(entry), css=f"verdict {verdict_class(m['label'])}"),
             ]
         )
     header = [
@@ -219,7 +219,8 @@ def glance_table(labelled: Sequence[tuple[str, Comparison]], k: int, titles: Tit
     keys = [key for key in keys if any(key in entry["measures"] for _, entry in labelled)]
     rows = []
     for label, entry in labelled:
-        cells = [Cell(label)]
+        note = unjudged_note(entry)
+        cells = [Cell(label if label.endswith(note) else label + note)]
         for key in keys:
             m = entry["measures"].get(key)
             text = "n/a" if m is None else f"{fmt(m['before'])} → {fmt(m['after'])}"
@@ -233,8 +234,21 @@ def glance_table(labelled: Sequence[tuple[str, Comparison]], k: int, titles: Tit
 
 
 def pair_label(entry: Comparison) -> str:
-    """A pair of runs as the glance table names it: ``keyword → rerank``."""
-    return f"{entry['before']} → {entry['after']}"
+    """A pair of runs as the glance table names it: ``keyword → rerank``, with the
+    unjudged-chunks note when its sides were judged unevenly."""
+    return f"{entry['before']} → {entry['after']}{unjudged_note(entry)}"
+
+
+def unjudged_note(entry: Comparison) -> str:
+    """`` (may reflect unjudged chunks: judged@5 0.40 → 0.85)`` when the sides differ by
+    more than 0.10 in judged@k_ctx, else nothing: written after a comparison's label."""
+    judged = entry.get("judged")
+    if not judged or not judged["unjudged"]:
+        return ""
+    return (
+        f" (may reflect unjudged chunks: {judged['key']} {fmt(judged['before'])} → "
+        f"{fmt(judged['after'])})"
+    )
 
 
 def glance_note(

@@ -22,6 +22,7 @@ from reportgen.render.views.common import (
     plural,
     verdict_class,
 )
+from reportgen.render.views.comparisons import unjudged_note
 from reportgen.render.views.verdicts import TOO_FEW, VerdictNotes, too_few_title, verdict_notes
 from reportgen.schema import BaselineComparison, Report
 
@@ -253,6 +254,7 @@ def _figures(report: Report, run: str, entry: BaselineComparison | None) -> list
         change = verdict = ""
         if measure is not None:
             change = f"{change_words(measure['difference'])} from {fmt(measure['before'])}"
+            change += unjudged_note(entry) if entry else ""
             verdict = measure["label"]
         figures.append(
             Figure(
@@ -411,6 +413,7 @@ def _others(report: Report, run: str) -> Table | None:
                     "not in the baseline"
                     if measure is None
                     else f"{change_words(measure['difference'])}, {measure['label']}"
+                    + (unjudged_note(entry) if entry else "")
                 )
             )
         rows.append(row)
