@@ -5,9 +5,11 @@ A chunk is judged for a question when the gold set grades it, whatever the grade
 of unjudged chunks says as much about the gold set as about the run: these two
 measures say how much (SPEC.md, "Judged chunks and holes").
 
-``judged@k`` follows ir_measures' ``Judged@k`` (0.4.3, ``judged_provider.py``): judged
-chunks in the top k divided by k, or by the list's length when it holds fewer than k
-chunks, so a short list of judged chunks has no hole. ``hole@k`` = 1 - judged@k
+``judged@k`` is judged chunks in the top k divided by k, also when the list holds fewer
+than k chunks (SPEC.md: the places a short list leaves empty are holes too, as on
+precision@k). ir_measures' ``Judged@k`` (0.4.3, ``judged_provider.py``) divides a short
+list by its length instead; the two agree whenever a list reaches k, and the tests check
+the numerators against it everywhere. ``hole@k`` = 1 - judged@k
 (BEIR's and MTEB's Hole@k), for every question, so that the means keep that identity.
 A question the run does not answer has judged@k 0 (as on every measure), so hole@k 1.
 """
@@ -52,13 +54,7 @@ def judged_scores(
         .agg((pl.col("rank") <= k).sum().alias(f"_j@{k}") for k in ks)
     )
     n = pl.col("_n")
-    values = [
-        pl.when(n > 0)
-        .then(pl.col(f"_j@{k}") / pl.min_horizontal(n, pl.lit(k)))
-        .otherwise(0.0)
-        .alias(f"judged@{k}")
-        for k in ks
-    ]
+    values = [(pl.col(f"_j@{k}") / k).alias(f"judged@{k}") for k in ks]
     holes = [(1.0 - pl.col(f"judged@{k}")).alias(f"hole@{k}") for k in ks]
     return (
         gold.questions.select("qid")

@@ -3,6 +3,7 @@ question by question on trec_eval's test data and on real TREC runs."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -44,19 +45,21 @@ def test_grade_zero_changes_no_other_measure(make_gold, make_run):
     assert plain["q1"]["judged@4"] == pytest.approx(1 / 4, abs=TOL)
 
 
-def test_short_list_divides_by_its_length_as_ir_measures(make_gold, make_run):
-    # two chunks returned, both judged: no hole, whatever k (ir_measures 0.4.3)
+def test_short_list_still_divides_by_k_as_spec_says(make_gold, make_run):
+    # two chunks returned, both judged: the eight places left empty at 10 are holes
+    # (SPEC.md; ir_measures 0.4.3 would divide by the list's length and say 1.0)
     row = _scores(make_gold({"q1": {"c1": 1, "c2": 0}}), make_run({"q1": ["c1", "c2"]}))["q1"]
-    assert row["judged@10"] == 1.0
-    assert row["hole@10"] == 0.0
+    assert row["judged@10"] == pytest.approx(2 / 10, abs=TOL)
+    assert row["hole@10"] == pytest.approx(8 / 10, abs=TOL)
+    assert row["judged@2"] == 1.0
     assert row["judged@1"] == 1.0
 
 
 def test_repeat_counts_once_and_missing_question_is_all_hole(make_gold, make_run):
     gold = make_gold({"q1": ["c1"], "q2": ["d1"]})
     rows = _scores(gold, make_run({"q1": ["c1", "c1", "x"]}))
-    # the repeat is dropped from the list's length as from every measure
-    assert rows["q1"]["judged@3"] == pytest.approx(1 / 2, abs=TOL)
+    # the repeat counts once; the place it leaves at 3 is a hole (divided by k)
+    assert rows["q1"]["judged@3"] == pytest.approx(1 / 3, abs=TOL)
     assert rows["q2"]["judged@3"] == 0.0
     assert rows["q2"]["hole@3"] == 1.0
     assert rows["q2"]["status"] == "missing"
@@ -67,7 +70,9 @@ def test_judged_keys_follow_measure_order():
 
 
 def _ir_measures_judged(qrels: Path, run: Run, ks: tuple[int, ...]) -> dict[tuple[str, int], float]:
-    """ir_measures' Judged@k per question, on reportgen's ranking (score = -rank).
+    """ir_measures' Judged@k per question, on reportgen's ranking (score = -rank), put
+    over k as SPEC.md says for lists shorter than k (ir_measures divides those by their
+    length: its count of judged chunks is what is compared there).
 
     ir_measures breaks score ties by doc id ascending, trec_eval (and reportgen) by doc
     id descending: handing it the order reportgen measured compares the measure itself.
@@ -83,7 +88,13 @@ def _ir_measures_judged(qrels: Path, run: Run, ks: tuple[int, ...]) -> dict[tupl
         if not q.startswith("#")
     ]
     found = ir_measures.judged.iter_calc(measures, qrel_rows, ranked)
-    return {(m.query_id, m.measure["cutoff"]): m.value for m in found}
+    lengths = Counter(doc.query_id for doc in ranked)
+    return {
+        (m.query_id, m.measure["cutoff"]): m.value
+        * min(lengths[m.query_id], m.measure["cutoff"])
+        / m.measure["cutoff"]
+        for m in found
+    }
 
 
 def _compare(qrels: Path, runs: list[Path], ks: tuple[int, ...]) -> int:
