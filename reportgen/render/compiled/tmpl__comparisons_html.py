@@ -1,5 +1,5 @@
 # Generated from templates/_comparisons.html.j2 by scripts/make_compiled_templates.py
-KEY = 'd414c307065fb7f6c629e47c561e92384c5adc8fa2074e422595eef3c07aaf19'
+KEY = 'd96314d940418f6dd26bffb8e31373b39ed91106dd230fd2b1f3b52e62c33986'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_comparisons.html.j2'
 
@@ -35,9 +35,9 @@ def root(context, missing=missing):
             _loop_vars = {}
             pass
             t_2.extend((
-                '<article class="comparison">\n  <h3>',
+                '<details class="comparison">\n  <summary><h3>',
                 escape(environment.getattr(l_2_block, 'title')),
-                '</h3>\n  <p class="note">',
+                '</h3></summary>\n  <p class="note">',
                 escape(environment.getattr(l_2_block, 'note')),
                 '</p>\n  ',
                 escape(context.call((undefined(name='comparison_table') if l_0_comparison_table is missing else l_0_comparison_table), environment.getattr(l_2_block, 'table'), _loop_vars=_loop_vars)),
@@ -84,7 +84,7 @@ def root(context, missing=missing):
                     '  <p class="note">No question changed at this cutoff.</p>\n',
                 )
             t_2.append(
-                '</article>\n',
+                '</details>\n',
             )
         l_2_block = l_2_per_question_file = missing
         return concat(t_2)
@@ -103,7 +103,15 @@ def root(context, missing=missing):
                 escape(environment.getattr((undefined(name='view') if l_1_view is missing else l_1_view), 'gold')),
                 ' ',
                 escape(environment.getattr((undefined(name='view') if l_1_view is missing else l_1_view), 'method')),
-                '</p>\n  ',
+                '</p>\n',
+            ))
+            if environment.getattr((undefined(name='view') if l_1_view is missing else l_1_view), 'pairs_glance'):
+                pass
+                t_3.append(
+                    escape(context.call((undefined(name='comparison_table') if l_0_comparison_table is missing else l_0_comparison_table), environment.getattr((undefined(name='view') if l_1_view is missing else l_1_view), 'pairs_glance'))),
+                )
+            t_3.extend((
+                '  <p class="note">Open a pair for every measure, its interval and p-values, and the questions that changed.</p>\n  ',
                 escape(context.call((undefined(name='blocks') if l_0_blocks is missing else l_0_blocks), environment.getattr((undefined(name='view') if l_1_view is missing else l_1_view), 'pairs'))),
                 '\n</section>\n',
             ))
@@ -149,4 +157,4 @@ def root(context, missing=missing):
     context.vars['baseline_section'] = l_0_baseline_section = Macro(environment, macro, 'baseline_section', (), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=12&3=17&5=26&6=31&8=37&9=39&10=41&11=44&12=49&13=56&14=60&15=62&16=65&24=91&25=96&26=97&29=101&30=105&34=111&35=116&36=117&39=122&40=127&42=131&43=135&44=137&46=142'
+debug_info = '2=12&3=17&5=26&6=31&8=37&9=39&10=41&11=44&12=49&13=56&14=60&15=62&16=65&24=91&25=96&26=97&29=101&30=106&32=113&36=119&37=124&38=125&41=130&42=135&44=139&45=143&46=145&48=150'

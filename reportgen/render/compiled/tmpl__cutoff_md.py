@@ -1,5 +1,5 @@
 # Generated from templates/_cutoff.md.j2 by scripts/make_compiled_templates.py
-KEY = '2e6674ebb8628dad956394e5e73db0dbb53e6fc79c12e96714a43d5524ce95dc'
+KEY = 'bc95a4f50e1f785f111b7741d1f3169392cce3d657941ec14fbcd6fddbe56528'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_cutoff.md.j2'
 
@@ -9,7 +9,8 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_cutoffs = resolve('cutoffs')
+    l_0_cutoff_title = resolve('cutoff_title')
+    l_0_cutoffs_all = resolve('cutoffs_all')
     l_0_unanswerable = missing
     try:
         t_1 = environment.filters['md']
@@ -24,8 +25,10 @@ def root(context, missing=missing):
         l_0_unanswerable = undefined(f"the template {included_template.__name__!r} (imported on line 1 in '_cutoff.md.j2') does not export the requested name 'unanswerable'", name='unanswerable')
     context.vars['unanswerable'] = l_0_unanswerable
     context.exported_vars.discard('unanswerable')
-    yield '## When to say "I could not find this"\n\nEach question\'s top-1 score: answerable questions should sit above the cutoff that triggers a decline, unanswerable ones below.\n'
-    for l_1_view in (undefined(name='cutoffs') if l_0_cutoffs is missing else l_0_cutoffs):
+    yield '## '
+    yield str(t_1((undefined(name='cutoff_title') if l_0_cutoff_title is missing else l_0_cutoff_title)))
+    yield "\n\nEach question's top-1 score: answerable questions should sit above the cutoff that triggers a decline, unanswerable ones below.\n"
+    for l_1_view in (undefined(name='cutoffs_all') if l_0_cutoffs_all is missing else l_0_cutoffs_all):
         l_1_table = resolve('table')
         _loop_vars = {}
         pass
@@ -53,4 +56,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '1=19&5=26&7=31&9=33&10=36&13=39&14=41&15=43&18=50'
+debug_info = '1=20&2=27&5=29&7=34&9=36&10=39&13=42&14=44&15=46&18=53'

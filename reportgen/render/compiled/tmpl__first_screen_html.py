@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = '996e615ce2a3d54b48acf3d40d04e795130e1035d7fdbade6f97a7383008306f'
+KEY = '0808606095aac1c104b0fb82b170f48d919deb3330897a9c7eee43563cc90fc0'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -12,7 +12,7 @@ def root(context, missing=missing):
     l_0_first_screen = resolve('first_screen')
     l_0_view = resolve('view')
     l_0_table = resolve('table')
-    l_0_screen = missing
+    l_0_screen = l_0_transitions_matrix = missing
     pass
     l_0_screen = (undefined(name='first_screen') if l_0_first_screen is missing else l_0_first_screen)
     context.vars['screen'] = l_0_screen
@@ -76,7 +76,14 @@ def root(context, missing=missing):
     yield escape(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'title'))
     yield '</h2>\n  <p class="why">'
     yield escape(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'why_line'))
-    yield '</p>\n  <div class="figures-row">\n'
+    yield '</p>\n'
+    template = environment.get_template('_warning_digest.html.j2', '_first_screen.html.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
+    yield '  <div class="figures-row">\n'
     for l_1_figure in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'figures'):
         _loop_vars = {}
         pass
@@ -101,7 +108,14 @@ def root(context, missing=missing):
             yield '</strong></span>'
         yield '    </div>\n'
     l_1_figure = missing
-    yield '  </div>\n  <div id="four-cells">\n'
+    yield '  </div>\n'
+    template = environment.get_template('_verdict_notes.html.j2', '_first_screen.html.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
+    yield '  <div id="four-cells">\n'
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells'):
         pass
         l_0_view = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells')
@@ -162,7 +176,7 @@ def root(context, missing=missing):
         context.vars['table'] = l_0_table
         context.exported_vars.add('table')
         template = environment.get_template('_table.html.j2', '_first_screen.html.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view}))
         try:
             for event in gen:
                 yield event
@@ -195,7 +209,7 @@ def root(context, missing=missing):
             context.vars['table'] = l_0_table
             context.exported_vars.add('table')
             template = environment.get_template('_table.html.j2', '_first_screen.html.j2')
-            gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view}))
             try:
                 for event in gen:
                     yield event
@@ -204,9 +218,18 @@ def root(context, missing=missing):
         pass
         yield '  <p class="note">No verdicts given, so failures cannot be split into retrieval and generation, and there is no end-to-end pass rate. Pass the end-to-end verdicts with <code>--verdicts FILE</code> (JSONL or CSV with <code>id, correct</code>, promptfoo, DeepEval or ragas output).</p>\n'
     yield '  </div>\n'
+    included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
+    l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
+    if l_0_transitions_matrix is missing:
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 96 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+    context.vars['transitions_matrix'] = l_0_transitions_matrix
+    context.exported_vars.discard('transitions_matrix')
+    yield '  '
+    yield escape(context.call((undefined(name='transitions_matrix') if l_0_transitions_matrix is missing else l_0_transitions_matrix)))
+    yield '\n'
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'alerts'):
         pass
-        yield '  <div class="warnings alerts" role="note">\n'
+        yield '  <div id="alerts" class="warnings alerts" role="note">\n'
         for l_1_message in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'alerts'):
             _loop_vars = {}
             pass
@@ -221,15 +244,18 @@ def root(context, missing=missing):
         context.vars['table'] = l_0_table
         context.exported_vars.add('table')
         template = environment.get_template('_table.html.j2', '_first_screen.html.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view}))
         try:
             for event in gen:
                 yield event
         finally: gen.close()
-    for l_1_group in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'warning_groups'):
+    l_1_loop = missing
+    for l_1_group, l_1_loop in LoopContext(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'warning_groups'), undefined):
         _loop_vars = {}
         pass
-        yield '  <details class="warning-line">\n    <summary><span aria-hidden="true">⚠</span> '
+        yield '  <details id="warnings-'
+        yield escape(environment.getattr(l_1_loop, 'index'))
+        yield '" class="warning-line">\n    <summary><span aria-hidden="true">⚠</span> '
         yield escape(environment.getattr(l_1_group, 'summary'))
         yield '</summary>\n    <ul>\n'
         for l_2_message in environment.getattr(l_1_group, 'messages'):
@@ -240,8 +266,8 @@ def root(context, missing=missing):
             yield '</li>\n'
         l_2_message = missing
         yield '    </ul>\n  </details>\n'
-    l_1_group = missing
+    l_1_loop = l_1_group = missing
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&39=78&40=82&41=84&42=86&43=88&44=93&49=103&50=105&53=109&56=113&58=117&59=119&60=123&61=128&62=138&63=143&71=153&72=155&73=157&74=159&75=162&76=168&79=174&80=181&86=190&87=192&88=195&94=205&96=208&97=212&101=216&102=218&103=221&105=227&107=231&109=233&110=237'
+debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=117&52=119&55=123&58=127&60=131&61=133&62=137&63=142&64=152&65=157&73=167&74=169&75=171&76=173&77=176&78=182&81=188&82=195&88=204&89=206&90=209&96=219&97=226&98=228&100=231&101=235&105=239&106=241&107=244&109=251&110=255&111=257&113=259&114=263'

@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.md.j2 by scripts/make_compiled_templates.py
-KEY = 'c84f90e2235ed5c508dd506dc5704b14f419f9583bf3b43a050437cc8c2d39df'
+KEY = 'd6b544ce1508c51015a723305178613b03bd9a3a54d4f2fca11aecac749a1864'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.md.j2'
 
@@ -88,6 +88,12 @@ def root(context, missing=missing):
             yield '** |'
         yield '\n'
     l_1_figure = missing
+    template = environment.get_template('_verdict_notes.md.j2', '_first_screen.md.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells'):
         pass
         l_0_view = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells')
@@ -232,4 +238,4 @@ def root(context, missing=missing):
     l_1_group = missing
 
 blocks = {}
-debug_info = '1=21&2=24&4=27&6=29&7=33&9=36&11=39&13=41&14=45&19=49&20=51&24=55&28=58&30=60&32=62&34=66&36=70&37=74&40=89&41=91&43=95&45=99&49=101&50=105&54=134&56=136&58=138&60=140&61=143&62=149&64=152&69=155&70=158&71=162&76=171&78=174&80=176&81=179&87=188&90=192&91=196&92=198&97=202&99=205&101=207&102=210&104=216&106=220&108=222&109=226'
+debug_info = '1=21&2=24&4=27&6=29&7=33&9=36&11=39&13=41&14=45&19=49&20=51&24=55&28=58&30=60&32=62&34=66&36=70&37=74&40=89&41=95&42=97&44=101&46=105&50=107&51=111&55=140&57=142&59=144&61=146&62=149&63=155&65=158&70=161&71=164&72=168&77=177&79=180&81=182&82=185&88=194&91=198&92=202&93=204&98=208&100=211&102=213&103=216&105=222&107=226&109=228&110=232'

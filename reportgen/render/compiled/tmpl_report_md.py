@@ -1,5 +1,5 @@
 # Generated from templates/report.md.j2 by scripts/make_compiled_templates.py
-KEY = 'f7e57ba232f8bdd84486fc8dc12167c82da4aa42e96258d663afd2d6cb0c4953'
+KEY = '4fc1dfe570e14f4ab5d9369ea1949715e1ad82ebe5086ff630992869aca2aadd'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'report.md.j2'
 
@@ -12,10 +12,12 @@ def root(context, missing=missing):
     l_0_report = resolve('report')
     l_0_subtitle = resolve('subtitle')
     l_0_context_notes = resolve('context_notes')
+    l_0_transitions = resolve('transitions')
+    l_0_methods_title = resolve('methods_title')
     l_0_headlines = resolve('headlines')
-    l_0_methods = resolve('methods')
+    l_0_methods_all = resolve('methods_all')
     l_0_figures = resolve('figures')
-    l_0_kinds = resolve('kinds')
+    l_0_kinds_all = resolve('kinds_all')
     l_0_questions_cut = resolve('questions_cut')
     l_0_questions = resolve('questions')
     l_0_questions_total = resolve('questions_total')
@@ -25,7 +27,7 @@ def root(context, missing=missing):
     l_0_question_runs = resolve('question_runs')
     l_0_facts = resolve('facts')
     l_0_glossary = resolve('glossary')
-    l_0_baseline_section = l_0_pairs_section = l_0_cells_by_kind = l_0_verdict_join = missing
+    l_0_baseline_section = l_0_pairs_section = l_0_cells_by_kind = l_0_verdict_join = l_0_transitions_md = missing
     try:
         t_1 = environment.filters['length']
     except KeyError:
@@ -39,7 +41,7 @@ def root(context, missing=missing):
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'md' found.")
     pass
-    included_template = environment.get_template('_comparisons.md.j2', 'report.md.j2').make_module(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join})
+    included_template = environment.get_template('_comparisons.md.j2', 'report.md.j2').make_module(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join})
     l_0_baseline_section = getattr(included_template, 'baseline_section', missing)
     if l_0_baseline_section is missing:
         l_0_baseline_section = undefined(f"the template {included_template.__name__!r} (imported on line 1 in 'report.md.j2') does not export the requested name 'baseline_section'", name='baseline_section')
@@ -48,7 +50,7 @@ def root(context, missing=missing):
         l_0_pairs_section = undefined(f"the template {included_template.__name__!r} (imported on line 1 in 'report.md.j2') does not export the requested name 'pairs_section'", name='pairs_section')
     context.vars.update({'baseline_section': l_0_baseline_section, 'pairs_section': l_0_pairs_section})
     context.exported_vars.difference_update(('baseline_section', 'pairs_section'))
-    included_template = environment.get_template('_attribution.md.j2', 'report.md.j2').make_module(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join})
+    included_template = environment.get_template('_attribution.md.j2', 'report.md.j2').make_module(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join})
     l_0_cells_by_kind = getattr(included_template, 'cells_by_kind', missing)
     if l_0_cells_by_kind is missing:
         l_0_cells_by_kind = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'report.md.j2') does not export the requested name 'cells_by_kind'", name='cells_by_kind')
@@ -70,14 +72,26 @@ def root(context, missing=missing):
         yield '\n'
     l_1_note = missing
     template = environment.get_template('_first_screen.md.j2', 'report.md.j2')
-    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join}))
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
     try:
         for event in gen:
             yield event
     finally: gen.close()
+    included_template = environment.get_template('_transitions.md.j2', 'report.md.j2').make_module(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join})
+    l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
+    if l_0_transitions_md is missing:
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 11 in 'report.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+    context.vars['transitions_md'] = l_0_transitions_md
+    context.exported_vars.discard('transitions_md')
+    if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
+        pass
+        yield str(context.call((undefined(name='transitions_md') if l_0_transitions_md is missing else l_0_transitions_md), '###', 30, 'in report.json'))
+        yield '\n'
     yield '\n'
     yield str(context.call((undefined(name='baseline_section') if l_0_baseline_section is missing else l_0_baseline_section)))
-    yield '\n## Methods\n\nMeans over the questions with relevant passages, with the 95% interval of each mean in small print; the best value of each column is in bold. One question moves a mean by up to 1/n: a difference smaller than that is not evidence.\n\n'
+    yield '\n## '
+    yield str(t_2((undefined(name='methods_title') if l_0_methods_title is missing else l_0_methods_title)))
+    yield '\n\nMeans over the questions with relevant passages, with the 95% interval of each mean in small print; the best value of each column is in bold. One question moves a mean by up to 1/n: a difference smaller than that is not evidence.\n\n'
     for l_1_line in (undefined(name='headlines') if l_0_headlines is missing else l_0_headlines):
         _loop_vars = {}
         pass
@@ -85,14 +99,14 @@ def root(context, missing=missing):
         yield str(t_2(l_1_line))
         yield '\n'
     l_1_line = missing
-    for l_1_table in (undefined(name='methods') if l_0_methods is missing else l_0_methods):
+    for l_1_table in (undefined(name='methods_all') if l_0_methods_all is missing else l_0_methods_all):
         _loop_vars = {}
         pass
         yield '\n**'
         yield str(t_2(environment.getattr(l_1_table, 'caption')))
         yield '**\n\n'
         template = environment.get_template('_table.md.j2', 'report.md.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_1_table, 'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_1_table, 'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
         try:
             for event in gen:
                 yield event
@@ -116,14 +130,14 @@ def root(context, missing=missing):
     yield '\n## By kind, top '
     yield str(environment.getattr((undefined(name='report') if l_0_report is missing else l_0_report), 'context_k'))
     yield '\n'
-    for l_1_table in (undefined(name='kinds') if l_0_kinds is missing else l_0_kinds):
+    for l_1_table in (undefined(name='kinds_all') if l_0_kinds_all is missing else l_0_kinds_all):
         _loop_vars = {}
         pass
         yield '\n**'
         yield str(t_2(environment.getattr(l_1_table, 'caption')))
         yield '**\n\n'
         template = environment.get_template('_table.md.j2', 'report.md.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_1_table, 'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_1_table, 'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
         try:
             for event in gen:
                 yield event
@@ -132,14 +146,26 @@ def root(context, missing=missing):
     yield str(context.call((undefined(name='cells_by_kind') if l_0_cells_by_kind is missing else l_0_cells_by_kind)))
     yield '\n\n'
     template = environment.get_template('_cutoff.md.j2', 'report.md.j2')
-    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join}))
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
     try:
         for event in gen:
             yield event
     finally: gen.close()
     yield '\n'
     template = environment.get_template('_chunkings.md.j2', 'report.md.j2')
-    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join}))
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
+    template = environment.get_template('_latency.md.j2', 'report.md.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
+    template = environment.get_template('_secondary.md.j2', 'report.md.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
     try:
         for event in gen:
             yield event
@@ -147,7 +173,7 @@ def root(context, missing=missing):
     yield str(context.call((undefined(name='pairs_section') if l_0_pairs_section is missing else l_0_pairs_section)))
     yield '\n'
     template = environment.get_template('_drilldown.md.j2', 'report.md.j2')
-    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join}))
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
     try:
         for event in gen:
             yield event
@@ -271,7 +297,7 @@ def root(context, missing=missing):
     yield str(context.call((undefined(name='verdict_join') if l_0_verdict_join is missing else l_0_verdict_join)))
     yield '\n'
     template = environment.get_template('_hygiene.md.j2', 'report.md.j2')
-    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'verdict_join': l_0_verdict_join}))
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
     try:
         for event in gen:
             yield event
@@ -291,4 +317,4 @@ def root(context, missing=missing):
     yield '\n**hit@k and "recall at k".** Some texts call hit@k "recall at k" (is at least one gold chunk in the top k?). reportgen reports both measures under the names above: hit@k is that yes/no question; recall@k is the share of the gold chunks found.\n'
 
 blocks = {}
-debug_info = '1=40&2=49&3=59&5=61&6=63&8=67&10=70&12=77&17=79&18=83&20=86&22=90&24=92&26=99&30=102&31=107&36=115&37=117&39=121&41=123&43=130&45=132&47=139&48=145&49=147&52=154&53=157&55=167&57=174&59=184&61=192&63=199&64=203&72=260&73=264&75=269&76=271&80=278&81=282'
+debug_info = '1=42&2=51&3=61&5=63&6=65&8=69&10=72&11=78&12=84&13=86&16=89&17=91&21=93&22=97&24=100&26=104&28=106&30=113&34=116&35=121&40=129&41=131&43=135&45=137&47=144&49=146&51=153&52=165&53=171&54=173&57=180&58=183&60=193&62=200&64=210&66=218&68=225&69=229&77=286&78=290&80=295&81=297&85=304&86=308'

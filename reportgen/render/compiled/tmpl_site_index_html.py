@@ -1,5 +1,5 @@
 # Generated from templates/site_index.html.j2 by scripts/make_compiled_templates.py
-KEY = '7dff312542de3f21c69165d95c373d7d1e44c620022ed0e41d620b6eb468d225'
+KEY = 'b5e3f3c242da5c414bd46da2f6f89ece4096e81cfb89c5123cecda335d37b7ac'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'site_index.html.j2'
 
@@ -34,7 +34,7 @@ def root(context, missing=missing):
     yield ')</h2>\n'
     if (undefined(name='versions') if l_0_versions is missing else l_0_versions):
         pass
-        yield '  <div class="scroll">\n  <table class="versions sortable">\n    <caption>Published reports, newest first</caption>\n    <thead><tr><th scope="col">version</th><th scope="col">headline per run, at k_ctx</th><th scope="col">gold set (fingerprint)</th><th scope="col">created</th><th scope="col">files</th></tr></thead>\n    <tbody>\n'
+        yield '  <div class="scroll">\n  <table class="versions sortable">\n    <caption>Published reports, newest first</caption>\n    <thead><tr><th scope="col">version</th><th scope="col">headline per run, at k_ctx</th><th scope="col">gold set (fingerprint)</th><th scope="col">commit</th><th scope="col">gate</th><th scope="col">created</th><th scope="col">files</th></tr></thead>\n    <tbody>\n'
         l_1_loop = missing
         for l_1_row, l_1_loop in LoopContext((undefined(name='versions') if l_0_versions is missing else l_0_versions), undefined):
             _loop_vars = {}
@@ -60,6 +60,12 @@ def root(context, missing=missing):
             l_2_line = missing
             yield '</ul></td>\n        <td data-label="gold set">'
             yield escape(environment.getattr(l_1_row, 'gold'))
+            yield '</td>\n        <td data-label="commit"><code>'
+            yield escape(environment.getattr(l_1_row, 'commit'))
+            yield '</code></td>\n        <td data-label="gate" class="'
+            yield escape(environment.getattr(l_1_row, 'gate_class'))
+            yield '">'
+            yield escape(environment.getattr(l_1_row, 'gate'))
             yield '</td>\n        <td data-label="created">'
             yield escape(environment.getattr(l_1_row, 'created'))
             yield '</td>\n        <td data-label="files">'
@@ -86,7 +92,7 @@ def root(context, missing=missing):
     yield '</section>\n\n'
     if (undefined(name='figures') if l_0_figures is missing else l_0_figures):
         pass
-        yield '<section id="trends" aria-labelledby="trends-title">\n  <h2 id="trends-title">Trends across versions</h2>\n  <p class="note">Oldest on the left, ordered by creation time. k_ctx is the number of chunks sent to the model.</p>\n'
+        yield '<section id="trends" aria-labelledby="trends-title">\n  <h2 id="trends-title">Trends across versions</h2>\n  <p class="note">Oldest on the left, ordered by commit ancestry (by creation time for versions without a commit). k_ctx is the number of chunks sent to the model.</p>\n'
         for l_1_note in (undefined(name='gold_changes') if l_0_gold_changes is missing else l_0_gold_changes):
             _loop_vars = {}
             pass
@@ -110,4 +116,4 @@ def root(context, missing=missing):
     yield '</script>\n</body>\n</html>\n'
 
 blocks = {}
-debug_info = '6=23&7=25&9=27&15=29&20=31&21=33&27=37&29=41&30=52&31=60&32=62&33=64&44=85&48=88&49=92&52=96&53=100&60=107'
+debug_info = '6=23&7=25&9=27&15=29&20=31&21=33&27=37&29=41&30=52&31=60&32=62&33=64&34=68&35=70&46=91&50=94&51=98&54=102&55=106&62=113'

@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = 'e99333b0abbf22fd72f59acfd63d7cea293b945392d59444a714db2057363942'
+KEY = '14ebf457bf10b67af71badf506f190e9d8392a43c6adb74fdb09105bc6531bd1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -24,6 +24,8 @@ def root(context, missing=missing):
     l_0_cells = resolve('cells')
     l_0_cells_sent = resolve('cells_sent')
     l_0_cell_names = resolve('cell_names')
+    l_0_transitions = resolve('transitions')
+    l_0_transitions_moves = resolve('transitions_moves')
     l_0_drilldown = resolve('drilldown')
     l_0_drilldown_url = resolve('drilldown_url')
     l_0_report_place = resolve('report_place')
@@ -36,10 +38,14 @@ def root(context, missing=missing):
     l_0_baseline_note = resolve('baseline_note')
     l_0_pairs_glance = resolve('pairs_glance')
     l_0_pairs_note = resolve('pairs_note')
+    l_0_latency = resolve('latency')
+    l_0_limit = resolve('limit')
     l_0_recall_header = resolve('recall_header')
     l_0_recall_rows = resolve('recall_rows')
-    l_0_recall_charts = resolve('recall_charts')
-    l_0_full_report = missing
+    l_0_recall_chart = resolve('recall_chart')
+    l_0_glossary = resolve('glossary')
+    l_0_glossary_url = resolve('glossary_url')
+    l_0_full_report = l_0_transitions_md = missing
     try:
         t_1 = environment.filters['length']
     except KeyError:
@@ -197,6 +203,12 @@ def root(context, missing=missing):
             yield '** |'
         yield '\n'
     l_1_figure = missing
+    template = environment.get_template('_verdict_notes.md.j2', 'summary.md.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
     if (undefined(name='cells') if l_0_cells is missing else l_0_cells):
         pass
         yield '\n#### The four cells ('
@@ -278,6 +290,16 @@ def root(context, missing=missing):
                 yield '\n'
             l_2_loop = l_2_name = l_2_listed = missing
         l_1_loop = l_1_row = missing
+    included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
+    l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
+    if l_0_transitions_md is missing:
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 80 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+    context.vars['transitions_md'] = l_0_transitions_md
+    context.exported_vars.discard('transitions_md')
+    if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
+        pass
+        yield str(context.call((undefined(name='transitions_md') if l_0_transitions_md is missing else l_0_transitions_md), '####', (undefined(name='transitions_moves') if l_0_transitions_moves is missing else l_0_transitions_moves), str_join(('in the ', context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)), ))))
+        yield '\n'
     if (undefined(name='drilldown') if l_0_drilldown is missing else l_0_drilldown):
         pass
         yield '\n'
@@ -316,12 +338,14 @@ def root(context, missing=missing):
             yield '\n'
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'):
         pass
-        yield '\n'
+        yield '\n**'
+        yield str(t_2(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'), 'caption')))
+        yield '**\n\n'
         l_0_table = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others')
         context.vars['table'] = l_0_table
         context.exported_vars.add('table')
         template = environment.get_template('_table.md.j2', 'summary.md.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
         try:
             for event in gen:
                 yield event
@@ -360,12 +384,14 @@ def root(context, missing=missing):
         l_1_line = missing
         if environment.getattr((undefined(name='baseline_glance') if l_0_baseline_glance is missing else l_0_baseline_glance), 'rows'):
             pass
-            yield '\n'
+            yield '\n**'
+            yield str(t_2(environment.getattr((undefined(name='baseline_glance') if l_0_baseline_glance is missing else l_0_baseline_glance), 'caption')))
+            yield '**\n\n'
             l_0_table = (undefined(name='baseline_glance') if l_0_baseline_glance is missing else l_0_baseline_glance)
             context.vars['table'] = l_0_table
             context.exported_vars.add('table')
             template = environment.get_template('_table.md.j2', 'summary.md.j2')
-            gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table}))
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
             try:
                 for event in gen:
                     yield event
@@ -385,18 +411,20 @@ def root(context, missing=missing):
             l_1_table = environment.getattr(l_1_block, 'table')
             _loop_vars['table'] = l_1_table
             template = environment.get_template('_table.md.j2', 'summary.md.j2')
-            gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report}))
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'transitions_md': l_0_transitions_md}))
             try:
                 for event in gen:
                     yield event
             finally: gen.close()
             if environment.getattr(l_1_block, 'cells'):
                 pass
-                yield '\n'
+                yield '\n**'
+                yield str(t_2(environment.getattr(environment.getattr(l_1_block, 'cells'), 'caption')))
+                yield '**\n\n'
                 l_1_table = environment.getattr(l_1_block, 'cells')
                 _loop_vars['table'] = l_1_table
                 template = environment.get_template('_table.md.j2', 'summary.md.j2')
-                gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report}))
+                gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'transitions_md': l_0_transitions_md}))
                 try:
                     for event in gen:
                         yield event
@@ -417,7 +445,7 @@ def root(context, missing=missing):
                 l_1_table = environment.getattr(l_1_block, 'changed')
                 _loop_vars['table'] = l_1_table
                 template = environment.get_template('_table.md.j2', 'summary.md.j2')
-                gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report}))
+                gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'transitions_md': l_0_transitions_md}))
                 try:
                     for event in gen:
                         yield event
@@ -433,12 +461,14 @@ def root(context, missing=missing):
         l_1_block = l_1_table = missing
     if (undefined(name='pairs_glance') if l_0_pairs_glance is missing else l_0_pairs_glance):
         pass
-        yield '\n#### Runs compared\n\n'
+        yield '\n#### Runs compared\n\n**'
+        yield str(t_2(environment.getattr((undefined(name='pairs_glance') if l_0_pairs_glance is missing else l_0_pairs_glance), 'caption')))
+        yield '**\n\n'
         l_0_table = (undefined(name='pairs_glance') if l_0_pairs_glance is missing else l_0_pairs_glance)
         context.vars['table'] = l_0_table
         context.exported_vars.add('table')
         template = environment.get_template('_table.md.j2', 'summary.md.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
         try:
             for event in gen:
                 yield event
@@ -446,6 +476,30 @@ def root(context, missing=missing):
         yield '\n'
         yield str(t_2((undefined(name='pairs_note') if l_0_pairs_note is missing else l_0_pairs_note)))
         yield '\n'
+    if (undefined(name='latency') if l_0_latency is missing else l_0_latency):
+        pass
+        yield '\n#### Latency and cost\n\n'
+        for l_1_table in environment.getattr((undefined(name='latency') if l_0_latency is missing else l_0_latency), 'tables'):
+            _loop_vars = {}
+            pass
+            yield '**'
+            yield str(t_2(environment.getattr(l_1_table, 'caption')))
+            yield '**\n\n'
+            template = environment.get_template('_table.md.j2', 'summary.md.j2')
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_1_table, 'full_report': l_0_full_report, 'transitions_md': l_0_transitions_md}))
+            try:
+                for event in gen:
+                    yield event
+            finally: gen.close()
+            yield '\n'
+        l_1_table = missing
+        for l_1_note in environment.getattr((undefined(name='latency') if l_0_latency is missing else l_0_latency), 'notes')[:(undefined(name='limit') if l_0_limit is missing else l_0_limit)]:
+            _loop_vars = {}
+            pass
+            yield '- '
+            yield str(t_2(l_1_note))
+            yield '\n'
+        l_1_note = missing
     yield '\n#### recall@k\n\n|'
     for l_1_label in (undefined(name='recall_header') if l_0_recall_header is missing else l_0_recall_header):
         _loop_vars = {}
@@ -477,17 +531,44 @@ def root(context, missing=missing):
         l_2_value = missing
         yield '\n'
     l_1_row = missing
-    for l_1_chart in (undefined(name='recall_charts') if l_0_recall_charts is missing else l_0_recall_charts):
-        _loop_vars = {}
+    if (undefined(name='recall_chart') if l_0_recall_chart is missing else l_0_recall_chart):
         pass
         yield '\n```mermaid\nxychart-beta\n    title "'
-        yield str(environment.getattr(l_1_chart, 'title'))
+        yield str(environment.getattr((undefined(name='recall_chart') if l_0_recall_chart is missing else l_0_recall_chart), 'title'))
         yield '"\n    x-axis "k" ['
-        yield str(environment.getattr(l_1_chart, 'x_labels'))
-        yield ']\n    y-axis "recall@k" 0 --> 1\n    line ['
-        yield str(environment.getattr(l_1_chart, 'values'))
-        yield ']\n```\n'
-    l_1_chart = missing
+        yield str(environment.getattr((undefined(name='recall_chart') if l_0_recall_chart is missing else l_0_recall_chart), 'x_labels'))
+        yield ']\n    y-axis "recall@k" 0 --> 1\n'
+        for l_1_values in environment.getattr((undefined(name='recall_chart') if l_0_recall_chart is missing else l_0_recall_chart), 'lines'):
+            _loop_vars = {}
+            pass
+            yield '    line ['
+            yield str(l_1_values)
+            yield ']\n'
+        l_1_values = missing
+        yield '```\n'
+    if (undefined(name='glossary') if l_0_glossary is missing else l_0_glossary):
+        pass
+        yield '\n<sub>Glossary: '
+        l_1_loop = missing
+        for l_1_line, l_1_loop in LoopContext((undefined(name='glossary') if l_0_glossary is missing else l_0_glossary), undefined):
+            _loop_vars = {}
+            pass
+            yield str(t_2(l_1_line))
+            if (not environment.getattr(l_1_loop, 'last')):
+                pass
+                yield ' · '
+        l_1_loop = l_1_line = missing
+        yield '. '
+        if (undefined(name='glossary_url') if l_0_glossary_url is missing else l_0_glossary_url):
+            pass
+            yield '[Every definition]('
+            yield str((undefined(name='glossary_url') if l_0_glossary_url is missing else l_0_glossary_url))
+            yield ')'
+        else:
+            pass
+            yield "Every definition: the full report's glossary, "
+            yield str(t_2((undefined(name='report_place') if l_0_report_place is missing else l_0_report_place)))
+        yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=60&2=62&3=90&5=92&6=110&8=114&10=117&12=120&14=124&15=128&17=131&18=134&20=138&22=141&24=143&25=147&27=150&28=153&33=158&34=160&38=164&42=167&44=169&46=171&48=175&50=179&51=183&54=198&56=201&58=203&59=211&60=217&61=221&63=235&65=239&67=243&68=247&70=250&73=254&74=258&79=279&81=282&83=294&86=298&87=302&88=304&92=308&93=311&96=315&98=318&99=321&101=327&103=331&105=333&106=337&108=340&109=343&114=349&118=352&119=356&121=359&123=362&124=365&126=372&128=374&130=379&132=383&133=385&134=391&136=394&137=396&138=402&140=405&145=408&147=411&149=415&150=417&151=423&152=426&159=432&163=435&164=438&166=445&171=448&173=457&175=465&176=469&179=478&183=482&184=484&186=486'
+debug_info = '1=66&2=68&3=96&5=98&6=116&8=120&10=123&12=126&14=130&15=134&17=137&18=140&20=144&22=147&24=149&25=153&27=156&28=159&33=164&34=166&38=170&42=173&44=175&46=177&48=181&50=185&51=189&54=204&55=210&57=213&59=215&60=223&61=229&62=233&64=247&66=251&68=255&69=259&71=262&74=266&75=270&80=291&81=297&82=299&84=301&86=304&88=316&91=320&92=324&93=326&97=330&98=333&101=337&103=340&105=342&106=345&108=351&110=355&112=357&113=361&115=364&116=367&121=373&125=376&126=380&128=383&130=386&132=388&133=391&135=398&137=400&139=405&141=409&142=411&143=417&145=420&147=422&148=424&149=430&151=433&156=436&158=439&160=443&161=445&162=451&163=454&170=460&174=463&176=465&177=468&179=475&181=477&185=480&186=484&188=486&191=494&192=498&198=502&200=511&202=519&203=523&206=532&210=535&211=537&213=539&214=543&218=547&220=551'
