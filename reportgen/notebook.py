@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
-from reportgen.analyse.latency import STATISTICS, cost_findings
+from reportgen.analyse.latency import cost_findings
 from reportgen.analyse.run import attribute_verdicts
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
@@ -32,6 +32,7 @@ from reportgen.errors import ParameterError, UsageError
 from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
+from reportgen.measure.names import SUMMARY_STATISTICS
 from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
 from reportgen.measure.scoring import evaluate as score
 from reportgen.render.output import FORMATS
@@ -154,13 +155,15 @@ class Results:
         latency or a cost."""
         found = cost_findings(self.evaluation, None, None, None, HOPS_RULE)
         schema: dict[str, Any] = {"run": pl.String, "quantity": pl.String, "unit": pl.String}
-        schema |= {"count": pl.Int64, "missing": pl.Int64} | dict.fromkeys(STATISTICS, pl.Float64)
+        schema |= {"count": pl.Int64, "missing": pl.Int64} | dict.fromkeys(
+            SUMMARY_STATISTICS, pl.Float64
+        )
         if found is None:
             return _table(pl.DataFrame(schema=schema))
         rows = [
             {"run": run, "quantity": quantity.name, "unit": quantity.unit}
             | {
-                key: _rounded(value) if key in STATISTICS else value
+                key: _rounded(value) if key in SUMMARY_STATISTICS else value
                 for key, value in summary.items()
             }
             for run, by_name in found.runs.items()

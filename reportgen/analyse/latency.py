@@ -16,14 +16,12 @@ from dataclasses import dataclass
 import polars as pl
 
 from reportgen.analyse.resampling import LEVEL, SEED
+from reportgen.measure.names import PERCENTILES, SUMMARY_STATISTICS, summary_key
 from reportgen.measure.scoring import Evaluation
 
-PERCENTILES = (50, 90, 95, 99)
 PERCENTILE_METHOD = (
     "linear interpolation between the closest ranks (numpy's default percentile method)"
 )
-STATISTICS = ("mean", *(f"p{p}" for p in PERCENTILES))
-"""The summary values a gate rule can name: ``latency_p95_ms``, ``cost_mean``..."""
 
 
 @dataclass(frozen=True)
@@ -37,8 +35,7 @@ class Quantity:
 
     def gate_key(self, statistic: str) -> str:
         """The measure a gate rule names: ``latency_p95_ms``, ``cost_p95``, ..."""
-        suffix = "_ms" if self.unit == "ms" else ""
-        return f"{self.name}_{statistic}{suffix}"
+        return summary_key(self.name, statistic)
 
 
 LATENCY = Quantity("latency", "latency_ms", "ms")
@@ -71,8 +68,8 @@ def summary(values: pl.Series) -> dict[str, float | int | None]:
             for p in PERCENTILES
         ),
     )
-    row = stats.row(0, named=True) if present.len() else dict.fromkeys(STATISTICS)
-    stated: dict[str, float | None] = {key: row[key] for key in STATISTICS}
+    row = stats.row(0, named=True) if present.len() else dict.fromkeys(SUMMARY_STATISTICS)
+    stated: dict[str, float | None] = {key: row[key] for key in SUMMARY_STATISTICS}
     return found | {key: None if value is None else float(value) for key, value in stated.items()}
 
 
@@ -246,7 +243,7 @@ def known_gate_keys(findings: CostFindings | None) -> dict[str, tuple[Quantity, 
     return {
         quantity.gate_key(statistic): (quantity, statistic)
         for quantity in findings.quantities
-        for statistic in STATISTICS
+        for statistic in SUMMARY_STATISTICS
     }
 
 

@@ -31,18 +31,13 @@ def judged_keys(ks: Sequence[int]) -> list[str]:
     return [f"{name}@{k}" for name in JUDGED_MEASURES for k in ks]
 
 
-def judged_scores(
-    gold: GoldSet, run: Run, ks: Sequence[int], retrieved: pl.DataFrame
-) -> pl.DataFrame:
+def judged_scores(gold: GoldSet, run: Run, ks: Sequence[int]) -> pl.DataFrame:
     """(qid, judged@k..., hole@k...) for every gold question.
 
-    ``retrieved`` is (qid, n_retrieved), the distinct chunks of each list
-    (:func:`reportgen.measure.measures.read_run` counts them once for every measure);
-    only the rows whose chunk the gold set judges for some question are read here.
+    Only the rows whose chunk the gold set judges for some question are read.
     """
     judgments = gold.judgments.select("qid", "chunk_id").unique()
     ids = judgments.get_column("chunk_id").implode()
-    lengths = retrieved.select("qid", pl.col("n_retrieved").alias("_n"))
     judged = (
         run.results.select("qid", "chunk_id", "rank")
         .filter(pl.col("chunk_id").is_in(ids))
@@ -53,14 +48,12 @@ def judged_scores(
         .group_by("qid")
         .agg((pl.col("rank") <= k).sum().alias(f"_j@{k}") for k in ks)
     )
-    n = pl.col("_n")
     values = [(pl.col(f"_j@{k}") / k).alias(f"judged@{k}") for k in ks]
     holes = [(1.0 - pl.col(f"judged@{k}")).alias(f"hole@{k}") for k in ks]
     return (
         gold.questions.select("qid")
-        .join(lengths, on="qid", how="left")
         .join(judged, on="qid", how="left")
-        .with_columns(pl.col("_n").fill_null(0), pl.col("^_j@.*$").fill_null(0))
+        .with_columns(pl.col("^_j@.*$").fill_null(0))
         .with_columns(values)
         .with_columns(holes)
         .select("qid", *judged_keys(ks))

@@ -23,6 +23,22 @@ AT_K = tuple(dict.fromkeys([*(m.name for m in CUTOFF_MEASURES), *SPAN_MEASURES])
 WHOLE = tuple(m.name for m in WHOLE_LIST_MEASURES)
 """Measures over the whole list: no ``@K``."""
 
+PERCENTILES = (50, 90, 95, 99)
+SUMMARY_STATISTICS = ("mean", *(f"p{p}" for p in PERCENTILES))
+"""What a run's latency, cost or context size is summed up by, per question."""
+SUMMARIES = ("latency", "cost", "context_size", "context_words")
+"""The per-question quantities beside quality (``runs.NAME.latency``...)."""
+
+
+def summary_key(quantity: str, statistic: str) -> str:
+    """The name a ``--max``/``--max-rise`` rule gives a summary: ``latency_p95_ms``,
+    ``cost_mean``, ``context_size_p90``."""
+    return f"{quantity}_{statistic}" + ("_ms" if quantity == "latency" else "")
+
+
+SUMMARY_KEYS = tuple(summary_key(q, s) for q in SUMMARIES for s in SUMMARY_STATISTICS)
+"""Every summary a ``--max`` or ``--max-rise`` rule may name."""
+
 _AT = re.compile(r"^(?P<name>.+?)\s*@\s*(?P<k>\d+)$")
 
 
@@ -36,27 +52,33 @@ def family(measure: str) -> str | None:
 
 def is_bounded(measure: str) -> bool:
     """Whether every value of the measure lies in [0, 1]."""
-    return family(measure) not in UNBOUNDED
+    return measure not in SUMMARY_KEYS and family(measure) not in UNBOUNDED
 
 
-def suggest_measure(measure: str) -> str | None:
-    """The known measure name closest to ``measure``, keeping the cutoff typed."""
+def suggest_measure(measure: str, summaries: bool = False) -> str | None:
+    """The known measure name closest to ``measure``, keeping the cutoff typed (and
+    among the summaries too when the option takes them)."""
     found = _AT.match(measure)
     k = found["k"] if found else "5"
     candidates = [f"{name}@{k}" for name in AT_K] + list(WHOLE)
+    candidates += list(SUMMARY_KEYS) if summaries else []
     close = difflib.get_close_matches(measure, candidates, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
-def check_measure(measure: str, where: str) -> None:
+def check_measure(measure: str, where: str, summaries: bool = False) -> None:
     """Refuse a name that no measure has, with the closest one; ``where`` is how it
-    was given (``--min recal@3=0.5``)."""
-    if family(measure) is not None:
+    was given (``--min recal@3=0.5``); ``summaries``: whether the option also takes a
+    latency, cost or context summary (``--max latency_p95_ms=...``)."""
+    if family(measure) is not None or (summaries and measure in SUMMARY_KEYS):
         return
-    guess = suggest_measure(measure)
-    known = ", ".join([*(f"{name}@K" for name in AT_K), *WHOLE])
+    guess = suggest_measure(measure, summaries)
+    names = [*(f"{name}@K" for name in AT_K), *WHOLE]
+    names += ["latency_STAT_ms", "cost_STAT", "context_size_STAT"] if summaries else []
+    known = ", ".join(names)
     hint = f"did you mean {guess}? the" if guess else "the"
     raise UsageError(
         f"{where}: {measure!r} is not a measure",
-        f"{hint} measures are {known} (K a cutoff, e.g. recall@5)",
+        f"{hint} measures are {known} (K a cutoff, e.g. recall@5"
+        + (f"; STAT one of {', '.join(SUMMARY_STATISTICS)})" if summaries else ")"),
     )

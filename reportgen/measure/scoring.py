@@ -237,7 +237,7 @@ def score_run(
     )
     scores = per_question(
         gold, run, settings.ks, settings.threshold, judged=judged, returned=returned
-    ).join(judged_scores(gold, run, settings.ks, returned.retrieved), on="qid", how="left")
+    ).join(judged_scores(gold, run, settings.ks), on="qid", how="left")
     if settings.span_measures:
         spans = (
             chunked.span_scores

@@ -51,7 +51,7 @@ def test_a_baseline_from_earlier_results() -> None:
     row = after.baseline.filter(pl.col("measure") == "mrr@3").row(0, named=True)
     # mrr@3: (0.5 + 1 + 0 + 1/3) / 4 = 0.4583 then 1.0
     assert (row["run"], round(row["before"], 4), row["after"]) == ("a", 0.4583, 1.0)
-    assert row["label"] == "within noise"  # four questions cannot show more
+    assert row["label"] == "too few questions"  # four questions cannot show a change
     assert reportgen.evaluate(GOLD, {"a": AFTER}).baseline.is_empty()
     with pytest.raises(ParameterError, match="baseline=42"):
         reportgen.evaluate(GOLD, {"a": AFTER}, baseline=42)  # type: ignore[arg-type]

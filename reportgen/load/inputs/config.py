@@ -289,8 +289,8 @@ def parse_rule(rule_type: RuleType, text: str, given: str | None = None) -> Rule
     if not measure:
         raise UsageError(f"--{rule_type} {text!r} names no measure", RULE_FIX)
     measure = measure.strip().lower()
-    check_measure(measure, given)
-    if threshold > 1 and is_bounded(measure):
+    check_measure(measure, given, summaries=rule_type in ("max", "max-rise"))
+    if threshold > 1 and is_bounded(measure) and rule_type != "max-rise":
         never = "be met" if rule_type == "min" else "fail"
         raise UsageError(
             f"{given}: {measure} lies between 0 and 1, so {threshold:g} can never {never}",
