@@ -167,6 +167,7 @@ def test_the_matrix_recipe_gives_the_unsharded_report_and_gate(tmp_path: Path) -
         assert (root / "report" / page).is_file()
 
 
+@pytest.mark.slow
 def test_the_slurm_array_runs_as_a_loop_over_the_task_ids(tmp_path: Path) -> None:
     root = prepare(tmp_path)
     script = root / "reportgen-array.sbatch"

@@ -331,6 +331,7 @@ def _structure(out: Path) -> dict[str, Counter[str]]:
     }
 
 
+@pytest.mark.slow
 def test_hostile_texts_make_no_element_anywhere(tmp_path: Path) -> None:
     """Every text at once: the pages have the elements of the same report, harmless."""
     plain = [f"harmless {i}" for i, _ in enumerate(HOSTILE_TEXTS)]

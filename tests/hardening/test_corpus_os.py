@@ -647,6 +647,7 @@ def test_hostile_case_is_a_clean_error_and_keeps_the_report(case: Case, world: W
 # ---- cases that are not errors: odd names are read, and shown with U+FFFD
 
 
+@pytest.mark.slow
 def test_a_run_file_whose_name_is_not_utf8_is_read_and_shown(world: World) -> None:
     trec = b"q1 Q0 c1 1 2.0 t\nq1 Q0 c2 2 1.0 t\nq2 Q0 c2 1 1.0 t\n"
     parquet = world.root / "p.parquet"

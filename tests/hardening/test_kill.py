@@ -125,6 +125,7 @@ def _trials(
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
+@pytest.mark.slow
 def test_kills_while_writing_leave_whole_files(inputs: tuple[Path, Path], tmp_path: Path) -> None:
     _trials(inputs, tmp_path, [-0.0, -0.002, 0.8], require_hit=False)
 

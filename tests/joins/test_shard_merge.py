@@ -61,6 +61,7 @@ def _cases() -> list[Any]:
     return cases
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "option_set", "how"), _cases())
 def test_sharded_and_merged_is_the_plain_report(
     tmp_path: Path, plain_report: PlainReport, seed: int, option_set: str, how: Sharding

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ questions = st.dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(lists=questions, scored=st.booleans())
 def test_block_lengths_and_ranks_give_what_the_long_way_gives(

@@ -91,6 +91,7 @@ def test_the_ideal_ranking_scores_1(make_gold, make_run, case, tail):
         assert row["r-precision"] == pytest.approx(1)
 
 
+@pytest.mark.slow
 @PROFILE
 @given(case=cases(), cut=st.integers(0, 12), data=st.data())
 def test_what_follows_rank_k_never_changes_measures_at_k(make_gold, make_run, case, cut, data):
@@ -133,6 +134,7 @@ def test_cutoff_beyond_the_list_is_the_whole_list(make_gold, make_run, case):
     assert scores["ap@15"].to_list() == pytest.approx(scores["ap"].to_list())
 
 
+@pytest.mark.slow
 @PROFILE
 @given(case=cases(repeats=True), seed=st.integers(0, 2**32 - 1))
 def test_row_order_of_the_inputs_changes_nothing(make_gold, make_run, case, seed):

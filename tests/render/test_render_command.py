@@ -72,6 +72,7 @@ def test_the_demo_with_verdicts_and_chunk_maps_is_rebuilt_byte_for_byte(tmp_path
     assert rebuilt(out) == files(out)
 
 
+@pytest.mark.slow
 def test_options_report_json_does_not_record_are_given_again(tmp_path: Path) -> None:
     root = example(tmp_path)
     url = "https://example.org/reports/v1/"
@@ -104,6 +105,7 @@ def test_a_report_with_a_baseline(tmp_path: Path) -> None:
     assert rebuilt(out) == files(out)
 
 
+@pytest.mark.slow
 def test_a_merged_report(tmp_path: Path) -> None:
     root = example(tmp_path)
     cut = ["gold.jsonl", *EXAMPLE_RUNS, "--verdicts", "verdicts.jsonl"]

@@ -130,6 +130,7 @@ def _check_cut(text: str) -> Rendered:
     return rendered
 
 
+@pytest.mark.slow
 def test_a_hundred_long_names_are_cut_between_blocks(many_runs: dict[str, Any]) -> None:
     """The issue's case: 100 runs with long names left an open Mermaid fence at 60,000."""
     names = {f"r{i:03d}": f"run-{'x' * 200}-{i}" for i in range(RUNS)}
@@ -152,6 +153,7 @@ def _hostile_summary(many_runs: dict[str, Any], runs: int, parts: list[str], rep
     ("runs", "parts", "repeat"),
     [(RUNS, ["```", "x" * 50], 30), (RUNS, ["<details>", "|"], 30), (7, HOSTILE_PARTS, 2)],
 )
+@pytest.mark.slow
 def test_hostile_names_give_a_well_formed_summary(
     many_runs: dict[str, Any], runs: int, parts: list[str], repeat: int
 ) -> None:

@@ -62,6 +62,7 @@ def split_gold(folder: Path, shards: int) -> list[Path]:
         pytest.param("parquet", False, marks=pytest.mark.slow),
     ],
 )
+@pytest.mark.slow
 def test_merged_shards_equal_the_whole_report(tmp_path, fmt, trec_eval):
     settings = ReportSettings(Settings((1, 3, 5, 10), 5, 1, trec_eval))
     inputs = ReportInputs(example_dir() / "gold.jsonl", example_runs())

@@ -72,6 +72,7 @@ def refused(root: Path, args: list[str]) -> str:
     return done.output
 
 
+@pytest.mark.slow
 def test_the_verdicts_judge_the_run_the_shards_judged(tmp_path: Path, run_cli: Any) -> None:
     root = example_root(tmp_path)
     unjudged_verdicts(root)
@@ -98,6 +99,7 @@ def test_the_verdicts_judge_the_run_the_shards_judged(tmp_path: Path, run_cli: A
     assert "--verdicts-run" in mixed and outs[0] in mixed and str(last) in mixed, mixed
 
 
+@pytest.mark.slow
 def test_a_missing_shard_is_refused_or_said_everywhere(tmp_path: Path, run_cli: Any) -> None:
     root = example_root(tmp_path)
     unjudged_verdicts(root)
@@ -124,6 +126,7 @@ def test_a_missing_shard_is_refused_or_said_everywhere(tmp_path: Path, run_cli: 
         assert said in (root / "merged" / page).read_text(), page
 
 
+@pytest.mark.slow
 def test_shards_of_other_cuts_or_gold_sets_are_refused(tmp_path: Path, run_cli: Any) -> None:
     root = example_root(tmp_path)
     unjudged_verdicts(root)
@@ -154,6 +157,7 @@ def test_shards_of_other_cuts_or_gold_sets_are_refused(tmp_path: Path, run_cli: 
     assert "gold set" in message
 
 
+@pytest.mark.slow
 def test_a_chunk_map_other_than_the_shards_is_refused(tmp_path: Path, run_cli: Any) -> None:
     root = example_root(tmp_path)
     unjudged_verdicts(root)
@@ -222,6 +226,7 @@ def test_a_tampered_merge_folder_is_an_input_error(tmp_path: Path, run_cli: Any,
     assert not (root / "m").exists()
 
 
+@pytest.mark.slow
 def test_a_shard_folder_changed_after_the_cut_is_refused(tmp_path: Path, run_cli: Any) -> None:
     """cut.json says which shard a folder is: a bad one is refused by the measure job;
     one naming another shard than its questions' is refused by merge."""

@@ -143,6 +143,7 @@ def example_root(tmp_path: Path) -> Path:
     ],
     ids=["no gate", "passing gate", "failing gate"],
 )
+@pytest.mark.slow
 def test_the_example_merged_is_the_whole_report(
     tmp_path: Path, run_cli: Any, gate: list[str], expected: int
 ) -> None:
@@ -159,6 +160,7 @@ def test_the_example_merged_is_the_whole_report(
     assert report["cutoff"]["keyword"]["cutoff"] is not None  # so did the top-1 scores
 
 
+@pytest.mark.slow
 def test_a_baseline_and_its_max_drop_gate_as_in_report(tmp_path: Path, run_cli: Any) -> None:
     root = example_root(tmp_path)
     # the baseline's "keyword" is the reranker: today's keyword run fell far below it
@@ -233,6 +235,7 @@ def random_inputs(root: Path, seed: int) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize(
     "seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)]
 )
+@pytest.mark.slow
 def test_random_inputs_merged_are_the_whole_report(tmp_path: Path, run_cli: Any, seed: int):
     root = tmp_path / "random"
     cut, measure = random_inputs(root, seed)
@@ -330,6 +333,7 @@ def test_what_merge_cannot_rebuild_is_refused_clearly(tmp_path: Path) -> None:
     assert not (tmp_path / "m").exists()
 
 
+@pytest.mark.slow
 def test_the_config_file_gates_a_merge_as_it_gates_the_report(tmp_path: Path, run_cli: Any):
     """./reportgen.toml is `report`'s: merge takes its gate and the options it shares
     (here --version), and leaves the measuring keys to the shards (which agree)."""
@@ -346,6 +350,7 @@ def test_the_config_file_gates_a_merge_as_it_gates_the_report(tmp_path: Path, ru
     assert report["version"] == "v1" and not report["gate"]["passed"]
 
 
+@pytest.mark.slow
 def test_chunk_maps_spans_and_the_drilldown_merged_are_the_whole_report(
     tmp_path: Path, run_cli: Any
 ) -> None:

@@ -37,6 +37,7 @@ def tree(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_publishes_every_file_of_a_version(reports: dict[str, Path], tmp_path: Path) -> None:
     published = publish(reports["v2"], tmp_path / "site")
     assert published.folder == tmp_path / "site" / "v2"

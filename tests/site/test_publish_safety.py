@@ -196,6 +196,7 @@ def known(reports: dict[str, Path]) -> Known:
     return Known(reports, site_tree)
 
 
+@pytest.mark.slow
 @needs_strace
 def test_a_kill_at_the_swap_loses_nothing(
     reports: dict[str, Path], base_site: Path, known: Known, tmp_path: Path

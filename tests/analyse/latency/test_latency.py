@@ -99,6 +99,7 @@ def report(folder: Path, out: str, *args: str, code: int = 0) -> dict[str, Any]:
     return json.loads((folder / out / "report.json").read_text())  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_the_report_against_numpy_and_every_way_in(tmp_path: Path) -> None:
     latency = _inputs(tmp_path)
     gold = str(tmp_path / "gold.jsonl")
@@ -159,6 +160,7 @@ def test_latency_survives_shard_and_merge_exactly(tmp_path: Path, monkeypatch: A
         assert merged["runs"][name]["latency"] == whole["runs"][name]["latency"]
 
 
+@pytest.mark.slow
 def test_gates_on_latency_and_the_baseline(tmp_path: Path) -> None:
     _inputs(tmp_path)
     gold, fast, slow = (str(tmp_path / n) for n in ("gold.jsonl", "fast.csv", "slow.csv"))
