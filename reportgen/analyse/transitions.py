@@ -21,7 +21,6 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution
-from reportgen.analyse.paired import exact_mcnemar
 from reportgen.core.model import RetrievedRule
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import IN_MEANS
@@ -86,6 +85,8 @@ def matrix(then: pl.DataFrame, now: pl.DataFrame, states: Sequence[str]) -> dict
         (row for (a, b), row in found.items() if a != b),
         key=lambda row: (-row["count"], states.index(row["from"]), states.index(row["to"])),
     )
+    from reportgen.analyse.paired import exact_mcnemar  # NumPy: only with a baseline
+
     tests = []
     for a, b in combinations(states, 2):
         there, back = grid[a][b], grid[b][a]
@@ -117,12 +118,12 @@ def matrix(then: pl.DataFrame, now: pl.DataFrame, states: Sequence[str]) -> dict
 
 def top_lists(result: RunScores, k: int) -> pl.DataFrame:
     """(qid, top): the run's first ``k`` distinct chunk ids per question, in rank order."""
-    return (
-        result.run.results.sort("qid", "rank")
-        .unique(["qid", "chunk_id"], keep="first", maintain_order=True)
-        .group_by("qid", maintain_order=True)
-        .agg(pl.col("chunk_id").head(k).alias("top"))
-    )
+    rows = result.run.results
+    if not result.run.in_blocks:  # a loaded run is in blocks already: no 1M-row sort
+        rows = rows.sort("qid", "rank").unique(
+            ["qid", "chunk_id"], keep="first", maintain_order=True
+        )
+    return rows.group_by("qid", maintain_order=True).agg(pl.col("chunk_id").head(k).alias("top"))
 
 
 def baseline_top_lists(baseline: Baseline, run: str) -> dict[str, list[str]] | None:
