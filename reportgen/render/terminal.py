@@ -175,14 +175,20 @@ def shard_lines(questions: Sequence[int], out_dir: Path, command: str) -> list[s
 
 
 def written_line(files: Sequence[Path]) -> str:
-    """Where the files went, one line: the folder, its files, chart files counted."""
+    """Where the files went, one line: the report's folder, its files, chart files
+    counted, then any file written elsewhere (``--junit``) by its path."""
     if not files:
         return "Wrote nothing."
-    folder = min(files, key=lambda path: len(path.parts)).parent
-    top = [path.name for path in files if path.parent == folder]
+    shallowest = min(files, key=lambda path: len(path.parts)).parent
+    folder = next((path.parent for path in files if path.name == "report.json"), shallowest)
+    inside = [path for path in files if path.is_relative_to(folder)]
+    top = [path.name for path in inside if path.parent == folder]
     nested: dict[str, int] = {}
-    for path in files:
+    for path in inside:
         if path.parent != folder:
-            nested[path.parent.name] = nested.get(path.parent.name, 0) + 1
+            name = path.relative_to(folder).parts[0]
+            nested[name] = nested.get(name, 0) + 1
     parts = top + [f"{name}/ ({count} files)" for name, count in sorted(nested.items())]
-    return printable(f"Wrote {folder}/: " + ", ".join(parts))
+    elsewhere = [str(path) for path in files if not path.is_relative_to(folder)]
+    also = f"; also {', '.join(elsewhere)}" if elsewhere else ""
+    return printable(f"Wrote {folder}/: " + ", ".join(parts) + also)
