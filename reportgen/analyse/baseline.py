@@ -242,6 +242,31 @@ def _stale_counts(section: dict[str, Any]) -> dict[str, int] | None:
     return {cell: len(ids) for cell, ids in stale.items()}
 
 
+def gold_change_warnings(versus: BaselineComparison | None) -> list[ReportWarning]:
+    """A warning when the gold set changed since the baseline and the comparison was
+    cut to the questions both share (``--on-gold-change intersect``, the action's
+    default): every delta then covers part of the questions, which the first screen
+    must say before any number."""
+    change = None if versus is None else versus.section.get("gold_change")
+    if not isinstance(change, dict):
+        return []
+    left = change["left_out"]
+    out = {name: left[name]["count"] for name in left if left[name]["count"]}
+    said = "; ".join(f"{count} {left[name]['why']}" for name, count in out.items())
+    examples = tuple(qid for name in out for qid in left[name]["examples"])[:5]
+    return [
+        ReportWarning(
+            code="gold_changed",
+            message=f"the gold set changed since the baseline (fingerprint "
+            f"{change['baseline_fingerprint']} -> {change['fingerprint']}): the comparison "
+            f"covers the {change['shared_questions']} questions both sets share"
+            + (f", leaving out {said}" if said else ""),
+            count=max(sum(out.values()), 1),
+            examples=examples,
+        )
+    ]
+
+
 def baseline_gate_warnings(baseline: Baseline | None) -> list[ReportWarning]:
     """A warning when the baseline failed its own quality gate: a comparison with it
     starts from numbers that were not good enough (a site publishes such versions, and

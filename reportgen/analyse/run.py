@@ -35,6 +35,7 @@ from reportgen.analyse.baseline import (
     baseline_gate_warnings,
     compare_with_baseline,
     current_sides,
+    gold_change_warnings,
 )
 from reportgen.analyse.chunkings import ChunkingFacts, chunking_facts, span_compare_keys
 from reportgen.analyse.clusters import question_clusters
@@ -319,6 +320,7 @@ def run_analyses(
         created=created,
         warnings=(
             *baseline_gate_warnings(options.baseline),
+            *gold_change_warnings(versus),
             *hygiene.warnings,
             *evaluation.warnings,
             *join_warnings,

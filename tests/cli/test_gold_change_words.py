@@ -51,3 +51,27 @@ def test_the_terminal_and_every_page_count_the_shared_questions_alike(tmp_path: 
     assert "Left out: 1 removed from the gold set since the baseline; 1 added" in result.output
     for page in ("report.md", "summary.md", "index.html"):
         assert said in (out / page).read_text(), page
+    # the first screen says it before any number: a gold_changed alert and its digest
+    report = json.loads((out / "report.json").read_text())
+    (alert,) = [w for w in report["warnings"] if w["code"] == "gold_changed"]
+    assert alert["count"] == 2 and alert["examples"] == ["q5", "q6"]
+    assert "covers the 5 questions both sets share" in alert["message"]
+    page = (out / "index.html").read_text()
+    digest = page.index("gold set changed since the baseline (2)")
+    assert digest < page.index('id="four-cells"') if 'id="four-cells"' in page else digest > 0
+
+
+def test_the_same_gold_set_raises_no_gold_changed_alert(tmp_path: Path) -> None:
+    write_gold(tmp_path / "gold.jsonl", ["q0", "q1"], "")
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(json.dumps({"id": q, "chunks": [f"c{q}"]}) + "\n" for q in ("q0", "q1")))
+    runner = CliRunner()
+    gold_path, base, out = str(tmp_path / "gold.jsonl"), tmp_path / "base", tmp_path / "out"
+    assert (
+        runner.invoke(cli, ["report", gold_path, f"m={run}", "--out", str(base), "-q"]).exit_code
+        == 0
+    )
+    args = ["--baseline", str(base), "--on-gold-change", "intersect", "--out", str(out), "-q"]
+    assert runner.invoke(cli, ["report", gold_path, f"m={run}", *args]).exit_code == 0
+    report = json.loads((out / "report.json").read_text())
+    assert "gold_changed" not in {w["code"] for w in report["warnings"]}

@@ -151,6 +151,7 @@ class FirstScreen:
 
 ALERT_CODES = (
     "partial_merge",
+    "gold_changed",
     "baseline_failed_gate",
     "stale_gold",
     "possibly_stale_gold",
@@ -167,6 +168,8 @@ only fail by noise. They stay in view."""
 
 ALERT_PHRASES = {
     "partial_merge": "partial merge",
+    "gold_changed": "gold set changed since the baseline",
+    "baseline_failed_gate": "baseline failed its gate",
     "stale_gold": "stale gold ids",
     "possibly_stale_gold": "possibly stale gold ids",
     "index_version_mismatch": "index versions differ",
