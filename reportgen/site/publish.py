@@ -194,7 +194,9 @@ class VersionRow:
     commit: str
     """The commit measured, shortened; empty when the report did not record one."""
     gate: str
-    """"no gate", "passed", or "FAILED: " and the rules that failed."""
+    """"no gate", "passed", or "FAILED" and how many rules failed."""
+    gate_rules: str
+    """The rules that failed, for the cell's tooltip (history.jsonl keeps them too)."""
     gate_class: str
     """The cell's class: gate-failed for a version that failed its gate, else empty."""
 
@@ -240,6 +242,7 @@ def version_rows(
                 pruned=str(entry.get("pruned") or ""),
                 commit=str(entry.get("commit") or "")[:12],
                 gate=_gate_text(entry.get("gate")),
+                gate_rules="; ".join(_failed_rules(entry.get("gate"))),
                 gate_class=_gate_class(entry.get("gate")),
             )
         )
@@ -250,12 +253,23 @@ def _gate_class(gate: Any) -> str:
     return "gate-failed" if isinstance(gate, dict) and gate.get("passed") is False else ""
 
 
+def _failed_rules(gate: Any) -> list[str]:
+    if not isinstance(gate, dict) or gate.get("passed") is not False:
+        return []
+    return [str(rule) for rule in gate.get("failed") or []]
+
+
 def _gate_text(gate: Any) -> str:
+    """Short, so that a version's row stays one screen on a phone: the rules are in
+    the cell's tooltip, history.jsonl and the version's own report."""
     if not isinstance(gate, dict):
         return "no gate"
     if gate.get("passed"):
         return "passed"
-    return "FAILED: " + "; ".join(str(rule) for rule in gate.get("failed") or [])
+    failed = _failed_rules(gate)
+    return (
+        f"FAILED ({len(failed)} {'rule' if len(failed) == 1 else 'rules'})" if failed else "FAILED"
+    )
 
 
 def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path]) -> str:

@@ -145,7 +145,7 @@ def test_publishes_out_of_commit_order_keep_the_right_baselines(tmp_path: Path) 
     assert (repo.site / c2[:7] / "report.json").is_file()
     assert newest_row(repo.site) == c2[:7]
     index = (repo.site / "index.html").read_text()
-    assert 'class="gate-failed">FAILED: --min hit@5=0.6 (rag)' in index
+    assert 'class="meta gate-failed" title="--min hit@5=0.6 (rag)">FAILED (1 rule)' in index
 
     # A PR on c2 that changes nothing: compared with c2, not with c1 (published last).
     pr = repo.commit("pr-1", missed=4, start=c2)

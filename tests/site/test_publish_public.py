@@ -95,7 +95,9 @@ def test_gate_outcome_in_history_index_and_a_warning(failed_report: Path, tmp_pa
     [line] = [json.loads(x) for x in (site / "history.jsonl").read_text().splitlines()]
     assert line["gate"]["passed"] is False and line["commit"] is None
     assert "--min recall@5=0.99 (rerank)" in line["gate"]["failed"]
-    assert 'class="gate-failed">FAILED: --min recall@5=0.99' in (site / "index.html").read_text()
+    index = (site / "index.html").read_text()
+    assert 'class="meta gate-failed" title="--min recall@5=0.99 (rerank)' in index
+    assert ">FAILED (" in index
 
 
 @pytest.mark.slow  # three demo reports: ~30 s; test_size_warning covers the choice quickly

@@ -1,5 +1,5 @@
 # Generated from templates/site_index.html.j2 by scripts/make_compiled_templates.py
-KEY = 'b5e3f3c242da5c414bd46da2f6f89ece4096e81cfb89c5123cecda335d37b7ac'
+KEY = '8fb642af5e34f00b4f75b10a590b10c5bb9a58859b021766f3253c3137ef3f49'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'site_index.html.j2'
 
@@ -58,17 +58,23 @@ def root(context, missing=missing):
                 yield escape(l_2_line)
                 yield '</li>'
             l_2_line = missing
-            yield '</ul></td>\n        <td data-label="gold set">'
+            yield '</ul></td>\n        <td class="meta" data-label="gold set">'
             yield escape(environment.getattr(l_1_row, 'gold'))
-            yield '</td>\n        <td data-label="commit"><code>'
+            yield '</td>\n        <td class="meta" data-label="commit"><code>'
             yield escape(environment.getattr(l_1_row, 'commit'))
-            yield '</code></td>\n        <td data-label="gate" class="'
+            yield '</code></td>\n        <td data-label="gate" class="meta '
             yield escape(environment.getattr(l_1_row, 'gate_class'))
-            yield '">'
+            yield '"'
+            if environment.getattr(l_1_row, 'gate_rules'):
+                pass
+                yield ' title="'
+                yield escape(environment.getattr(l_1_row, 'gate_rules'))
+                yield '"'
+            yield '>'
             yield escape(environment.getattr(l_1_row, 'gate'))
-            yield '</td>\n        <td data-label="created">'
+            yield '</td>\n        <td class="meta" data-label="created">'
             yield escape(environment.getattr(l_1_row, 'created'))
-            yield '</td>\n        <td data-label="files">'
+            yield '</td>\n        <td class="meta" data-label="files">'
             yield escape(environment.getattr(l_1_row, 'pruned_note'))
             l_2_loop = missing
             for (l_2_label, l_2_href), l_2_loop in LoopContext(environment.getattr(l_1_row, 'links'), undefined):
@@ -116,4 +122,4 @@ def root(context, missing=missing):
     yield '</script>\n</body>\n</html>\n'
 
 blocks = {}
-debug_info = '6=23&7=25&9=27&15=29&20=31&21=33&27=37&29=41&30=52&31=60&32=62&33=64&34=68&35=70&46=91&50=94&51=98&54=102&55=106&62=113'
+debug_info = '6=23&7=25&9=27&15=29&20=31&21=33&27=37&29=41&30=52&31=60&32=62&33=64&34=74&35=76&46=97&50=100&51=104&54=108&55=112&62=119'
