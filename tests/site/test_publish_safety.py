@@ -103,8 +103,11 @@ def syscall_counts(argv: list[str], tmp: Path) -> Counter[str]:
     """How many times the publishing process (not its helper threads) calls each traced
     syscall in a publish that runs to its end."""
     log = tmp / "strace.log"
+    # execve too: the first line is then the publishing process's own start, never a
+    # traced call of its chart child that happened to come first (which made this count
+    # another process's calls and read 0 renames, once in a loaded run)
     done = subprocess.run(
-        ["strace", "-f", "-qq", "-o", str(log), "-e", f"trace={','.join(TRACED)}", *argv],
+        ["strace", "-f", "-qq", "-o", str(log), "-e", f"trace=execve,{','.join(TRACED)}", *argv],
         env=env(),
         capture_output=True,
         text=True,
