@@ -20,8 +20,6 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from reportgen.core.model import GoldSet, Run
-
 JUDGED_MEASURES = ("judged", "hole")
 """Per-question columns, each at every k."""
 
@@ -31,31 +29,17 @@ def judged_keys(ks: Sequence[int]) -> list[str]:
     return [f"{name}@{k}" for name in JUDGED_MEASURES for k in ks]
 
 
-def judged_scores(gold: GoldSet, run: Run, ks: Sequence[int]) -> pl.DataFrame:
-    """(qid, judged@k..., hole@k...) for every gold question.
+def judged_counts(ks: Sequence[int]) -> list[pl.Expr]:
+    """``_j@k``: judged chunks ranked within k, aggregated per question over the rows of
+    judged chunks (each chunk once, at its first rank)."""
+    return [(pl.col("rank") <= k).sum().alias(f"_j@{k}") for k in ks]
 
-    Only the rows whose chunk the gold set judges for some question are read.
-    """
-    judgments = gold.judgments.select("qid", "chunk_id").unique()
-    ids = judgments.get_column("chunk_id").implode()
-    judged = (
-        run.results.select("qid", "chunk_id", "rank")
-        .filter(pl.col("chunk_id").is_in(ids))
-        .join(judgments, on=["qid", "chunk_id"], how="inner")
-        # a chunk repeated in one list counts once, at its first rank (SPEC.md)
-        .group_by("qid", "chunk_id")
-        .agg(pl.col("rank").min())
-        .group_by("qid")
-        .agg((pl.col("rank") <= k).sum().alias(f"_j@{k}") for k in ks)
-    )
-    values = [(pl.col(f"_j@{k}") / k).alias(f"judged@{k}") for k in ks]
-    holes = [(1.0 - pl.col(f"judged@{k}")).alias(f"hole@{k}") for k in ks]
-    return (
-        gold.questions.select("qid")
-        .join(judged, on="qid", how="left")
-        .with_columns(pl.col("^_j@.*$").fill_null(0))
-        .with_columns(values)
-        .with_columns(holes)
-        .select("qid", *judged_keys(ks))
-        .sort("qid")
-    )
+
+def judged_values(ks: Sequence[int]) -> list[pl.Expr]:
+    """judged@k from ``_j@k`` (0 for a question with no judged chunk ranked)."""
+    return [(pl.col(f"_j@{k}") / k).alias(f"judged@{k}") for k in ks]
+
+
+def hole_values(ks: Sequence[int]) -> list[pl.Expr]:
+    """hole@k from judged@k."""
+    return [(1.0 - pl.col(f"judged@{k}")).alias(f"hole@{k}") for k in ks]

@@ -22,6 +22,7 @@ import polars as pl
 
 from reportgen.core.model import GoldSet, Run
 from reportgen.measure.blocks import block_positions, block_starts
+from reportgen.measure.judged import hole_values, judged_counts, judged_keys, judged_values
 
 Status = Literal["scored", "missing", "no_relevant", "unanswerable"]
 """Why a question is or is not in the means:
@@ -214,6 +215,9 @@ class Judged:
     """(qid, chunk_id, grade, n_relevant) of every judgment with a positive grade."""
     ks: tuple[int, ...]
     threshold: int
+    judgments: pl.DataFrame
+    """(qid, chunk_id, grade, n_relevant) of every judgment, grade 0 too: judged@k counts
+    them all, the other measures those with a positive grade."""
 
 
 def judge(gold: GoldSet, ks: Sequence[int], threshold: int = 1) -> Judged:
@@ -222,7 +226,8 @@ def judge(gold: GoldSet, ks: Sequence[int], threshold: int = 1) -> Judged:
     relevant = judgments.group_by("qid").agg(
         n_relevant=(pl.col("grade") >= threshold).sum().cast(pl.Int64)
     )
-    positive = judgments.filter(pl.col("grade") > 0).join(relevant, on="qid", how="left")
+    graded = judgments.select("qid", "chunk_id", "grade").join(relevant, on="qid", how="left")
+    positive = graded.filter(pl.col("grade") > 0)
     questions = (
         gold.questions.lazy()
         .select("qid", "kind", "unanswerable")
@@ -231,7 +236,7 @@ def judge(gold: GoldSet, ks: Sequence[int], threshold: int = 1) -> Judged:
         .with_columns(pl.col("n_relevant").fill_null(0), pl.col("^_idcg@.*$").fill_null(0.0))
         .collect()
     )
-    return Judged(questions, positive, tuple(ks), threshold)
+    return Judged(questions, positive, tuple(ks), threshold, graded)
 
 
 @dataclass(frozen=True)
@@ -243,16 +248,23 @@ class Returned:
     gold_rows: pl.DataFrame
     """(qid, chunk_id, rank) of the rows whose chunk is a positive gold chunk of any
     question: the only rows that can move a measure or show that a gold id exists."""
+    judged_rows: pl.DataFrame
+    """(qid, chunk_id, rank) of the rows whose chunk the gold set judges (any grade) for
+    any question: what judged@k reads. ``gold_rows`` are cut from them."""
 
 
 def read_run(run: Run, judged: Judged) -> Returned:
-    """The two passes over a run's rows that everything else is computed from."""
+    """The two passes over a run's rows that everything else is computed from: one
+    counts each question's results, one keeps the rows of judged chunks."""
+    judged_ids = judged.judgments.get_column("chunk_id").implode()
+    judged_rows = run.results.select("qid", "chunk_id", "rank").filter(
+        pl.col("chunk_id").is_in(judged_ids)
+    )
     gold_ids = judged.positive.get_column("chunk_id").implode()
     return Returned(
         retrieved=_retrieved(run),
-        gold_rows=run.results.select("qid", "chunk_id", "rank").filter(
-            pl.col("chunk_id").is_in(gold_ids)
-        ),
+        gold_rows=judged_rows.filter(pl.col("chunk_id").is_in(gold_ids)),
+        judged_rows=judged_rows,
     )
 
 
@@ -288,11 +300,13 @@ def per_question(
     *,
     judged: Judged | None = None,
     returned: Returned | None = None,
+    with_judged: bool = False,
 ) -> pl.DataFrame:
     """Every measure for every gold question, with its status and evidence counts.
 
     Columns: qid, kind, status, n_relevant, n_retrieved, n_relevant_retrieved,
-    first_relevant_rank (null when none), then :func:`measure_keys`.
+    first_relevant_rank (null when none), then :func:`measure_keys`, then with
+    ``with_judged`` :func:`~reportgen.measure.judged.judged_keys`.
     ``threshold`` is at least 1: an unjudged chunk is never relevant. ``judged`` and
     ``returned`` (from :func:`judge` and :func:`read_run`) spare recomputing what
     several runs, or the caller, already have.
@@ -301,12 +315,18 @@ def per_question(
         judged = judge(gold, ks, threshold)
     if returned is None:
         returned = read_run(run, judged)
-    # Only a chunk judged with a positive grade can move a measure, so the rest of
-    # the work is on those few rows per question, never on the whole ranked list.
+    # Only a judged chunk can move a measure (judged@k counts every grade, the others
+    # a positive one), so the rest of the work is on those few rows per question,
+    # never on the whole ranked list; one pass over them gives every measure.
     # Kept eager: group_by sums floats per sorted slice, and the same frame built by
     # a lazy plan (several chunks, no sorted flag) gave sums differing in the last bit.
+    rows, sure = (
+        (returned.judged_rows, judged.judgments)
+        if with_judged
+        else (returned.gold_rows, judged.positive)
+    )
     found = (
-        returned.gold_rows.join(judged.positive, on=["qid", "chunk_id"], how="inner")
+        rows.join(sure, on=["qid", "chunk_id"], how="inner")
         # joins do not keep row order: sort right before the running count
         .sort("qid", "rank")
         # A chunk repeated in one list counts once, at its first rank (SPEC.md).
@@ -320,14 +340,18 @@ def per_question(
     )
     rel = pl.col("is_rel")
     rank = pl.col("rank")
+    # gains summed over the positive grades only: the same floats in the same order
+    # whether the grade-0 rows are there or not (a 0.0 among them could regroup a sum)
+    positive = pl.col("grade") > 0
     per_run = found.group_by("qid").agg(
         rel.sum().cast(pl.Int64).alias("n_relevant_retrieved"),
         rank.filter(rel).min().alias("first_relevant_rank"),
         pl.col("precision_here").filter(rel).sum().alias("_ap_sum"),
         (rel & (rank <= pl.col("n_relevant"))).sum().alias("_rel_in_r"),
         *[(rel & (rank <= k)).sum().alias(f"_rel@{k}") for k in ks],
-        *[pl.col("gain").filter(rank <= k).sum().alias(f"_dcg@{k}") for k in ks],
+        *[pl.col("gain").filter(positive & (rank <= k)).sum().alias(f"_dcg@{k}") for k in ks],
         *[pl.col("precision_here").filter(rel & (rank <= k)).sum().alias(f"_ap@{k}") for k in ks],
+        *(judged_counts(ks) if with_judged else []),
     )
 
     status = (
@@ -352,6 +376,8 @@ def per_question(
     # cutoff by cutoff, as the plan was before the measures carried their expressions
     columns = {m.key(k): m.expression(k) for k in ks for m in CUTOFF_MEASURES}
     columns |= {m.key(): m.expression(None) for m in WHOLE_LIST_MEASURES}
+    if with_judged:
+        base = base.with_columns(judged_values(ks)).with_columns(hole_values(ks))
 
     return (
         base.with_columns(**columns)
@@ -364,6 +390,7 @@ def per_question(
             "n_relevant_retrieved",
             "first_relevant_rank",
             *measure_keys(ks),
+            *(judged_keys(ks) if with_judged else []),
         )
         .sort("qid")
         .collect()

@@ -33,7 +33,7 @@ from reportgen.measure.chunked import (
     chunk_warnings,
     refuse_unmapped_evidence,
 )
-from reportgen.measure.judged import judged_keys, judged_scores
+from reportgen.measure.judged import judged_keys
 from reportgen.measure.measures import (
     Judged,
     judge,
@@ -236,8 +236,14 @@ def score_run(
         .to_list()
     )
     scores = per_question(
-        gold, run, settings.ks, settings.threshold, judged=judged, returned=returned
-    ).join(judged_scores(gold, run, settings.ks), on="qid", how="left")
+        gold,
+        run,
+        settings.ks,
+        settings.threshold,
+        judged=judged,
+        returned=returned,
+        with_judged=True,
+    )
     if settings.span_measures:
         spans = (
             chunked.span_scores
