@@ -188,8 +188,8 @@ class GoldSet:
 
         Two gold-set versions share a question when its id and digest are the same in
         both. Forbidden chunks and evidence count only for a question that has some, so
-        the digests of sets without any stay what they were. (sha256 has no Polars expression: one
-        call per question, on short strings.)
+        the digests of sets without any stay what they were. (sha256 has no Polars expression:
+        one call per question, on short strings; the texts come from one lazy plan.)
         """
         chunks = _joined_per_question(
             self.judgments, pl.col("chunk_id") + "\x1f" + pl.col("grade").cast(pl.String)
@@ -197,35 +197,26 @@ class GoldSet:
         forbidden = _joined_per_question(
             self.forbidden, pl.col("chunk_id") + "\x1f" + pl.col("reason")
         ).rename({"joined": "forbidden"})
+        text = pl.concat_str(
+            pl.col("qid"),
+            pl.col("question").fill_null("\x00"),
+            pl.col("kind"),
+            pl.col("unanswerable").cast(pl.String),
+            pl.col("joined").fill_null(""),
+            separator="\x1d",
+        )
+        # a part a question lacks adds nothing, not even its separator
+        for part in ("forbidden", "evidence"):
+            missing = pl.col(part).is_null()
+            text = pl.when(missing).then(text).otherwise(text + "\x1d" + pl.col(part))
         canonical = (
-            self.questions.join(chunks, on="qid", how="left")
+            self.questions.lazy()
+            .join(chunks, on="qid", how="left")
             .join(forbidden, on="qid", how="left")
-            .sort("qid")
-            .select(
-                "qid",
-                pl.concat_str(
-                    pl.col("qid"),
-                    pl.col("question").fill_null("\x00"),
-                    pl.col("kind"),
-                    pl.col("unanswerable").cast(pl.String),
-                    pl.col("joined").fill_null(""),
-                    separator="\x1d",
-                ).alias("text"),
-                pl.col("forbidden"),
-            )
-            .select(
-                "qid",
-                pl.when(pl.col("forbidden").is_null())
-                .then(pl.col("text"))
-                .otherwise(pl.col("text") + "\x1d" + pl.col("forbidden")),
-            )
             .join(_evidence_per_question(self.evidence), on="qid", how="left")
-            .select(
-                "qid",
-                pl.when(pl.col("evidence").is_null())
-                .then(pl.col("text"))
-                .otherwise(pl.col("text") + "\x1d" + pl.col("evidence")),
-            )
+            .select("qid", text.alias("text"))
+            .sort("qid")
+            .collect()
         )
         return {
             qid: hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
@@ -244,16 +235,12 @@ class GoldSet:
         return fingerprint_of(self.question_digests)
 
 
-def _joined_per_question(frame: pl.DataFrame, item: pl.Expr) -> pl.DataFrame:
+def _joined_per_question(frame: pl.DataFrame, item: pl.Expr) -> pl.LazyFrame:
     """(qid, joined): one question's chunks as one string, in chunk-id order."""
-    return (
-        frame.sort("qid", "chunk_id")
-        .group_by("qid", maintain_order=True)
-        .agg(joined=item.str.join("\x1e"))
-    )
+    return frame.lazy().group_by("qid").agg(joined=item.sort_by("chunk_id").str.join("\x1e"))
 
 
-def _evidence_per_question(evidence: pl.DataFrame) -> pl.DataFrame:
+def _evidence_per_question(evidence: pl.DataFrame) -> pl.LazyFrame:
     """(qid, evidence): one question's evidence items as written, as one sorted string."""
     parts = [
         pl.col(name).cast(pl.String).fill_null("\x00")
@@ -261,10 +248,10 @@ def _evidence_per_question(evidence: pl.DataFrame) -> pl.DataFrame:
         if name not in ("qid", "line")
     ]
     return (
-        evidence.select("qid", pl.concat_str(*parts, separator="\x1f").alias("item"))
-        .sort("qid", "item")
-        .group_by("qid", maintain_order=True)
-        .agg(evidence=pl.col("item").str.join("\x1e"))
+        evidence.lazy()
+        .select("qid", pl.concat_str(*parts, separator="\x1f").alias("item"))
+        .group_by("qid")
+        .agg(evidence=pl.col("item").sort().str.join("\x1e"))
     )
 
 
