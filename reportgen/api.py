@@ -274,7 +274,9 @@ def make_report(request: ReportRequest) -> ReportResult:
             verdict_set = None if verdict_set is None else relabel(verdict_set, root)
             index = None if index is None else relabel(index, root)
             if chunkings is not None:
-                maps = {name: relabel(m, root) for name, m in chunkings.maps.items()}
+                # once per map: runs that share a chunk map keep sharing it
+                relabelled = {id(m): relabel(m, root) for m in chunkings.maps.values()}
+                maps = {name: relabelled[id(m)] for name, m in chunkings.maps.items()}
                 chunkings = dataclasses.replace(chunkings, maps=maps)
         evaluation = evaluate(gold_set, loaded, settings.scoring, chunkings=chunkings)
         evidence = Evidence(verdict_set, inputs.verdicts_run, index, previous, checks.as_of)

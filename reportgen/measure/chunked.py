@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -23,6 +23,7 @@ from reportgen.core.model import (
     StaleEvidence,
 )
 from reportgen.errors import UsageError
+from reportgen.measure.measures import Judged, judge
 from reportgen.measure.spans import (
     DEFAULT_MIN_COVERAGE,
     derived_judgments,
@@ -44,6 +45,54 @@ class Chunkings:
     """Evidence left out because its document changed (a warning, not an error)."""
     document_text: Callable[[str], str | None] | None = None
     """A document's text by its path (--docs), for the drill-down; None without."""
+    derived_golds: dict[tuple[int, int, float], DerivedGold] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
+    """What :func:`derived_gold` found, by (gold set, chunk map, min coverage): it does
+    not depend on the run, so runs that share a chunk map share it (kept here because
+    both live as long as these chunkings)."""
+
+
+@dataclass(frozen=True)
+class DerivedGold:
+    """A gold set's evidence on one chunking: the same for every run of that chunking."""
+
+    pieces: pl.DataFrame
+    """Overlaps of evidence and chunks (measure.spans.PIECES_SCHEMA)."""
+    derived: pl.DataFrame
+    """(qid, chunk_id, grade) of the judgments derived from evidence."""
+    gold: GoldSet
+    """The gold set with the derived judgments (given ones kept)."""
+    given: GoldSet = field(compare=False, repr=False)
+    chunk_map: ChunkMap = field(compare=False, repr=False)
+    """What it was derived from: held, so that their ids, its key, stay theirs."""
+    judged: dict[tuple[tuple[int, ...], int], Judged] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """:func:`~reportgen.measure.measures.judge` of ``gold``, by (cutoffs, threshold)."""
+
+    def judge(self, ks: Sequence[int], threshold: int) -> Judged:
+        """What every run of this chunking is measured against, computed once."""
+        key = (tuple(ks), threshold)
+        if key not in self.judged:
+            self.judged[key] = judge(self.gold, ks, threshold)
+        return self.judged[key]
+
+
+def derived_gold(
+    gold: GoldSet, chunk_map: ChunkMap, chunkings: Chunkings, min_coverage: float
+) -> DerivedGold:
+    """The chunk-level judgments ``chunk_map`` gives the gold set's evidence, once per
+    (gold set, chunk map, min coverage) of these chunkings."""
+    key = (id(gold), id(chunk_map), min_coverage)
+    found = chunkings.derived_golds.get(key)
+    if found is None or found.given is not gold or found.chunk_map is not chunk_map:
+        pieces = overlaps(chunkings.spans, chunk_map.chunks)
+        derived = derived_judgments(pieces, min_coverage)
+        judged = dataclasses.replace(gold, judgments=with_derived(gold.judgments, derived))
+        found = DerivedGold(pieces, derived, judged, gold, chunk_map)
+        chunkings.derived_golds[key] = found
+    return found
 
 
 @dataclass(frozen=True)
@@ -52,16 +101,27 @@ class ChunkedRun:
 
     run_name: str
     chunk_map: ChunkMap
-    gold: GoldSet
-    """The gold set with the judgments derived on this chunking (given ones kept)."""
-    derived: pl.DataFrame
-    """(qid, chunk_id, grade) of the judgments derived from evidence."""
-    pieces: pl.DataFrame
-    """Overlaps of evidence and chunks (measure.spans.PIECES_SCHEMA), for highlighting."""
+    shared: DerivedGold
+    """The judgments this chunking gives the evidence, shared with its other runs."""
     span_scores: pl.DataFrame
     """qid, then span_recall@k, span_precision@k, span_iou@k, context_chars@k."""
     unmapped: int
     """Distinct chunks the run returned that the chunk map lacks: length 0, never relevant."""
+
+    @property
+    def gold(self) -> GoldSet:
+        """The gold set with the judgments derived on this chunking (given ones kept)."""
+        return self.shared.gold
+
+    @property
+    def derived(self) -> pl.DataFrame:
+        """(qid, chunk_id, grade) of the judgments derived from evidence."""
+        return self.shared.derived
+
+    @property
+    def pieces(self) -> pl.DataFrame:
+        """Overlaps of evidence and chunks (PIECES_SCHEMA), for highlighting."""
+        return self.shared.pieces
 
 
 def chunk_lengths(chunk_map: ChunkMap) -> pl.DataFrame:
@@ -79,9 +139,7 @@ def chunk_run(
     chunk_map = chunkings.maps.get(run.name)
     if chunk_map is None:
         return None
-    pieces = overlaps(chunkings.spans, chunk_map.chunks)
-    derived = derived_judgments(pieces, min_coverage)
-    judged = dataclasses.replace(gold, judgments=with_derived(gold.judgments, derived))
+    shared = derived_gold(gold, chunk_map, chunkings, min_coverage)
     ranked = run.results.select("qid", "chunk_id", "rank")
     gold_ids = gold.questions.get_column("qid").implode()
     unmapped = (
@@ -90,13 +148,11 @@ def chunk_run(
         .get_column("chunk_id")
         .n_unique()
     )
-    scores = span_scores(chunkings.spans, pieces, ranked, chunk_lengths(chunk_map), ks)
+    scores = span_scores(chunkings.spans, shared.pieces, ranked, chunk_lengths(chunk_map), ks)
     return ChunkedRun(
         run_name=run.name,
         chunk_map=chunk_map,
-        gold=judged,
-        derived=derived,
-        pieces=pieces,
+        shared=shared,
         span_scores=scores,
         unmapped=unmapped,
     )

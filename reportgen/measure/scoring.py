@@ -224,7 +224,7 @@ def score_run(
         else chunk_run(gold, run, chunkings, settings.ks, settings.min_coverage)
     )
     if chunked is not None:
-        gold, judged = chunked.gold, None
+        gold, judged = chunked.gold, chunked.shared.judge(settings.ks, settings.threshold)
     if judged is None:
         judged = judge(gold, settings.ks, settings.threshold)
     returned = read_run(run, judged)

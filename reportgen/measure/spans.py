@@ -165,18 +165,22 @@ def span_scores(
     One row per question of ``spans`` and of ``ranked``; questions without evidence
     get null span measures and their context_chars.
     """
+    # one lazy plan: the sums are of whole characters, exact in any order
     top = max(ks)
     sent = (
-        ranked.select("qid", "chunk_id", "rank")
+        ranked.lazy()
+        .select("qid", "chunk_id", "rank")
         .filter(pl.col("rank") <= top)
-        .join(lengths, on="chunk_id", how="left")
+        .join(lengths.lazy(), on="chunk_id", how="left")
         .with_columns(pl.col("length").fill_null(0))
     )
     context = sent.group_by("qid").agg(
         pl.col("length").filter(pl.col("rank") <= k).sum().alias(f"context_chars@{k}") for k in ks
     )
-    evidence = spans.group_by("qid").agg((pl.col("end") - pl.col("start")).sum().alias("_evidence"))
-    reached = pieces.join(
+    evidence = (
+        spans.lazy().group_by("qid").agg((pl.col("end") - pl.col("start")).sum().alias("_evidence"))
+    )
+    reached = pieces.lazy().join(
         sent.select("qid", "chunk_id", "rank"), on=["qid", "chunk_id"], how="inner"
     )
     covered = [_covered(reached.filter(pl.col("rank") <= k), k) for k in ks]
@@ -201,14 +205,14 @@ def span_scores(
         pl.when(has_evidence).then(expr).otherwise(None).alias(name)
         for name, expr in columns.items()
     )
-    return measured.select("qid", *span_keys(ks)).sort("qid")
+    return measured.select("qid", *span_keys(ks)).sort("qid").collect()
 
 
 def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator > 0).then(numerator / denominator).otherwise(0.0)
 
 
-def _covered(reached: pl.DataFrame, k: int) -> pl.DataFrame:
+def _covered(reached: pl.LazyFrame, k: int) -> pl.LazyFrame:
     """(qid, covered@k): characters of evidence inside the union of the chunks reached.
 
     Overlaps of one document are sorted by start; each adds what reaches past the
