@@ -12,6 +12,9 @@ list by its length instead; the two agree whenever a list reaches k, and the tes
 the numerators against it everywhere. ``hole@k`` = 1 - judged@k
 (BEIR's and MTEB's Hole@k), for every question, so that the means keep that identity.
 A question the run does not answer has judged@k 0 (as on every measure), so hole@k 1.
+
+The expressions here are applied by :func:`reportgen.measure.measures.per_question` in
+the same pass over a run's judged rows as every other measure.
 """
 
 from __future__ import annotations

@@ -320,13 +320,13 @@ def per_question(
     # never on the whole ranked list; one pass over them gives every measure.
     # Kept eager: group_by sums floats per sorted slice, and the same frame built by
     # a lazy plan (several chunks, no sorted flag) gave sums differing in the last bit.
-    rows, sure = (
+    rows, graded = (
         (returned.judged_rows, judged.judgments)
         if with_judged
         else (returned.gold_rows, judged.positive)
     )
     found = (
-        rows.join(sure, on=["qid", "chunk_id"], how="inner")
+        rows.join(graded, on=["qid", "chunk_id"], how="inner")
         # joins do not keep row order: sort right before the running count
         .sort("qid", "rank")
         # A chunk repeated in one list counts once, at its first rank (SPEC.md).
