@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 Spec = dict[str, Any]
@@ -40,15 +40,23 @@ def printable(value: Any) -> Any:
 
 
 _WORKER = """
-import json, signal, sys, vl_convert
+import json, select, signal, sys, vl_convert
 signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, no traceback here
-version = sys.argv[1]
+version, warm_up = sys.argv[1], json.loads(sys.argv[2])
 vl_convert.vegalite_to_svg({"data": {"values": []}, "mark": "point"}, vl_version=version)
+for spec in warm_up:
+    try:
+        if select.select([sys.stdin], [], [], 0)[0]:
+            break  # the report's specs came: they go first
+    except OSError:  # no select on pipes (Windows)
+        break
+    vl_convert.vegalite_to_svg(spec, vl_version=version)
 for line in sys.stdin:
     svg = vl_convert.vegalite_to_svg(json.loads(line), vl_version=version)
     sys.stdout.write(json.dumps(svg) + "\\n")
 """
-"""Starts the engine at once, then draws one spec per input line as one JSON string."""
+"""Starts the engine at once and draws the warm-up specs until the report's come, then
+draws one spec per input line as one JSON string."""
 
 
 class ChartWorker:
@@ -59,16 +67,20 @@ class ChartWorker:
     ``send`` hands it the specs as soon as they are known, and it draws them while
     this process renders the rest. Same library, same bytes. One batch; ``close``
     always.
+
+    The engine's first chart of a kind costs up to twice a later one (its code warms
+    up, text is measured at new sizes): ``warm_up`` specs of the report's kinds are
+    drawn while the child waits, until the report's specs arrive.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, warm_up: Sequence[Spec] = ()) -> None:
         self._process: subprocess.Popen[bytes] | None = None
         self._writer: threading.Thread | None = None
         self._names: list[str] = []
         # no interpreter to start (an embedded Python): draw in this process instead
         with contextlib.suppress(OSError):
             self._process = subprocess.Popen(
-                [sys.executable, "-c", _WORKER, VEGA_LITE_VERSION],
+                [sys.executable, "-c", _WORKER, VEGA_LITE_VERSION, json.dumps(list(warm_up))],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 # a spec it cannot draw is drawn again here, where the error is reported
