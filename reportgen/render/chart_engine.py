@@ -59,6 +59,11 @@ for line in sys.stdin:
 draws one spec per input line as one JSON string."""
 
 
+def _lines(specs: Mapping[str, Spec]) -> list[str]:
+    """The specs as the child reads them: one JSON line each, control characters replaced."""
+    return [json.dumps(printable(spec)) for spec in specs.values()]
+
+
 class ChartWorker:
     """vl-convert in a child process, started before the inputs load.
 
@@ -76,7 +81,7 @@ class ChartWorker:
     def __init__(self, warm_up: Sequence[Spec] = ()) -> None:
         self._process: subprocess.Popen[bytes] | None = None
         self._writer: threading.Thread | None = None
-        self._names: list[str] = []
+        self._lines: list[str] = []
         # no interpreter to start (an embedded Python): draw in this process instead
         with contextlib.suppress(OSError):
             self._process = subprocess.Popen(
@@ -88,14 +93,15 @@ class ChartWorker:
             )
 
     def send(self, specs: Mapping[str, Spec]) -> None:
-        """Start drawing ``specs`` (control characters replaced) in the child.
+        """Start drawing ``specs`` (control characters replaced) in the child; once only.
 
         A thread writes them: large specs would fill the pipe, and the child's SVGs
         its other pipe, before this process reads any.
         """
         if self._process is None or self._process.stdin is None or self._writer is not None:
             return
-        lines = "".join(json.dumps(printable(spec)) + "\n" for spec in specs.values())
+        self._lines = _lines(specs)
+        lines = "".join(line + "\n" for line in self._lines)
         stdin = self._process.stdin
 
         def write() -> None:
@@ -103,13 +109,12 @@ class ChartWorker:
                 stdin.write(lines.encode())
                 stdin.close()
 
-        self._names = list(specs)
         self._writer = threading.Thread(target=write, name="reportgen-chart-specs")
         self._writer.start()
 
     def draw(self, specs: Mapping[str, Spec]) -> dict[str, str] | None:
-        """The SVG of each spec sent (``specs`` if none was), or None when the child
-        failed (then draw in this process)."""
+        """The SVG of each of ``specs`` (sent now if none were), or None when the child
+        failed or was sent other specs (then draw in this process)."""
         self.send(specs)
         if self._process is None or self._process.stdout is None or self._writer is None:
             return None
@@ -118,9 +123,9 @@ class ChartWorker:
         self._process.wait()
         self._process = None
         drawn = out.decode().splitlines()
-        if len(drawn) != len(self._names):
+        if len(drawn) != len(self._lines) or _lines(specs) != self._lines:
             return None
-        return {name: json.loads(svg) for name, svg in zip(self._names, drawn, strict=True)}
+        return {name: json.loads(svg) for name, svg in zip(specs, drawn, strict=True)}
 
     def close(self) -> None:
         """End the child if it never drew (the command failed before its charts)."""

@@ -607,3 +607,8 @@ def warm_up_specs() -> list[Spec]:
         cutoff_chart_spec("bm25", points, 0.45, (0.4, 0.5), "gap"),
         *filter(None, [chunkings_spec(report)]),
     ]
+
+
+def page_chart_specs(report: Report) -> dict[str, Spec]:
+    """Every chart a report's pages show, by file stem: the report's and the cutoffs'."""
+    return report_chart_specs(report) | cutoff_chart_specs(report)

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 
 from reportgen.render.chart_engine import ChartWorker, render_charts
-from reportgen.render.charts import cutoff_chart_specs, report_chart_specs
+from reportgen.render.charts import page_chart_specs
 from reportgen.schema import Report
 
 
@@ -32,7 +32,7 @@ def page_files(
     """
     if "html" not in formats and "md" not in formats:
         return {}
-    specs = report_chart_specs(report) | cutoff_chart_specs(report)
+    specs = page_chart_specs(report)
     if chart_worker is not None:
         chart_worker.send(specs)
     from reportgen.render.pages import render_html, render_markdown

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
 import vl_convert
 
 from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
-from reportgen.render.chart_engine import VEGA_LITE_VERSION, ChartWorker, printable, render_charts
+from reportgen.render.chart_engine import (
+    VEGA_LITE_VERSION,
+    ChartWorker,
+    Spec,
+    printable,
+    render_charts,
+)
 from reportgen.render.charts import at_k_curve_spec, cutoff_chart_spec, warm_up_specs
 
 REPORT = {
@@ -72,6 +80,19 @@ def test_the_warm_up_specs_draw_and_leave_the_bytes_alone() -> None:
     assert drawn["curve"].encode() == render_charts({"curve": SPEC})["curve.svg"]
 
 
+def test_a_worker_sent_other_specs_is_not_believed() -> None:
+    """The report's charts are sent before report.json is written and read back; the
+    pages' specs come from the written report: were they different, the worker's
+    drawings would be of the wrong charts, so they are drawn again here."""
+    worker = ChartWorker()
+    worker.send({"curve": SPEC})
+    other = at_k_curve_spec(HOSTILE, "recall", "recall@k")
+    assert worker.draw({"curve": other}) is None
+    worker = ChartWorker()
+    worker.send({"curve": SPEC})
+    assert render_charts({"curve": other}, worker=worker) == render_charts({"curve": other})
+
+
 def test_a_failed_worker_falls_back_to_drawing_here() -> None:
     worker = ChartWorker()
     worker.close()  # as if the child had died
@@ -119,3 +140,20 @@ def test_chart_png_adds_a_png_beside_each_svg(tmp_path: Path) -> None:
     names = sorted(p.name for p in (out / "charts").iterdir())
     svgs = [name for name in names if name.endswith(".svg")]
     assert names == sorted(svgs + [name.replace(".svg", ".png") for name in svgs])
+
+
+def test_a_report_uses_the_charts_its_worker_drew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The specs sent early (from the report in memory) are those of the report as
+    written: the worker's drawings are used, not drawn again here."""
+    drawn: list[dict[str, str] | None] = []
+    draw = ChartWorker.draw
+
+    def spy(worker: ChartWorker, specs: Mapping[str, Spec]) -> dict[str, str] | None:
+        drawn.append(draw(worker, specs))
+        return drawn[-1]
+
+    monkeypatch.setattr(ChartWorker, "draw", spy)
+    _report(tmp_path)
+    assert len(drawn) == 1 and drawn[0] is not None and "recall_at_k" in drawn[0]
