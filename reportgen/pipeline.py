@@ -28,7 +28,7 @@ from reportgen.errors import GateFailed
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.scoring import Evaluation
 from reportgen.render.chart_engine import ChartWorker
-from reportgen.render.charts import page_chart_specs
+from reportgen.render.charts import page_chart_specs, warm_up_specs
 from reportgen.render.manifest import stale_files
 from reportgen.render.output import (
     FORMATS,
@@ -141,7 +141,7 @@ def render_files(
 @contextmanager
 def chart_worker(formats: Sequence[str]) -> Iterator[ChartWorker | None]:
     """vl-convert's engine starting (~0.5 s) in a child while inputs load; None without charts."""
-    worker = ChartWorker() if draws_charts(formats) else None
+    worker = ChartWorker(warm_up_specs()) if draws_charts(formats) else None
     try:
         yield worker
     finally:

@@ -11,7 +11,7 @@ well as colour.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -588,6 +588,25 @@ def cutoff_chart_specs(report: Report) -> dict[str, dict[str, Any]]:
             "gap" if section["gap"] else "overlap",
         )
     return specs
+
+
+def warm_up_specs() -> list[Spec]:
+    """Small charts of a report's kinds, from made-up values (a curve by k, a cutoff
+    strip, the chunkings' points), that the chart worker draws while it waits for the
+    report's: each kind's first chart costs vl-convert up to twice a later one."""
+    ks = [1, 3, 5, 10]
+    means = {f"recall@{k}": k / 10 for k in ks} | {"context_chars@5": 900, "span_recall@5": 0.5}
+    runs = {"bm25": {"means": means}, "dense": {"means": means}}
+    report = cast(Report, {"k": ks, "context_k": 5, "runs": runs, "chunkings": {"runs": runs}})
+    points = [
+        {"qid": f"q{i}", "group": (ANSWERABLE, UNANSWERABLE)[i % 2], "score": i / 10}
+        for i in range(10)
+    ]
+    return [
+        at_k_curve_spec(report, "recall", "recall@k"),
+        cutoff_chart_spec("bm25", points, 0.45, (0.4, 0.5), "gap"),
+        *filter(None, [chunkings_spec(report)]),
+    ]
 
 
 def page_chart_specs(report: Report) -> dict[str, Spec]:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from reportgen.api import ReportResult
 from reportgen.render.chart_engine import ChartWorker, render_charts
-from reportgen.render.charts import cutoff_chart_specs, report_chart_specs
+from reportgen.render.charts import cutoff_chart_specs, report_chart_specs, warm_up_specs
 from reportgen.render.page_files import chart_stand_ins, page_files, with_charts
 from reportgen.render.pages import render_html, render_markdown, view_model
 from reportgen.render.summary import render_summary
@@ -43,9 +43,9 @@ def test_pages_with_stand_ins_are_the_pages_rendered_with_the_charts(
     assert svg in expected["index.html"].decode()  # inlined, so the check above sees it
 
 
-def test_the_worker_draws_the_same_pages(spec_example: ReportResult) -> None:
+def test_the_worker_warmed_up_draws_the_same_pages(spec_example: ReportResult) -> None:
     report = _written(spec_example)
-    worker = ChartWorker()
+    worker = ChartWorker(warm_up_specs())
     drawn = page_files(report, ("html", "md"), "per_question.csv", chart_worker=worker)
     assert drawn == _rendered_with_the_charts(report, chart_png=False)
 

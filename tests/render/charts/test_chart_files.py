@@ -9,6 +9,7 @@ by a child process started before the inputs load.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from reportgen.render.chart_engine import (
     printable,
     render_charts,
 )
-from reportgen.render.charts import at_k_curve_spec, cutoff_chart_spec
+from reportgen.render.charts import at_k_curve_spec, cutoff_chart_spec, warm_up_specs
 
 REPORT = {
     "k": [1, 3],
@@ -65,6 +66,18 @@ def test_the_worker_draws_the_bytes_this_process_draws() -> None:
     drawn = render_charts(specs, worker=worker)
     assert len(drawn["large.svg"]) > 500_000
     assert drawn == render_charts(specs)
+
+
+def test_the_warm_up_specs_draw_and_leave_the_bytes_alone() -> None:
+    """A warm-up spec vl-convert refused would end the child (the report's charts then
+    drawn here, slowly); the engine warmed on them draws the same bytes."""
+    warm_up = warm_up_specs()
+    assert len(render_charts({str(index): spec for index, spec in enumerate(warm_up)})) == 3
+    worker = ChartWorker(warm_up)
+    time.sleep(1.0)  # the engine started and (on a quiet machine) the warm-up drawn
+    drawn = worker.draw({"curve": SPEC})
+    assert drawn is not None  # by the child, still alive
+    assert drawn["curve"].encode() == render_charts({"curve": SPEC})["curve.svg"]
 
 
 def test_a_worker_sent_other_specs_is_not_believed() -> None:
