@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import closing
 
 from reportgen.api import ReportResult
 from reportgen.render.chart_engine import ChartWorker, render_charts
@@ -45,8 +46,8 @@ def test_pages_with_stand_ins_are_the_pages_rendered_with_the_charts(
 
 def test_the_worker_warmed_up_draws_the_same_pages(spec_example: ReportResult) -> None:
     report = _written(spec_example)
-    worker = ChartWorker(warm_up_specs())
-    drawn = page_files(report, ("html", "md"), "per_question.csv", chart_worker=worker)
+    with closing(ChartWorker(warm_up_specs())) as worker:
+        drawn = page_files(report, ("html", "md"), "per_question.csv", chart_worker=worker)
     assert drawn == _rendered_with_the_charts(report, chart_png=False)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -61,9 +62,9 @@ def test_the_worker_draws_the_bytes_this_process_draws() -> None:
         "hostile": at_k_curve_spec(HOSTILE, "recall", "recall@k"),
         "large": cutoff_chart_spec("bm25", points, 0.5),
     }
-    worker = ChartWorker()
-    worker.send(specs)
-    drawn = render_charts(specs, worker=worker)
+    with closing(ChartWorker()) as worker:
+        worker.send(specs)
+        drawn = render_charts(specs, worker=worker)
     assert len(drawn["large.svg"]) > 500_000
     assert drawn == render_charts(specs)
 
@@ -73,9 +74,9 @@ def test_the_warm_up_specs_draw_and_leave_the_bytes_alone() -> None:
     drawn here, slowly); the engine warmed on them draws the same bytes."""
     warm_up = warm_up_specs()
     assert len(render_charts({str(index): spec for index, spec in enumerate(warm_up)})) == 3
-    worker = ChartWorker(warm_up)
-    time.sleep(1.0)  # the engine started and (on a quiet machine) the warm-up drawn
-    drawn = worker.draw({"curve": SPEC})
+    with closing(ChartWorker(warm_up)) as worker:
+        time.sleep(1.0)  # the engine started and (on a quiet machine) the warm-up drawn
+        drawn = worker.draw({"curve": SPEC})
     assert drawn is not None  # by the child, still alive
     assert drawn["curve"].encode() == render_charts({"curve": SPEC})["curve.svg"]
 
@@ -84,13 +85,13 @@ def test_a_worker_sent_other_specs_is_not_believed() -> None:
     """The report's charts are sent before report.json is written and read back; the
     pages' specs come from the written report: were they different, the worker's
     drawings would be of the wrong charts, so they are drawn again here."""
-    worker = ChartWorker()
-    worker.send({"curve": SPEC})
     other = at_k_curve_spec(HOSTILE, "recall", "recall@k")
-    assert worker.draw({"curve": other}) is None
-    worker = ChartWorker()
-    worker.send({"curve": SPEC})
-    assert render_charts({"curve": other}, worker=worker) == render_charts({"curve": other})
+    with closing(ChartWorker()) as worker:
+        worker.send({"curve": SPEC})
+        assert worker.draw({"curve": other}) is None
+    with closing(ChartWorker()) as worker:
+        worker.send({"curve": SPEC})
+        assert render_charts({"curve": other}, worker=worker) == render_charts({"curve": other})
 
 
 def test_a_failed_worker_falls_back_to_drawing_here() -> None:
@@ -106,6 +107,17 @@ def test_close_ends_a_child_that_never_drew() -> None:
     assert process is not None and process.poll() is None
     worker.close()
     assert process.poll() is not None
+
+
+def test_close_ends_a_child_sent_specs_it_never_drew() -> None:
+    """The specs are sent before report.json is written: a step failing between the
+    two closes a worker whose stdin the writer closed; close must not raise then (its
+    error would hide the step's own)."""
+    worker = ChartWorker()
+    process = worker._process
+    worker.send({"curve": SPEC})
+    worker.close()
+    assert process is not None and process.poll() is not None
 
 
 def _report(tmp_path: Path, chart_png: bool = False) -> Path:
