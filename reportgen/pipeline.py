@@ -28,6 +28,7 @@ from reportgen.errors import GateFailed
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.scoring import Evaluation
 from reportgen.render.chart_engine import ChartWorker
+from reportgen.render.charts import page_chart_specs, warm_up_specs
 from reportgen.render.manifest import stale_files
 from reportgen.render.output import (
     FORMATS,
@@ -114,6 +115,10 @@ def render_files(
     the per-question file, and the pages built from report.json alone
     (:func:`reportgen.render.page_files.page_files`, which ``reportgen render`` reuses)."""
     check_formats(formats, per_question_format)
+    if chart_worker is not None and draws_charts(formats):
+        # drawn while report.json is written and read back; the worker checks that the
+        # specs from the written report are these before its charts are used
+        chart_worker.send(page_chart_specs(report))
     per_question_file = f"per_question.{per_question_format}"
     files = {
         "report.json": report_json(report).encode(),
@@ -136,7 +141,7 @@ def render_files(
 @contextmanager
 def chart_worker(formats: Sequence[str]) -> Iterator[ChartWorker | None]:
     """vl-convert's engine starting (~0.5 s) in a child while inputs load; None without charts."""
-    worker = ChartWorker() if draws_charts(formats) else None
+    worker = ChartWorker(warm_up_specs()) if draws_charts(formats) else None
     try:
         yield worker
     finally:

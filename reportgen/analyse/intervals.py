@@ -12,6 +12,7 @@ as its mean does, so with none at all its interval is null, like its mean (not
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import polars as pl
@@ -30,40 +31,44 @@ def _is_binary(key: str) -> bool:
     return key.split("@")[0] in BINARY
 
 
-def _wilson(key: str) -> tuple[pl.Expr, pl.Expr]:
-    n = pl.col(key).count().cast(pl.Float64)
-    p = pl.col(key).mean()
+def _wilson(n: float, p: float) -> tuple[float, float]:
     denominator = 1 + Z**2 / n
     centre = (p + Z**2 / (2 * n)) / denominator
-    half = Z / denominator * (p * (1 - p) / n + Z**2 / (4 * n**2)).sqrt()
+    half = Z / denominator * math.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2))
     return centre - half, centre + half
 
 
-def _normal(key: str) -> tuple[pl.Expr, pl.Expr]:
-    half = Z * pl.col(key).std() / pl.col(key).count().cast(pl.Float64).sqrt()
-    mean = pl.col(key).mean()
+def _normal(key: str, n: float, mean: float, std: float) -> tuple[float, float]:
+    half = Z * std / math.sqrt(n)
     if key.split("@")[0] in CHARACTERS:
-        return (mean - half).clip(lower_bound=0.0), mean + half
-    return (mean - half).clip(0.0, 1.0), (mean + half).clip(0.0, 1.0)
+        return max(mean - half, 0.0), mean + half
+    return min(max(mean - half, 0.0), 1.0), min(max(mean + half, 0.0), 1.0)
 
 
 def mean_intervals(
     scores: pl.DataFrame, keys: Sequence[str], *, keep_no_relevant: bool = False
 ) -> dict[str, tuple[float, float] | None]:
-    """Each measure's 95% interval over the questions that count in its mean."""
+    """Each measure's 95% interval over the questions that count in its mean.
+
+    Polars takes each measure's count, mean and standard deviation in one pass; the
+    few float operations of the bounds are Python's (the same IEEE arithmetic): ~50
+    measures' bounds as Polars expressions cost ~15 ms of planning per run.
+    """
     counted = scores.filter(in_means(keep_no_relevant))
     if counted.height < 2:
         return dict.fromkeys(keys)
-    bounds = []
+    row = counted.select(
+        *(pl.col(key).count().alias(f"{key}:n") for key in keys),
+        *(pl.col(key).mean().alias(f"{key}:mean") for key in keys),
+        *(pl.col(key).std().alias(f"{key}:std") for key in keys),
+    ).row(0, named=True)
+    found: dict[str, tuple[float, float] | None] = {}
     for key in keys:
-        low, high = _wilson(key) if _is_binary(key) else _normal(key)
-        few = pl.col(key).count() < 2
-        bounds += [
-            pl.when(few).then(None).otherwise(low).alias(f"{key}:low"),
-            pl.when(few).then(None).otherwise(high).alias(f"{key}:high"),
-        ]
-    row = counted.select(bounds).row(0, named=True)
-    return {
-        key: None if row[f"{key}:low"] is None else (row[f"{key}:low"], row[f"{key}:high"])
-        for key in keys
-    }
+        n, mean = float(row[f"{key}:n"]), row[f"{key}:mean"]
+        if n < 2:
+            found[key] = None
+        elif _is_binary(key):
+            found[key] = _wilson(n, mean)
+        else:
+            found[key] = _normal(key, n, mean, row[f"{key}:std"])
+    return found

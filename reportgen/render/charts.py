@@ -11,13 +11,17 @@ well as colour.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
+
+import polars as pl
 
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec
-from reportgen.schema import Report
+from reportgen.schema import Report, TopScores
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+
+ANSWERABLE, UNANSWERABLE = "answerable", "unanswerable"
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000")
 """Okabe-Ito: distinguishable with every common colour-vision deficiency."""
@@ -546,3 +550,65 @@ def cutoff_chart_spec(
             "text": {"fontSize": 13},
         },
     }
+
+
+def top_score_frame(points: TopScores) -> pl.DataFrame:
+    """A run's top-1 scores (``pages.top_scores``) as a frame: qid, group, score."""
+    unanswerable = pl.Series(points["unanswerable"], dtype=pl.String)
+    return pl.DataFrame(
+        {"qid": list(points["scores"]), "score": list(points["scores"].values())},
+        schema={"qid": pl.String, "score": pl.Float64},
+    ).select(
+        "qid",
+        group=pl.when(pl.col("qid").is_in(unanswerable.implode()))
+        .then(pl.lit(UNANSWERABLE))
+        .otherwise(pl.lit(ANSWERABLE)),
+        score="score",
+    )
+
+
+def cutoff_stem(index: int) -> str:
+    """File stem of the cutoff chart of the index-th run in report["cutoff"]."""
+    return f"cutoff_{index}"
+
+
+def cutoff_chart_specs(report: Report) -> dict[str, dict[str, Any]]:
+    """The cutoff chart spec of every run that has a cutoff analysis, by file stem."""
+    analyses = report["pages"]["top_scores"]
+    specs = {}
+    for index, (run, section) in enumerate(report["cutoff"].items()):
+        if section["reason"] is not None or run not in analyses:
+            continue
+        band = section["gap"] or section["overlap"]
+        specs[cutoff_stem(index)] = cutoff_chart_spec(
+            run,
+            top_score_frame(analyses[run]).to_dicts(),
+            section["cutoff"],
+            None if band is None else (band[0], band[1]),
+            "gap" if section["gap"] else "overlap",
+        )
+    return specs
+
+
+def warm_up_specs() -> list[Spec]:
+    """Small charts of a report's kinds, from made-up values (a curve by k, a cutoff
+    strip, the chunkings' points), that the chart worker draws while it waits for the
+    report's: each kind's first chart costs vl-convert up to twice a later one."""
+    ks = [1, 3, 5, 10]
+    means = {f"recall@{k}": k / 10 for k in ks} | {"context_chars@5": 900, "span_recall@5": 0.5}
+    runs = {"bm25": {"means": means}, "dense": {"means": means}}
+    report = cast(Report, {"k": ks, "context_k": 5, "runs": runs, "chunkings": {"runs": runs}})
+    points = [
+        {"qid": f"q{i}", "group": (ANSWERABLE, UNANSWERABLE)[i % 2], "score": i / 10}
+        for i in range(10)
+    ]
+    return [
+        at_k_curve_spec(report, "recall", "recall@k"),
+        cutoff_chart_spec("bm25", points, 0.45, (0.4, 0.5), "gap"),
+        *filter(None, [chunkings_spec(report)]),
+    ]
+
+
+def page_chart_specs(report: Report) -> dict[str, Spec]:
+    """Every chart a report's pages show, by file stem: the report's and the cutoffs'."""
+    return report_chart_specs(report) | cutoff_chart_specs(report)

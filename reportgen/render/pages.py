@@ -21,12 +21,12 @@ import jinja2
 from markupsafe import Markup
 
 from reportgen.render.cells import CELL_NAMES
+from reportgen.render.charts import cutoff_chart_specs
 from reportgen.render.precompiled import PrecompiledLoader
 from reportgen.render.views import view_model
 from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import Table, fmt
 from reportgen.render.views.comparisons import ComparisonBlock, cells_line, comparisons_view
-from reportgen.render.views.cutoff import cutoff_chart_specs
 from reportgen.render.views.methods import Figure, headline, headlines
 from reportgen.render.views.questions import PER_QUESTION_ROWS_SHOWN
 

@@ -7,16 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import polars as pl
 from markupsafe import Markup
 
-from reportgen.render.charts import cutoff_chart_spec
+from reportgen.render.charts import ANSWERABLE, UNANSWERABLE, cutoff_stem, top_score_frame
 from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
 from reportgen.schema import CutoffSection, Report, ScoreRange, TopScores
-
-ANSWERABLE, UNANSWERABLE = "answerable", "unanswerable"
 
 
 @dataclass(frozen=True)
@@ -136,21 +133,6 @@ def histogram(points: pl.DataFrame, bins: int = 10) -> pl.DataFrame:
     )
 
 
-def top_score_frame(points: TopScores) -> pl.DataFrame:
-    """A run's top-1 scores (``pages.top_scores``) as a frame: qid, group, score."""
-    unanswerable = pl.Series(points["unanswerable"], dtype=pl.String)
-    return pl.DataFrame(
-        {"qid": list(points["scores"]), "score": list(points["scores"].values())},
-        schema={"qid": pl.String, "score": pl.Float64},
-    ).select(
-        "qid",
-        group=pl.when(pl.col("qid").is_in(unanswerable.implode()))
-        .then(pl.lit(UNANSWERABLE))
-        .otherwise(pl.lit(ANSWERABLE)),
-        score="score",
-    )
-
-
 def _histogram_table(run: str, points: TopScores, cutoff: float | None) -> Table:
     rows = []
     for row in histogram(top_score_frame(points)).iter_rows(named=True):
@@ -198,29 +180,6 @@ def _without_analysis(runs: list[str], reason: str) -> CutoffView:
     return CutoffView(
         run=names, summary=[f"No cutoff analysis for {names}: {reason}."], facts=[], histogram=None
     )
-
-
-def cutoff_stem(index: int) -> str:
-    """File stem of the cutoff chart of the index-th run in report["cutoff"]."""
-    return f"cutoff_{index}"
-
-
-def cutoff_chart_specs(report: Report) -> dict[str, dict[str, Any]]:
-    """The cutoff chart spec of every run that has a cutoff analysis, by file stem."""
-    analyses = report["pages"]["top_scores"]
-    specs = {}
-    for index, (run, section) in enumerate(report["cutoff"].items()):
-        if section["reason"] is not None or run not in analyses:
-            continue
-        band = section["gap"] or section["overlap"]
-        specs[cutoff_stem(index)] = cutoff_chart_spec(
-            run,
-            top_score_frame(analyses[run]).to_dicts(),
-            section["cutoff"],
-            None if band is None else (band[0], band[1]),
-            "gap" if section["gap"] else "overlap",
-        )
-    return specs
 
 
 def cutoff_charts(report: Report, charts: Mapping[str, bytes]) -> dict[str, Markup]:

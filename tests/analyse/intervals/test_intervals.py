@@ -48,3 +48,22 @@ def test_characters_sent_are_not_clipped_to_one() -> None:
     low, high = mean_intervals(scores, ["context_chars@5"])["context_chars@5"] or (0, 0)
     half = Z * 100 / math.sqrt(3)
     assert (low, high) == pytest.approx((200 - half, 200 + half))
+
+
+def test_the_bounds_are_the_bits_polars_arithmetic_gave() -> None:
+    """The bounds moved from Polars expressions to Python floats (faster): report.json
+    keeps its bytes only if every bound is the same float, not merely close."""
+    values = [0.0, 0.25, 1.0, 1 / 3, 0.7, 0.9, 0.11, 1.0, 0.0, 0.5, 0.62]
+    hits = [float(i % 3 == 0) for i in range(len(values))]
+    scores = pl.DataFrame({"status": ["scored"] * len(values), "hit@5": hits, "recall@5": values})
+    n = pl.col("recall@5").count().cast(pl.Float64)
+    p = pl.col("hit@5").mean()
+    denominator = 1 + Z**2 / n
+    centre = (p + Z**2 / (2 * n)) / denominator
+    wilson = Z / denominator * (p * (1 - p) / n + Z**2 / (4 * n**2)).sqrt()
+    half = Z * pl.col("recall@5").std() / n.sqrt()
+    mean = pl.col("recall@5").mean()
+    bounds = [centre - wilson, centre + wilson, (mean - half).clip(0, 1), (mean + half).clip(0, 1)]
+    expected = scores.select(bound.alias(str(i)) for i, bound in enumerate(bounds)).row(0)
+    found = mean_intervals(scores, ["hit@5", "recall@5"])
+    assert (*(found["hit@5"] or ()), *(found["recall@5"] or ())) == expected

@@ -9,13 +9,23 @@ by a child process started before the inputs load.
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Mapping
+from contextlib import closing
 from pathlib import Path
 
+import pytest
 import vl_convert
 
 from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
-from reportgen.render.chart_engine import VEGA_LITE_VERSION, ChartWorker, printable, render_charts
-from reportgen.render.charts import at_k_curve_spec, cutoff_chart_spec
+from reportgen.render.chart_engine import (
+    VEGA_LITE_VERSION,
+    ChartWorker,
+    Spec,
+    printable,
+    render_charts,
+)
+from reportgen.render.charts import at_k_curve_spec, cutoff_chart_spec, warm_up_specs
 
 REPORT = {
     "k": [1, 3],
@@ -52,11 +62,36 @@ def test_the_worker_draws_the_bytes_this_process_draws() -> None:
         "hostile": at_k_curve_spec(HOSTILE, "recall", "recall@k"),
         "large": cutoff_chart_spec("bm25", points, 0.5),
     }
-    worker = ChartWorker()
-    worker.send(specs)
-    drawn = render_charts(specs, worker=worker)
+    with closing(ChartWorker()) as worker:
+        worker.send(specs)
+        drawn = render_charts(specs, worker=worker)
     assert len(drawn["large.svg"]) > 500_000
     assert drawn == render_charts(specs)
+
+
+def test_the_warm_up_specs_draw_and_leave_the_bytes_alone() -> None:
+    """A warm-up spec vl-convert refused would end the child (the report's charts then
+    drawn here, slowly); the engine warmed on them draws the same bytes."""
+    warm_up = warm_up_specs()
+    assert len(render_charts({str(index): spec for index, spec in enumerate(warm_up)})) == 3
+    with closing(ChartWorker(warm_up)) as worker:
+        time.sleep(1.0)  # the engine started and (on a quiet machine) the warm-up drawn
+        drawn = worker.draw({"curve": SPEC})
+    assert drawn is not None  # by the child, still alive
+    assert drawn["curve"].encode() == render_charts({"curve": SPEC})["curve.svg"]
+
+
+def test_a_worker_sent_other_specs_is_not_believed() -> None:
+    """The report's charts are sent before report.json is written and read back; the
+    pages' specs come from the written report: were they different, the worker's
+    drawings would be of the wrong charts, so they are drawn again here."""
+    other = at_k_curve_spec(HOSTILE, "recall", "recall@k")
+    with closing(ChartWorker()) as worker:
+        worker.send({"curve": SPEC})
+        assert worker.draw({"curve": other}) is None
+    with closing(ChartWorker()) as worker:
+        worker.send({"curve": SPEC})
+        assert render_charts({"curve": other}, worker=worker) == render_charts({"curve": other})
 
 
 def test_a_failed_worker_falls_back_to_drawing_here() -> None:
@@ -72,6 +107,17 @@ def test_close_ends_a_child_that_never_drew() -> None:
     assert process is not None and process.poll() is None
     worker.close()
     assert process.poll() is not None
+
+
+def test_close_ends_a_child_sent_specs_it_never_drew() -> None:
+    """The specs are sent before report.json is written: a step failing between the
+    two closes a worker whose stdin the writer closed; close must not raise then (its
+    error would hide the step's own)."""
+    worker = ChartWorker()
+    process = worker._process
+    worker.send({"curve": SPEC})
+    worker.close()
+    assert process is not None and process.poll() is not None
 
 
 def _report(tmp_path: Path, chart_png: bool = False) -> Path:
@@ -106,3 +152,20 @@ def test_chart_png_adds_a_png_beside_each_svg(tmp_path: Path) -> None:
     names = sorted(p.name for p in (out / "charts").iterdir())
     svgs = [name for name in names if name.endswith(".svg")]
     assert names == sorted(svgs + [name.replace(".svg", ".png") for name in svgs])
+
+
+def test_a_report_uses_the_charts_its_worker_drew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The specs sent early (from the report in memory) are those of the report as
+    written: the worker's drawings are used, not drawn again here."""
+    drawn: list[dict[str, str] | None] = []
+    draw = ChartWorker.draw
+
+    def spy(worker: ChartWorker, specs: Mapping[str, Spec]) -> dict[str, str] | None:
+        drawn.append(draw(worker, specs))
+        return drawn[-1]
+
+    monkeypatch.setattr(ChartWorker, "draw", spy)
+    _report(tmp_path)
+    assert len(drawn) == 1 and drawn[0] is not None and "recall_at_k" in drawn[0]
