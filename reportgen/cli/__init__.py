@@ -8,6 +8,7 @@ traceback unless --debug (cli/errors.py).
 
 from __future__ import annotations
 
+import gc
 from importlib import import_module
 
 import click
@@ -51,4 +52,10 @@ for _name in COMMANDS:
 
 def main() -> None:
     """The `reportgen` console script (and `python -m reportgen`)."""
-    cli(prog_name="reportgen")
+    try:
+        cli(prog_name="reportgen")
+    finally:
+        # The process ends here: the collector need not walk the ~70k objects it still
+        # holds one last time (0.1-0.2 s of the demo's 1.9 s). Only the command line
+        # may do this; a library caller's objects must stay collectable.
+        gc.freeze()
