@@ -14,7 +14,7 @@ computes nothing of its own:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -237,17 +237,26 @@ def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
         )
 
 
+ChartsKnown = Callable[
+    [Mapping[str, RunMeans], tuple[CutoffAnalysis, ...], ChunkingFacts | None], None
+]
+"""Told the means, cutoff analyses and chunking facts, all a report's charts draw, as
+soon as they are known: before the comparisons, the slowest analysis of several runs."""
+
+
 def run_analyses(
     evaluation: Evaluation,
     options: AnalysisOptions | None = None,
     *,
     version: str | None = None,
     created: datetime | None = None,
+    charts_known: ChartsKnown | None = None,
 ) -> Findings:
     """Every analysis of the measured runs, each once; the first that fails raises.
 
     ``version`` labels this report (default: ``created``'s date and time, now by
-    default or SOURCE_DATE_EPOCH).
+    default or SOURCE_DATE_EPOCH). ``charts_known`` lets a caller start drawing the
+    charts while the comparisons run.
     """
     options = options or AnalysisOptions()
     created = created or created_at()
@@ -260,6 +269,9 @@ def run_analyses(
     hygiene = check(evaluation, options.manifest, audience=options.audience, as_of=options.as_of)
     keys, keep = settings.measure_keys, settings.trec_eval
     means = {result.name: run_means(result.scores, keys, keep) for result in evaluation.runs}
+    chunkings = chunking_facts(evaluation)
+    if charts_known is not None:
+        charts_known(means, cutoffs, chunkings)
     stale_cells = {
         attribution.run: stale_by_cell(attribution.questions, known_stale(hygiene))
         for attribution in attributions
@@ -344,7 +356,7 @@ def run_analyses(
         stale_cells=stale_cells,
         baseline=versus,
         gate=gate,
-        chunkings=chunking_facts(evaluation),
+        chunkings=chunkings,
         drilldown=choose(evaluation, attribution, options.explain),
         costs=costs,
         transitions=None

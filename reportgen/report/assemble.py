@@ -73,6 +73,7 @@ Format history (``format_version``):
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, cast
 
@@ -80,14 +81,22 @@ import polars as pl
 
 from reportgen import schema as types
 from reportgen.analyse.chunkings import ChunkingFacts
+from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.latency import PERCENTILE_METHOD, CostFindings
 from reportgen.analyse.run import Findings
 from reportgen.analyse.transitions import top_k_section
 from reportgen.measure.measures import IN_MEANS
-from reportgen.measure.scoring import COST_COLUMNS, Evaluation, Means, RunMeans, RunScores
+from reportgen.measure.scoring import (
+    COST_COLUMNS,
+    Evaluation,
+    Means,
+    RunMeans,
+    RunScores,
+    Settings,
+)
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
-from reportgen.report.pages import pages_section
+from reportgen.report.pages import pages_section, top_scores_section
 from reportgen.report.traces import context_section, traces_section
 from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
@@ -319,6 +328,37 @@ def _gold_section(findings: Findings) -> dict[str, Any]:
     }
 
 
+def chart_sections(
+    evaluation: Evaluation,
+    means: Mapping[str, RunMeans],
+    cutoffs: tuple[CutoffAnalysis, ...],
+    chunkings: ChunkingFacts | None,
+) -> types.Report:
+    """The part of report.json every chart reads when no run has latency or cost (the
+    trade-off chart's), built as :func:`assemble` builds it, before the comparisons: a
+    chart worker can draw while they run. Partial: for the charts only."""
+    settings = evaluation.settings
+    report = {
+        **_settings(settings),
+        "runs": {name: {"means": means_sections(run)["means"]} for name, run in means.items()},
+        "cutoff": {analysis.run: cutoff_section(analysis) for analysis in cutoffs},
+        "chunkings": _chunkings_section(chunkings),
+        "pages": {"top_scores": top_scores_section(cutoffs)},
+    }
+    return cast(types.Report, report)
+
+
+def _settings(settings: Settings) -> Report:
+    return settings_sections(
+        list(settings.ks),
+        settings.context_k,
+        settings.threshold,
+        settings.trec_eval,
+        settings.retrieved_when,
+        settings.context_k_assumed,
+    )
+
+
 def assemble(findings: Findings, commit: str | None = None, *, pages: bool = True) -> types.Report:
     """Everything a reader or another tool needs, in report.json's shape; ``commit``:
     the commit measured, when known; ``pages``: whether to add what the pages show (only
@@ -328,14 +368,7 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
     # the tests, which validate every report.json they write against schema.json.
     report: Report = {
         **header(findings.version, findings.created, commit),
-        **settings_sections(
-            list(settings.ks),
-            settings.context_k,
-            settings.threshold,
-            settings.trec_eval,
-            settings.retrieved_when,
-            settings.context_k_assumed,
-        ),
+        **_settings(settings),
         "gold": _gold_section(findings),
         "runs": {
             result.name: _run_section(result, findings) for result in findings.evaluation.runs

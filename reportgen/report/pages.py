@@ -8,11 +8,12 @@ chunk text cut as the pages cut it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 import polars as pl
 
-from reportgen.analyse.cutoff import UNANSWERABLE
+from reportgen.analyse.cutoff import UNANSWERABLE, CutoffAnalysis
 from reportgen.analyse.drilldown import Explained, explain
 from reportgen.analyse.hygiene import shallow_runs
 from reportgen.analyse.run import Findings
@@ -175,6 +176,20 @@ def measure_definitions() -> list[MeasureDefinition]:
     ]
 
 
+def top_scores_section(cutoffs: Sequence[CutoffAnalysis]) -> dict[str, TopScores]:
+    """Each run's top score per question, unanswerable ones named: the cutoff charts."""
+    return {
+        analysis.run: {
+            "scores": dict(analysis.top_scores.select("qid", "score").iter_rows()),
+            "unanswerable": analysis.top_scores.filter(pl.col("group") == UNANSWERABLE)
+            .get_column("qid")
+            .to_list(),
+        }
+        for analysis in cutoffs
+        if analysis.reason is None
+    }
+
+
 def pages_section(findings: Findings) -> PagesSection:
     """What the pages show beyond the other sections of report.json."""
     chosen = findings.drilldown
@@ -185,20 +200,10 @@ def pages_section(findings: Findings) -> PagesSection:
     )
     hygiene = findings.hygiene
     gold_chunks = hygiene.gold_chunks
-    top_scores: dict[str, TopScores] = {
-        analysis.run: {
-            "scores": dict(analysis.top_scores.select("qid", "score").iter_rows()),
-            "unanswerable": analysis.top_scores.filter(pl.col("group") == UNANSWERABLE)
-            .get_column("qid")
-            .to_list(),
-        }
-        for analysis in findings.cutoffs
-        if analysis.reason is None
-    }
     return {
         "questions": question_rows(findings),
         "question_count": findings.evaluation.gold.questions.height,
-        "top_scores": top_scores,
+        "top_scores": top_scores_section(findings.cutoffs),
         "panels": [_panel(item) for item in explained],
         "measures": measure_definitions(),
         "stale_shallow": bool(gold_chunks) and shallow_runs(hygiene.stale.height, gold_chunks),

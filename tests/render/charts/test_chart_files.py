@@ -13,11 +13,13 @@ import time
 from collections.abc import Mapping
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 import vl_convert
 
-from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, make_report
+from reportgen.analyse import run as analyse_run
+from reportgen.api import ReportInputs, ReportOutputs, ReportRequest, demo_request, make_report
 from reportgen.render.chart_engine import (
     VEGA_LITE_VERSION,
     ChartWorker,
@@ -169,3 +171,62 @@ def test_a_report_uses_the_charts_its_worker_drew(
     monkeypatch.setattr(ChartWorker, "draw", spy)
     _report(tmp_path)
     assert len(drawn) == 1 and drawn[0] is not None and "recall_at_k" in drawn[0]
+
+
+def _spied(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[dict[str, str] | None]]:
+    """What happened, in order (specs sent, comparisons run), and what each draw gave."""
+    events: list[str] = []
+    drawn: list[dict[str, str] | None] = []
+    send, draw, compare = ChartWorker.send, ChartWorker.draw, analyse_run.compare_runs
+
+    def sending(worker: ChartWorker, specs: Mapping[str, Spec]) -> None:
+        events.append("send")
+        send(worker, specs)
+
+    def drawing(worker: ChartWorker, specs: Mapping[str, Spec]) -> dict[str, str] | None:
+        drawn.append(draw(worker, specs))
+        return drawn[-1]
+
+    def comparing(*args: Any, **kwargs: Any) -> Any:
+        events.append("compare")
+        return compare(*args, **kwargs)
+
+    monkeypatch.setattr(ChartWorker, "send", sending)
+    monkeypatch.setattr(ChartWorker, "draw", drawing)
+    monkeypatch.setattr(analyse_run, "compare_runs", comparing)
+    return events, drawn
+
+
+@pytest.mark.slow  # the demo: five runs, two chunk maps, every chart kind but trade-off
+def test_the_charts_are_sent_before_the_comparisons_and_their_drawings_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The specs built before the comparisons (means, cutoffs, chunkings) are the
+    finished report's: the worker draws while the comparisons run, and its drawings
+    are the ones written."""
+    events, drawn = _spied(monkeypatch)
+    make_report(demo_request(ReportOutputs(tmp_path / "out")))
+    assert events[:2] == ["send", "compare"]
+    assert len(drawn) == 1 and drawn[0] is not None
+    assert sorted(drawn[0]) == sorted(p.stem for p in (tmp_path / "out" / "charts").iterdir())
+
+
+def test_with_latency_the_charts_wait_for_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trade-off chart reads latency, which comes after the comparisons: then the
+    specs are sent from the finished report, and still drawn by the worker."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "A", "gold": ["a1"]}\n{"id": "B", "gold": ["b1"]}\n')
+    runs = []
+    for name, first in (("one", "a1"), ("two", "x1")):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(
+            f'{{"id": "A", "chunks": ["{first}", "b1"], "latency_ms": 120}}\n'
+            '{"id": "B", "chunks": ["b1", "a1"], "latency_ms": 80}\n'
+        )
+        runs.append((name, path))
+    events, drawn = _spied(monkeypatch)
+    make_report(ReportRequest(ReportInputs(gold, runs), ReportOutputs(tmp_path / "out")))
+    assert events[:2] == ["compare", "send"]
+    assert drawn[0] is not None and "trade_off" in drawn[0]
