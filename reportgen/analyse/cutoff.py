@@ -17,9 +17,7 @@ import polars as pl
 
 from reportgen.core.model import Run
 from reportgen.measure.measures import IN_MEANS
-
-ANSWERABLE = "answerable"
-UNANSWERABLE = "unanswerable"
+from reportgen.schema.pages import ANSWERABLE, UNANSWERABLE
 
 
 @dataclass(frozen=True)

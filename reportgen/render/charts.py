@@ -18,10 +18,9 @@ import polars as pl
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec
 from reportgen.schema import Report, TopScores
+from reportgen.schema.pages import ANSWERABLE, UNANSWERABLE
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
-
-ANSWERABLE, UNANSWERABLE = "answerable", "unanswerable"
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000")
 """Okabe-Ito: distinguishable with every common colour-vision deficiency."""

@@ -12,9 +12,10 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
-from reportgen.analyse.cutoff import ANSWERABLE, UNANSWERABLE, CutoffAnalysis
+from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.run import Findings
 from reportgen.schema import rounded
+from reportgen.schema.pages import ANSWERABLE, UNANSWERABLE
 
 
 def _listed(ids: Sequence[str]) -> dict[str, Any]:

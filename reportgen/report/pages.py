@@ -13,7 +13,7 @@ from typing import cast
 
 import polars as pl
 
-from reportgen.analyse.cutoff import UNANSWERABLE, CutoffAnalysis
+from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.drilldown import Explained, explain
 from reportgen.analyse.hygiene import shallow_runs
 from reportgen.analyse.run import Findings
@@ -30,6 +30,7 @@ from reportgen.schema import (
     QuestionRow,
     TopScores,
 )
+from reportgen.schema.pages import UNANSWERABLE
 
 BY_ID = [pl.col("qid").cast(pl.Int64, strict=False), pl.col("qid")]
 """Question ids in reading order (sorted with ``nulls_last``): numeric ids, as TREC's,

@@ -47,6 +47,10 @@ class QuestionRow(TypedDict):
     runs: dict[str, RunRow]
 
 
+ANSWERABLE, UNANSWERABLE = "answerable", "unanswerable"
+"""The two groups of a cutoff analysis's questions, as its charts and tables name them."""
+
+
 class TopScores(TypedDict):
     """One run's top-1 scores, as its cutoff analysis read them."""
 

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 import polars as pl
 from markupsafe import Markup
 
-from reportgen.render.charts import ANSWERABLE, UNANSWERABLE, cutoff_stem, top_score_frame
+from reportgen.render.charts import cutoff_stem, top_score_frame
 from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
 from reportgen.schema import CutoffSection, Report, ScoreRange, TopScores
+from reportgen.schema.pages import ANSWERABLE, UNANSWERABLE
 
 
 @dataclass(frozen=True)
