@@ -117,9 +117,10 @@ def render_files(
     the per-question file, and the pages built from report.json alone
     (:func:`reportgen.render.page_files.page_files`, which ``reportgen render`` reuses)."""
     check_formats(formats, per_question_format)
-    if chart_worker is not None and draws_charts(formats):
-        # drawn while report.json is written and read back; the worker checks that the
-        # specs from the written report are these before its charts are used
+    if chart_worker is not None and not chart_worker.sent and draws_charts(formats):
+        # drawn while report.json is written and read back (unless the analyses sent
+        # them already); the worker checks that the specs from the written report are
+        # these before its charts are used
         chart_worker.send(page_chart_specs(report))
     per_question_file = f"per_question.{per_question_format}"
     files = {

@@ -95,6 +95,11 @@ class ChartWorker:
                 stderr=subprocess.DEVNULL,
             )
 
+    @property
+    def sent(self) -> bool:
+        """Whether the report's specs have gone to the child (``send`` takes one batch)."""
+        return self._writer is not None
+
     def send(self, specs: Mapping[str, Spec]) -> None:
         """Start drawing ``specs`` (control characters replaced) in the child; once only.
 
