@@ -13,6 +13,8 @@ machine where seconds do not.
 - ``cold``: ``reportgen report --format json`` with every measure at k = 1,3,5,10,100
   (``--trec-eval``) on a TREC run (10,000 questions x 100, 12 graded gold each), whole
   process, against a pytrec_eval script computing the same (its means must agree).
+  Printed beside it, not checked: the same ratio for ``tools/cold_floor.py``, the least
+  Polars program computing those means (no checks, no outputs), the figure's floor.
 - ``demo``: ``reportgen demo``, whole process, against the stack floor
   (``tools/stack_floor.py``: imports Polars, Jinja2, Click and vl-convert, draws one chart).
 - ``warm``: ``reportgen.evaluate`` on the run as a Polars DataFrame (5 relevant each),
@@ -47,6 +49,8 @@ SIZES = {"full": (10_000, 3), "ci": (2_000, 5)}
 """Questions (x 100 results) and rounds."""
 TARGETS = {"cold": 0.50, "demo": 2.0, "warm": 0.50}
 WARN, FAIL = 1.25, 1.50
+NOTES: list[str] = []
+"""Lines the set-ups print after the figures, for information."""
 KS = "1,3,5,10,100"
 
 
@@ -107,7 +111,25 @@ def cold(work: Path, questions: int, count: int) -> list[Seconds]:
     env = reportgen_env()
     ratios = rounds((lambda: timed(ours, env), lambda: timed(reference, env)), count, "cold")
     check_means(out, {"pytrec_eval": (theirs, PYTREC_NAMES)})
+    least = work / "cold-floor.json"
+    floor = [sys.executable, str(HERE / "tools" / "cold_floor.py"), str(qrels), KS]
+    floor += [str(least), str(run)]
+    below = rounds((lambda: timed(floor, env), lambda: timed(reference, env)), count, "floor")
+    worst = max(abs(a - b) for a, b in zip(*map(_means, (least, theirs)), strict=True))
+    if worst > 1e-9:
+        raise SystemExit(f"cold floor: its means and pytrec_eval's differ by {worst:.1e}")
+    NOTES.append(
+        f"cold floor (tools/cold_floor.py: the same means, no checks, no outputs): "
+        f"{statistics.median(r[0] for r in below):.2f}x wall, "
+        f"{statistics.median(r[1] for r in below):.2f}x CPU (not checked)"
+    )
     return ratios
+
+
+def _means(path: Path) -> list[float]:
+    """The means of a pytrec_eval_script.py-style file (one run), in name order."""
+    (values,) = json.loads(path.read_text()).values()
+    return [values[name] for name in sorted(values)]
 
 
 def demo(work: Path, questions: int, count: int) -> list[Seconds]:
@@ -201,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         line, found = verdict(name, figure, recorded.get(args.size, {}).get(name, {}))
         print(line)
         worst = max(worst, found)
+    for note in NOTES:
+        print(note)
     if args.record:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         recorded.setdefault(args.size, {}).update(
