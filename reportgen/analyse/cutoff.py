@@ -40,18 +40,22 @@ class CutoffAnalysis:
     unscored: int = 0
     """Answerable or unanswerable questions the run returned nothing for."""
 
+    # Series operations, not frame queries: the analysis, its section (built twice with
+    # charts) and the pages ask for the groups 10 times a run, on a few rows each.
     def group(self, name: str) -> pl.Series:
-        return self.top_scores.filter(pl.col("group") == name).get_column("score")
+        return self.top_scores.get_column("score").filter(self._in(name))
 
     def in_overlap(self, name: str) -> list[str]:
         """Questions of a group whose top score lies inside the overlap."""
         if self.overlap is None:
             return []
         low, high = self.overlap
-        inside = self.top_scores.filter(
-            (pl.col("group") == name) & pl.col("score").is_between(low, high)
-        )
-        return inside.get_column("qid").sort().to_list()
+        score = self.top_scores.get_column("score")
+        inside = self._in(name) & (score >= low) & (score <= high)
+        return self.top_scores.get_column("qid").filter(inside).sort().to_list()
+
+    def _in(self, name: str) -> pl.Series:
+        return self.top_scores.get_column("group") == name
 
 
 def top_scores(run: Run, scores: pl.DataFrame) -> pl.DataFrame:

@@ -274,13 +274,16 @@ def leaked(run: Run, gold: GoldSet, forbidden: pl.DataFrame) -> pl.DataFrame:
 
 
 def leak_counts(leaks: pl.DataFrame, k: int, reasons: Sequence[str]) -> LeakCounts:
-    """Forbidden chunks in the top k: in all, per reason (zeros kept), and questions hit."""
-    top = leaks.filter(pl.col("rank") <= k)
-    counted = dict(top.group_by("reason").len().iter_rows())
+    """Forbidden chunks in the top k: in all, per reason (zeros kept), and questions hit.
+
+    Series operations, not frame queries: the warning, the sections and the pages ask
+    for the counts of every run, mostly of few or no rows."""
+    top = leaks.get_column("rank") <= k
+    why = leaks.get_column("reason").filter(top)
     return LeakCounts(
-        total=top.height,
-        questions=top["qid"].n_unique(),
-        by_reason={reason: int(counted.get(reason, 0)) for reason in reasons},
+        total=why.len(),
+        questions=leaks.get_column("qid").filter(top).n_unique(),
+        by_reason={reason: int((why == reason).sum()) for reason in reasons},
     )
 
 
