@@ -414,14 +414,21 @@ def means(
 
     The ``n`` column says over how many questions each mean was taken.
     """
-    counted = scores.filter(in_means(keep_no_relevant))
+    return mean_plan(scores, keys, keep_no_relevant=keep_no_relevant, by=by).collect()
+
+
+def mean_plan(
+    scores: pl.DataFrame,
+    keys: Sequence[str],
+    *,
+    keep_no_relevant: bool = False,
+    by: str | None = None,
+) -> pl.LazyFrame:
+    """:func:`means` as a plan, to collect with others (``pl.collect_all``). With no
+    question counted, the overall row has ``n`` 0 and every mean null."""
+    counted = scores.lazy().filter(in_means(keep_no_relevant))
     aggregations = [pl.len().cast(pl.Int64).alias("n"), *[pl.col(key).mean() for key in keys]]
     if by is None:
-        if counted.height == 0:
-            return pl.DataFrame(
-                {"n": [0], **{key: [None] for key in keys}},
-                schema={"n": pl.Int64, **dict.fromkeys(keys, pl.Float64)},
-            )
         return counted.select(aggregations)
     return counted.group_by(by).agg(aggregations).sort(by)
 

@@ -38,7 +38,7 @@ from reportgen.measure.judged import judged_keys
 from reportgen.measure.measures import (
     Judged,
     judge,
-    means,
+    mean_plan,
     measure_keys,
     per_question,
     read_run,
@@ -203,10 +203,14 @@ def _means_of(row: dict[str, object], keys: Sequence[str]) -> Means:
 
 def run_means(scores: pl.DataFrame, keys: Sequence[str], keep_no_relevant: bool) -> RunMeans:
     """The means report.json writes for a run, and the gate holds to."""
-    overall = means(scores, keys, keep_no_relevant=keep_no_relevant).row(0, named=True)
-    by_kind = means(scores, keys, keep_no_relevant=keep_no_relevant, by="kind")
+    overall, by_kind = pl.collect_all(
+        [
+            mean_plan(scores, keys, keep_no_relevant=keep_no_relevant),
+            mean_plan(scores, keys, keep_no_relevant=keep_no_relevant, by="kind"),
+        ]
+    )
     return RunMeans(
-        _means_of(overall, keys),
+        _means_of(overall.row(0, named=True), keys),
         {row["kind"]: _means_of(row, keys) for row in by_kind.iter_rows(named=True)},
     )
 
