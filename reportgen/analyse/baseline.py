@@ -32,10 +32,11 @@ def current_sides(evaluation: Evaluation) -> dict[str, pl.DataFrame]:
     """Each run's per-question values, for the questions that count in its means."""
     keep = in_means(evaluation.settings.trec_eval)
     keys = evaluation.settings.measure_keys
-    return {
-        result.name: result.scores.filter(keep).select("qid", "kind", *keys)
-        for result in evaluation.runs
-    }
+    sides = [
+        result.scores.lazy().filter(keep).select("qid", "kind", *keys) for result in evaluation.runs
+    ]
+    names = [result.name for result in evaluation.runs]
+    return dict(zip(names, pl.collect_all(sides), strict=True))
 
 
 def _baseline_sides(baseline: Baseline) -> dict[str, pl.DataFrame]:

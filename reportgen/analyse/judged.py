@@ -24,12 +24,16 @@ def judged_gap(before: pl.DataFrame, after: pl.DataFrame, context_k: int) -> dic
     key = f"judged@{context_k}"
     if key not in before.columns or key not in after.columns:
         return None
-    paired = after.select("qid", key).join(
-        before.select("qid", pl.col(key).alias("_before")), on="qid", how="inner"
+    paired = (
+        after.lazy()
+        .select("qid", key)
+        .join(before.lazy().select("qid", pl.col(key).alias("_before")), on="qid", how="inner")
     )
-    if paired.height == 0:
+    count, then, now = (
+        paired.select(pl.len(), pl.col("_before").mean(), pl.col(key).mean()).collect().row(0)
+    )
+    if count == 0:
         return None
-    then, now = paired.select(pl.col("_before").mean(), pl.col(key).mean()).row(0)
     # rounded first, so that 0.5 against 0.4 is exactly 0.1, not a float above it
     difference = round_value(float(now) - float(then))
     return {

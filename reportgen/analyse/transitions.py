@@ -117,9 +117,10 @@ def matrix(then: pl.DataFrame, now: pl.DataFrame, states: Sequence[str]) -> dict
     }
 
 
-def top_lists(result: RunScores, k: int) -> pl.DataFrame:
-    """(qid, top): the run's first ``k`` distinct chunk ids per question, in rank order."""
-    rows = result.run.results
+def top_lists(result: RunScores, k: int) -> pl.LazyFrame:
+    """(qid, top): the run's first ``k`` distinct chunk ids per question, in rank order;
+    a plan, which the callers join before collecting."""
+    rows = result.run.results.lazy()
     if not result.run.in_blocks:  # a loaded run is in blocks already: no 1M-row sort
         rows = rows.sort("qid", "rank").unique(
             ["qid", "chunk_id"], keep="first", maintain_order=True
@@ -264,9 +265,17 @@ def _side_by_side(
         .agg(pl.col("chunk_id").alias("relevant"))
     )
     rows = (
-        wanted.join(top_lists(result, evaluation.settings.context_k), on="qid", how="left")
-        .join(relevant, on="qid", how="left")
+        wanted.lazy()
+        # largest moves first: the joins keep that order
+        .join(
+            top_lists(result, evaluation.settings.context_k),
+            on="qid",
+            how="left",
+            maintain_order="left",
+        )
+        .join(relevant.lazy(), on="qid", how="left", maintain_order="left")
         .with_columns(pl.col("top", "relevant").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+        .collect()
         .to_dicts()
     )
     for row in rows:
@@ -283,10 +292,14 @@ def top_k_section(evaluation: Evaluation) -> dict[str, Any]:
     """``top_k``: every run's first k_ctx chunk ids per question, so that a later
     report can show this one's lists beside its own."""
     k = evaluation.settings.context_k
-    gold = evaluation.gold.questions.select("qid")
-    runs = {}
-    for result in evaluation.runs:
-        # a run's questions outside the gold set are ignored, here as in every measure
-        lists = top_lists(result, k).join(gold, on="qid", how="semi").sort("qid")
-        runs[result.name] = dict(zip(lists["qid"].to_list(), lists["top"].to_list(), strict=True))
+    gold = evaluation.gold.questions.lazy().select("qid")
+    # a run's questions outside the gold set are ignored, here as in every measure
+    plans = [
+        top_lists(result, k).join(gold, on="qid", how="semi").sort("qid")
+        for result in evaluation.runs
+    ]
+    runs = {
+        result.name: dict(zip(lists["qid"].to_list(), lists["top"].to_list(), strict=True))
+        for result, lists in zip(evaluation.runs, pl.collect_all(plans), strict=True)
+    }
     return {"k": k, "runs": runs}

@@ -553,13 +553,13 @@ def cutoff_chart_spec(
 
 def top_score_frame(points: TopScores) -> pl.DataFrame:
     """A run's top-1 scores (``pages.top_scores``) as a frame: qid, group, score."""
-    unanswerable = pl.Series(points["unanswerable"], dtype=pl.String)
+    unanswerable = pl.lit(pl.Series(points["unanswerable"], dtype=pl.String)).implode()
     return pl.DataFrame(
         {"qid": list(points["scores"]), "score": list(points["scores"].values())},
         schema={"qid": pl.String, "score": pl.Float64},
     ).select(
         "qid",
-        group=pl.when(pl.col("qid").is_in(unanswerable.implode()))
+        group=pl.when(pl.col("qid").is_in(unanswerable))
         .then(pl.lit(UNANSWERABLE))
         .otherwise(pl.lit(ANSWERABLE)),
         score="score",
