@@ -55,9 +55,10 @@ def ties_at_cutoffs(run: Run, ks: Sequence[int]) -> dict[int, list[str]]:
             "qid", "position", (same_question & same_score).alias("tie")
         )
     tied = tied.filter(pl.col("tie") & pl.col("position").is_in(list(ks))).sort("qid")
+    qid, position = tied.get_column("qid"), tied.get_column("position")
     ties: dict[int, list[str]] = {}
-    for k in ks:
-        qids = tied.filter(pl.col("position") == k).get_column("qid").to_list()
+    for k in ks:  # Series masks: a few rows, no query per cutoff
+        qids = qid.filter(position == k).to_list()
         if qids:
             ties[k] = qids
     return ties
@@ -107,20 +108,24 @@ def ties_within_top_k(
     score = pl.col("score")
     if run.in_blocks:  # rows in ranking order: equal scores sit side by side in a block
         same = (score == score.shift(1)) & (pl.col("qid") == pl.col("qid").shift(1))
-        tied = run.results.filter(same).select(pl.col("qid").unique())
+        tied = run.results.lazy().filter(same).select(pl.col("qid").unique()).collect()
     else:  # most lists have no equal scores at all: only the others are looked into
         tied = (
-            run.results.group_by("qid")
+            run.results.lazy()
+            .group_by("qid")
             .agg(tied=pl.col("score").n_unique() < pl.len())
             .filter(pl.col("tied"))
             .select("qid")
+            .collect()
         )
     if tied.is_empty():
         return {}
+    # one plan from the tied lists to their blocks of equal scores
     ranked = (
-        run.results.join(tied, on="qid", how="semi")
-        .join(gold.questions.select("qid"), on="qid", how="semi")
-        .join(gold.judgments, on=["qid", "chunk_id"], how="left")
+        run.results.lazy()
+        .join(tied.lazy(), on="qid", how="semi")
+        .join(gold.questions.lazy().select("qid"), on="qid", how="semi")
+        .join(gold.judgments.lazy(), on=["qid", "chunk_id"], how="left")
         .with_columns(pl.col("grade").fill_null(0))
         .sort("qid", "rank")
         .with_columns(
@@ -141,6 +146,7 @@ def ties_within_top_k(
             first_relevant=pl.col("first_relevant").first(),
         )
         .filter(pl.col("size") > 1)
+        .collect()
     )
     changes = {
         "mrr": pl.col("mixed") & (pl.col("first_relevant") >= pl.col("start")),
