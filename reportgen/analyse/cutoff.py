@@ -66,12 +66,14 @@ def top_scores(run: Run, scores: pl.DataFrame) -> pl.DataFrame:
         .when(pl.col("status").is_in(list(IN_MEANS)))
         .then(pl.lit(ANSWERABLE))
     )
-    first = run.results.filter(pl.col("rank") == 1).select("qid", "score")
+    first = run.results.lazy().filter(pl.col("rank") == 1).select("qid", "score")
     return (
-        scores.select("qid", "kind", group=group)
+        scores.lazy()
+        .select("qid", "kind", group=group)
         .filter(pl.col("group").is_not_null())
         .join(first, on="qid", how="left")
         .sort("qid")
+        .collect()
     )
 
 
@@ -84,9 +86,10 @@ def best_cutoff(points: pl.DataFrame) -> float:
     but switching the system off.
     """
     is_answerable = pl.col("group") == ANSWERABLE
-    unanswerable_total = points.filter(~is_answerable).height
+    unanswerable_total = int((points.get_column("group") != ANSWERABLE).sum())
     levels = (
-        points.group_by("score")
+        points.lazy()
+        .group_by("score")
         .agg(answerable=is_answerable.sum(), unanswerable=(~is_answerable).sum())
         .sort("score")
         .with_columns(
@@ -103,14 +106,14 @@ def best_cutoff(points: pl.DataFrame) -> float:
             "declined_answerable": [0],
             "answered_unanswerable": [unanswerable_total],
         },
-        schema=levels.schema,
+        schema=levels.collect_schema(),
     )
-    ranked = pl.concat([answer_all, levels]).sort(
+    ranked = pl.concat([answer_all.lazy(), levels]).sort(
         pl.col("declined_answerable") + pl.col("answered_unanswerable"),
         "answered_unanswerable",
         "cutoff",
     )
-    return float(ranked.item(0, "cutoff"))
+    return float(ranked.first().collect().item(0, "cutoff"))
 
 
 def analyse(run: Run, scores: pl.DataFrame) -> CutoffAnalysis:
@@ -155,15 +158,17 @@ def _with(
     gap: tuple[float, float] | None = None,
     overlap: tuple[float, float] | None = None,
 ) -> CutoffAnalysis:
-    answered = (pl.col("group") == UNANSWERABLE) & (pl.col("score") >= cutoff)
-    declined = (pl.col("group") == ANSWERABLE) & (pl.col("score") < cutoff)
+    # Series masks: two lists of a few questions, no query
+    qid, group, score = (points.get_column(name) for name in ("qid", "group", "score"))
+    answered = (group == UNANSWERABLE) & (score >= cutoff)
+    declined = (group == ANSWERABLE) & (score < cutoff)
     return CutoffAnalysis(
         run=base.run,
         top_scores=base.top_scores,
         gap=gap,
         overlap=overlap,
         cutoff=cutoff,
-        answered_unanswerable=tuple(points.filter(answered).get_column("qid").to_list()),
-        declined_answerable=tuple(points.filter(declined).get_column("qid").to_list()),
+        answered_unanswerable=tuple(qid.filter(answered).to_list()),
+        declined_answerable=tuple(qid.filter(declined).to_list()),
         unscored=base.unscored,
     )

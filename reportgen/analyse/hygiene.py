@@ -74,20 +74,22 @@ class Hygiene:
 
 
 def relevant_gold(gold: GoldSet) -> pl.DataFrame:
-    """(qid, chunk_id) of every gold chunk with a positive grade."""
-    return gold.judgments.filter(pl.col("grade") > 0).select("qid", "chunk_id")
+    """(qid, chunk_id) of every gold chunk with a positive grade: what every check here
+    looks at, taken once by :func:`check`."""
+    return gold.judgments.lazy().filter(pl.col("grade") > 0).select("qid", "chunk_id").collect()
 
 
-def stale_in_manifest(gold: GoldSet, manifest: Manifest) -> pl.DataFrame:
-    """Gold chunks the current index does not hold."""
+def stale_in_manifest(relevant: pl.DataFrame, manifest: Manifest) -> pl.DataFrame:
+    """Gold chunks (``relevant``: :func:`relevant_gold`) the current index does not hold."""
     return (
-        relevant_gold(gold)
-        .join(manifest.chunks.select("chunk_id"), on="chunk_id", how="anti")
+        relevant.lazy()
+        .join(manifest.chunks.lazy().select("chunk_id"), on="chunk_id", how="anti")
         .sort("qid", "chunk_id")
+        .collect()
     )
 
 
-def never_returned(gold: GoldSet, gold_rows: Sequence[pl.DataFrame]) -> pl.DataFrame:
+def never_returned(relevant: pl.DataFrame, gold_rows: Sequence[pl.DataFrame]) -> pl.DataFrame:
     """Gold chunks that no run returns, for any question, at any depth.
 
     A weaker signal than a manifest: a chunk can exist and still be found by no run.
@@ -96,11 +98,7 @@ def never_returned(gold: GoldSet, gold_rows: Sequence[pl.DataFrame]) -> pl.DataF
     """
     returned = pl.concat([rows.lazy().select("chunk_id") for rows in gold_rows]).unique()
     return (
-        relevant_gold(gold)
-        .lazy()
-        .join(returned, on="chunk_id", how="anti")
-        .sort("qid", "chunk_id")
-        .collect()
+        relevant.lazy().join(returned, on="chunk_id", how="anti").sort("qid", "chunk_id").collect()
     )
 
 
@@ -311,20 +309,22 @@ def leak_warning(
     ]
 
 
-def forbidden_gold_warning(gold: GoldSet, forbidden: pl.DataFrame) -> list[ReportWarning]:
-    """Gold chunks this audience may not see: those questions cannot be answered cleanly."""
-    gold_ids = relevant_gold(gold)
+def forbidden_gold_warning(relevant: pl.DataFrame, forbidden: pl.DataFrame) -> list[ReportWarning]:
+    """Gold chunks (``relevant``: :func:`relevant_gold`) this audience may not see: those
+    questions cannot be answered cleanly."""
+    if forbidden.height == 0:  # most reports: nothing to look for
+        return []
+    gold_ids, rules = relevant.lazy(), forbidden.lazy()
     clash = (
         pl.concat(
             [
-                gold_ids.join(forbidden.filter(pl.col("qid").is_null()).drop("qid"), on="chunk_id"),
-                gold_ids.join(
-                    forbidden.filter(pl.col("qid").is_not_null()), on=["qid", "chunk_id"]
-                ),
+                gold_ids.join(rules.filter(pl.col("qid").is_null()).drop("qid"), on="chunk_id"),
+                gold_ids.join(rules.filter(pl.col("qid").is_not_null()), on=["qid", "chunk_id"]),
             ]
         )
         .unique(["qid", "chunk_id"])
         .sort("qid", "chunk_id")
+        .collect()
     )
     if clash.height == 0:
         return []
@@ -370,14 +370,15 @@ def check(
     check_options(manifest, audience)
     gold = evaluation.gold
     runs = [result.run for result in evaluation.runs]
+    relevant = relevant_gold(gold)
     if manifest is not None:
         basis: StaleBasis = "manifest"
-        stale = stale_in_manifest(gold, manifest)
+        stale = stale_in_manifest(relevant, manifest)
     else:
         gold_rows = [result.gold_rows for result in evaluation.runs]
-        basis, stale = "no_run_returns", never_returned(gold, gold_rows)
+        basis, stale = "no_run_returns", never_returned(relevant, gold_rows)
     record, found = provenance(gold, runs, manifest)
-    gold_chunks = relevant_gold(gold).height
+    gold_chunks = relevant.height
     found += stale_warning(stale, basis, manifest, gold_chunks, len(runs))
     dated = manifest is not None and (manifest.has("valid_from") or manifest.has("valid_to"))
     as_of = as_of if dated else None
@@ -386,7 +387,7 @@ def check(
     )
     forbidden = pl.concat([gold.forbidden, from_manifest])
     phrases = reason_phrases(forbidden, audience)
-    found += forbidden_gold_warning(gold, forbidden)
+    found += forbidden_gold_warning(relevant, forbidden)
     leaks = {run.name: leaked(run, gold, forbidden) for run in runs}
     for name, rows in leaks.items():
         found += leak_warning(name, rows, evaluation.settings.context_k, phrases)
