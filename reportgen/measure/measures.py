@@ -256,11 +256,11 @@ class Returned:
 def read_run(run: Run, judged: Judged) -> Returned:
     """The two passes over a run's rows that everything else is computed from: one
     counts each question's results, one keeps the rows of judged chunks."""
-    judged_ids = judged.judgments.get_column("chunk_id").implode()
+    judged_ids = pl.lit(judged.judgments.get_column("chunk_id")).implode()
     judged_rows = run.results.select("qid", "chunk_id", "rank").filter(
         pl.col("chunk_id").is_in(judged_ids)
     )
-    gold_ids = judged.positive.get_column("chunk_id").implode()
+    gold_ids = pl.lit(judged.positive.get_column("chunk_id")).implode()
     return Returned(
         retrieved=_retrieved(run),
         gold_rows=judged_rows.filter(pl.col("chunk_id").is_in(gold_ids)),
@@ -277,9 +277,12 @@ def _retrieved(run: Run) -> pl.DataFrame:
     """
     results = run.results
     if run.in_blocks:
-        lengths = results.select(pl.col("qid").rle()).unnest("qid")
-        return lengths.select("value", pl.col("len").cast(pl.Int64)).rename(
-            {"value": "qid", "len": "n_retrieved"}
+        return (
+            results.lazy()
+            .select(pl.col("qid").rle())
+            .unnest("qid")
+            .select(pl.col("value").alias("qid"), pl.col("len").cast(pl.Int64).alias("n_retrieved"))
+            .collect()
         )
     count = pl.col("chunk_id").n_unique().cast(pl.Int64).alias("n_retrieved")
     blocks = (
