@@ -117,10 +117,13 @@ def matrix(then: pl.DataFrame, now: pl.DataFrame, states: Sequence[str]) -> dict
     }
 
 
-def top_lists(result: RunScores, k: int) -> pl.LazyFrame:
-    """(qid, top): the run's first ``k`` distinct chunk ids per question, in rank order;
-    a plan, which the callers join before collecting."""
-    rows = result.run.results.lazy()
+def top_lists(result: RunScores, k: int) -> pl.DataFrame:
+    """(qid, top): the run's first ``k`` distinct chunk ids per question, in rank order.
+
+    Eager: block positions in a lazy plan fail on frames of several chunks
+    (measure/blocks.py); the callers join the result in their plans.
+    """
+    rows = result.run.results
     if not result.run.in_blocks:  # a loaded run is in blocks already: no 1M-row sort
         rows = rows.sort("qid", "rank").unique(
             ["qid", "chunk_id"], keep="first", maintain_order=True
@@ -268,7 +271,7 @@ def _side_by_side(
         wanted.lazy()
         # largest moves first: the joins keep that order
         .join(
-            top_lists(result, evaluation.settings.context_k),
+            top_lists(result, evaluation.settings.context_k).lazy(),
             on="qid",
             how="left",
             maintain_order="left",
@@ -295,7 +298,7 @@ def top_k_section(evaluation: Evaluation) -> dict[str, Any]:
     gold = evaluation.gold.questions.lazy().select("qid")
     # a run's questions outside the gold set are ignored, here as in every measure
     plans = [
-        top_lists(result, k).join(gold, on="qid", how="semi").sort("qid")
+        top_lists(result, k).lazy().join(gold, on="qid", how="semi").sort("qid")
         for result in evaluation.runs
     ]
     runs = {

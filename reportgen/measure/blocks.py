@@ -16,6 +16,11 @@ def block_starts(column: str = "qid") -> pl.Expr:
 
 
 def block_positions(column: str = "qid") -> pl.Expr:
-    """1-based position of each row within its block."""
+    """1-based position of each row within its block.
+
+    Evaluate it on a DataFrame, not in a LazyFrame's ``collect``: Polars 2.1's streaming
+    engine panics on ``rle`` over a column of several chunks, which frames built with
+    ``pl.concat`` are (tests/notebook/test_frames_in_chunks.py).
+    """
     lengths = pl.col(column).rle().struct.field("len")
     return pl.int_ranges(1, lengths + 1, dtype=pl.Int64).explode()

@@ -277,12 +277,10 @@ def _retrieved(run: Run) -> pl.DataFrame:
     """
     results = run.results
     if run.in_blocks:
-        return (
-            results.lazy()
-            .select(pl.col("qid").rle())
-            .unnest("qid")
-            .select(pl.col("value").alias("qid"), pl.col("len").cast(pl.Int64).alias("n_retrieved"))
-            .collect()
+        # eager: rle in a lazy plan fails on frames of several chunks (measure/blocks.py)
+        lengths = results.select(pl.col("qid").rle()).unnest("qid")
+        return lengths.select("value", pl.col("len").cast(pl.Int64)).rename(
+            {"value": "qid", "len": "n_retrieved"}
         )
     count = pl.col("chunk_id").n_unique().cast(pl.Int64).alias("n_retrieved")
     blocks = (
