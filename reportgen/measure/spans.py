@@ -74,28 +74,32 @@ def overlaps(spans: pl.DataFrame, chunks: pl.DataFrame) -> pl.DataFrame:
     """
     located = chunks.select("chunk_id", "doc", "start", "end")
     docs = (
-        located.group_by("doc")
+        located.lazy()
+        .group_by("doc")
         .agg((pl.col("end") - pl.col("start")).max().alias("_longest"))
         .sort("doc")
         .with_row_index("_doc", offset=1)
     )
-    ordered = (
-        located.join(docs.select("doc", "_doc"), on="doc")
+    ordered_plan = (
+        located.lazy()
+        .join(docs.select("doc", "_doc"), on="doc")
         .with_columns((pl.col("_doc").cast(pl.Int64) * _DOC_STRIDE + pl.col("start")).alias("_key"))
         .sort("_key")
     )
-    keys = ordered.get_column("_key")
-    wanted = spans.join(docs, on="doc", how="inner").with_columns(
-        base=pl.col("_doc").cast(pl.Int64) * _DOC_STRIDE
+    wanted_plan = (
+        spans.lazy()
+        .join(docs, on="doc", how="inner")
+        .with_columns(base=pl.col("_doc").cast(pl.Int64) * _DOC_STRIDE)
     )
+    ordered, wanted = pl.collect_all([ordered_plan, wanted_plan])
+    keys = ordered.get_column("_key")
     low = wanted.get_column("base") + (
         wanted.get_column("start") - wanted.get_column("_longest") + 1
     ).clip(lower_bound=0)
     high = wanted.get_column("base") + wanted.get_column("end")
     candidates = (
-        wanted.select(
-            "qid", "doc", pl.col("start").alias("span_start"), pl.col("end").alias("span_end")
-        )
+        wanted.lazy()
+        .select("qid", "doc", pl.col("start").alias("span_start"), pl.col("end").alias("span_end"))
         .with_columns(
             _row=pl.int_ranges(
                 keys.search_sorted(low, side="left"), keys.search_sorted(high, side="left")
@@ -103,21 +107,24 @@ def overlaps(spans: pl.DataFrame, chunks: pl.DataFrame) -> pl.DataFrame:
         )
         .explode("_row")
         .drop_nulls("_row")
+        .collect()
     )
-    chunk_rows = ordered.select(
-        "chunk_id", pl.col("start").alias("chunk_start"), pl.col("end").alias("chunk_end")
-    )
-    found = pl.concat(
-        [candidates.drop("_row"), chunk_rows[candidates.get_column("_row")]], how="horizontal"
+    rows = candidates.get_column("_row")
+    chunk_rows = ordered.lazy().select(
+        pl.col("chunk_id").gather(rows),
+        pl.col("start").gather(rows).alias("chunk_start"),
+        pl.col("end").gather(rows).alias("chunk_end"),
     )
     return (
-        found.with_columns(
+        pl.concat([candidates.lazy().drop("_row"), chunk_rows], how="horizontal")
+        .with_columns(
             lo=pl.max_horizontal("span_start", "chunk_start"),
             hi=pl.min_horizontal("span_end", "chunk_end"),
         )
         .filter(pl.col("hi") > pl.col("lo"))
         .select(PIECES_SCHEMA.names())
         .cast(PIECES_SCHEMA)
+        .collect()
     )
 
 

@@ -116,11 +116,15 @@ def histogram(points: pl.DataFrame, bins: int = 10) -> pl.DataFrame:
     high = float(points.get_column("score").max())  # type: ignore[arg-type]
     width = (high - low) / bins or 1.0
     index = ((pl.col("score") - low) / width).floor().cast(pl.Int64).clip(0, bins - 1)
-    counts = points.group_by(index.alias("bin")).agg(
-        (pl.col("group") == ANSWERABLE).sum().alias(ANSWERABLE),
-        (pl.col("group") == UNANSWERABLE).sum().alias(UNANSWERABLE),
+    counts = (
+        points.lazy()
+        .group_by(index.alias("bin"))
+        .agg(
+            (pl.col("group") == ANSWERABLE).sum().alias(ANSWERABLE),
+            (pl.col("group") == UNANSWERABLE).sum().alias(UNANSWERABLE),
+        )
     )
-    every = pl.DataFrame({"bin": range(bins)}, schema={"bin": pl.Int64})
+    every = pl.LazyFrame({"bin": range(bins)}, schema={"bin": pl.Int64})
     return (
         every.join(counts, on="bin", how="left")
         .with_columns(pl.col(ANSWERABLE, UNANSWERABLE).fill_null(0))
@@ -131,6 +135,7 @@ def histogram(points: pl.DataFrame, bins: int = 10) -> pl.DataFrame:
             answerable=pl.col(ANSWERABLE),
             unanswerable=pl.col(UNANSWERABLE),
         )
+        .collect()
     )
 
 
