@@ -8,6 +8,7 @@ can say "this stage collects twice, however many runs it compares".
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -16,14 +17,30 @@ import polars as pl
 import pytest
 
 
+def _asked_from(module: str) -> bool:
+    """Whether the innermost reportgen frame calling is in ``module`` (a path under
+    reportgen/, as ``analyse/drilldown.py``)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename.replace("\\", "/")
+        if "/reportgen/" in name:
+            return name.endswith(f"/reportgen/{module}")
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
+
+
 @contextmanager
-def counting_collects(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Within the block, ``count[0]`` is the number of collects so far."""
+def counting_collects(
+    monkeypatch: pytest.MonkeyPatch, module: str | None = None
+) -> Iterator[list[int]]:
+    """Within the block, ``count[0]`` is the number of collects so far (only those
+    asked by ``module``'s code when given)."""
     count = [0]
 
     def counted(original: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            count[0] += 1
+            if module is None or _asked_from(module):
+                count[0] += 1
             return original(*args, **kwargs)
 
         return wrapper

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from reportgen.cli import cli
 from reportgen.render.views.drilldown import CHUNK_TEXT_SHOWN, MARKDOWN_PANELS, PANELS_SHOWN
+from tests.collects import counting_collects
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 CHUNK = 100
@@ -154,3 +155,15 @@ def test_question_table_marks_the_chunks_the_evidence_made_relevant(tmp_path: Pa
     assert '<li class="gold">q0001-a</li>' in row
     md_row = next(line for line in found["md"].splitlines() if line.startswith("| q0001 "))
     assert "gold: (evidence spans)" in md_row and "**q0001-a**" in md_row
+
+
+@pytest.mark.parametrize("questions", [2, 9])
+def test_the_drilldown_collects_once_however_many_panels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, questions: int
+) -> None:
+    # a filter, a partition key or a sort per question was a collect per question
+    write_case(tmp_path, questions)
+    with counting_collects(monkeypatch, "analyse/drilldown.py") as count:
+        found = report(tmp_path)
+    assert len(found["json"]["drilldown"]["questions"]) == questions
+    assert count[0] == 2  # the questions chosen, then every frame the panels read
