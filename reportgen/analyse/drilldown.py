@@ -9,7 +9,7 @@ out; the views cut and format them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -146,8 +146,13 @@ def explain(
         if attribution is not None and attribution.run == drilldown.run
         else pl.LazyFrame(schema={"qid": pl.String, "cell": pl.String})
     )
+    holders_plan = (
+        _holders(pieces_plan, chunks_plan)
+        if chunked.chunk_map.has_text
+        else pl.LazyFrame(schema=HOLDERS_SCHEMA)
+    )
     # every frame the panels read, from one collect
-    sent, pieces, scores, first, questions, cells, spans, gold_chunks, marks = pl.collect_all(
+    sent, holders, scores, first, questions, cells, spans, gold_chunks, marks = pl.collect_all(
         [
             results.filter(wanted & (pl.col("rank") <= drilldown.context_k))
             .join(chunks_plan, on="chunk_id", how="left")
@@ -157,7 +162,7 @@ def explain(
                 how="left",
             )
             .sort("qid", "rank"),
-            pieces_plan,
+            holders_plan,
             result.scores.lazy().filter(wanted),
             results.join(relevant.select("qid", "chunk_id"), on=["qid", "chunk_id"])
             .sort("qid", "rank")
@@ -183,11 +188,12 @@ def explain(
     marks_of = {
         (qid, chunk): tuple(zip(lo, hi, strict=True)) for qid, chunk, lo, hi in marks.iter_rows()
     }
-    by_question = _by_question(pieces)
+    holders_of: dict[str, dict[tuple[str, int, int], tuple[str, int]]] = {}
+    for qid, doc, lo, hi, text, chunk_start in holders.iter_rows():
+        holders_of.setdefault(qid, {})[doc, lo, hi] = (text, chunk_start)
     sent_rows = _by_question(sent)
     explained = []
     for qid in qids:
-        mine = by_question.get(qid, pieces.clear())
         rows = sent_rows.get(qid, sent.clear())
         explained.append(
             Explained(
@@ -195,7 +201,7 @@ def explain(
                 question=question_of.get(qid),
                 cell=cell_of.get(qid),
                 evidence=_passages(
-                    spans_of.get(qid, spans.clear()), mine, chunked.chunk_map.chunks, text_of
+                    spans_of.get(qid, spans.clear()), holders_of.get(qid, {}), text_of
                 ),
                 gold_chunks=gold_chunks_of.get(qid, ()),
                 sent=tuple(
@@ -250,18 +256,18 @@ def _sent(row: dict[str, Any], inside: tuple[tuple[int, int], ...], text_of: Tex
 
 
 def _passages(
-    spans: pl.DataFrame, pieces: pl.DataFrame, chunks: pl.DataFrame, text_of: TextOf
+    spans: pl.DataFrame, holders: Mapping[tuple[str, int, int], tuple[str, int]], text_of: TextOf
 ) -> tuple[Passage, ...]:
     """Each evidence range (``spans``, sorted by document and start) with its text, from
-    the document or a chunk that holds it."""
+    the document or, without it, a chunk that holds it (``holders``: (doc, start, end) ->
+    the chunk's text and start)."""
     found = []
     for row in spans.iter_rows(named=True):
         doc, start, end = row["doc"], row["start"], row["end"]
         document = None if text_of is None else text_of(doc)
+        offset = 0
         if document is None:
-            document, offset = _from_chunk(doc, start, end, pieces, chunks)
-        else:
-            offset = 0
+            document, offset = holders.get((doc, start, end), (None, 0))
         if document is None:
             found.append(Passage(doc, start, end, None, None, None))
             continue
@@ -273,17 +279,27 @@ def _passages(
     return tuple(found)
 
 
-def _from_chunk(
-    doc: str, start: int, end: int, pieces: pl.DataFrame, chunks: pl.DataFrame
-) -> tuple[str | None, int]:
-    """Without the documents: the text of a chunk that holds the whole range, and its start."""
-    holding = pieces.filter(
-        (pl.col("doc") == doc) & (pl.col("lo") == start) & (pl.col("hi") == end)
-    ).join(chunks.select("chunk_id", "text"), on="chunk_id")
-    exact = holding.filter(
-        pl.col("text").str.len_chars() == pl.col("chunk_end") - pl.col("chunk_start")
+HOLDERS_SCHEMA = pl.Schema(
+    {
+        "qid": pl.String,
+        "doc": pl.String,
+        "lo": pl.Int64,
+        "hi": pl.Int64,
+        "text": pl.String,
+        "chunk_start": pl.Int64,
+    }
+)
+
+
+def _holders(pieces: pl.LazyFrame, chunks: pl.LazyFrame) -> pl.LazyFrame:
+    """Per question and evidence range (doc, lo, hi), the first chunk (in the pieces'
+    order) that holds the whole range and whose text is exactly its document's
+    characters: its text and start, for the passages shown without the documents."""
+    whole = (pl.col("lo") == pl.col("span_start")) & (pl.col("hi") == pl.col("span_end"))
+    return (
+        pieces.filter(whole)
+        .join(chunks.select("chunk_id", "text"), on="chunk_id", maintain_order="left")
+        .filter(pl.col("text").str.len_chars() == pl.col("chunk_end") - pl.col("chunk_start"))
+        .group_by("qid", "doc", "lo", "hi", maintain_order=True)
+        .agg(pl.col("text").first(), pl.col("chunk_start").first())
     )
-    if exact.height == 0:
-        return None, 0
-    text, chunk_start = exact.select("text", "chunk_start").row(0)
-    return text, chunk_start
