@@ -204,7 +204,8 @@ def compare_sides(
     """Every comparison (before, after) of ``sides``, before Holm, in the order given.
 
     Two collects whatever the number of pairs: every pair's values joined, then from
-    those every pair's changed questions and its questions with every value.
+    those every pair's changed questions, and the questions (and their clusters) each
+    set of measures is paired on.
     """
     if not sides:
         return []
@@ -222,66 +223,68 @@ def compare_sides(
         _with_gaps(kept, paired) for kept, paired in zip(kept_by_pair, pairs, strict=True)
     ]
     changes_by_pair = [[key for key in change_keys if key in kept] for kept in kept_by_pair]
-    derived = _collect_grouped(
-        [
-            *(
-                _changed_plans(p.lazy(), changes)
-                for p, changes in zip(pairs, changes_by_pair, strict=True)
-            ),
-            *(_complete_rows(p.lazy(), gaps) for p, gaps in zip(pairs, gaps_by_pair, strict=True)),
-        ]
-    )
-    changed, complete = derived[: len(pairs)], derived[len(pairs) :]
-    joined = [
-        (
-            {**_entry(before, after, paired.height), **changed_questions(changes, frames)},
-            kept,
-        )
-        for (before, after), kept, paired, changes, frames in zip(
-            sides, kept_by_pair, pairs, changes_by_pair, changed, strict=True
-        )
-    ]
     # a measure without a value for some questions (a span measure: questions without
     # evidence) is paired on the questions that have one, in a comparison of its own
     parts = [
-        (entry, [key for key in kept if key not in gaps], paired)
-        for (entry, kept), gaps, paired in zip(joined, gaps_by_pair, pairs, strict=True)
+        (index, [key for key in kept if key not in gaps], paired.lazy())
+        for index, (kept, gaps, paired) in enumerate(
+            zip(kept_by_pair, gaps_by_pair, pairs, strict=True)
+        )
     ]
     parts += [
-        (entry, gaps, rows[0])
-        for (entry, _), gaps, rows in zip(joined, gaps_by_pair, complete, strict=True)
+        (index, gaps, _complete_rows(paired.lazy(), gaps))
+        for index, (gaps, paired) in enumerate(zip(gaps_by_pair, pairs, strict=True))
         if gaps
     ]
     parts = [part for part in parts if part[1]]
+    derived = _collect_grouped(
+        [
+            *(
+                _changed_plans(paired.lazy(), changes)
+                for paired, changes in zip(pairs, changes_by_pair, strict=True)
+            ),
+            *(
+                [rows] if clusters is None else [rows, cluster_numbers(rows, clusters)]
+                for _, _, rows in parts
+            ),
+        ]
+    )
+    changed, collected = derived[: len(pairs)], derived[len(pairs) :]
+    entries = [
+        {**_entry(before, after, paired.height), **changed_questions(changes, frames)}
+        for (before, after), paired, changes, frames in zip(
+            sides, pairs, changes_by_pair, changed, strict=True
+        )
+    ]
     found = paired_statistics(
         [
-            (_matrix(paired, [f"{k}__before" for k in kept]), _matrix(paired, kept))
-            for _, kept, paired in parts
+            (_matrix(frames[0], [f"{k}__before" for k in kept]), _matrix(frames[0], kept))
+            for (_, kept, _), frames in zip(parts, collected, strict=True)
         ],
         [[is_binary(key) for key in kept] for _, kept, _ in parts],
         seed,
         clusters=[
-            None if clusters is None else cluster_numbers(paired, clusters)
-            for _, _, paired in parts
+            None if clusters is None else frames[1].to_series().to_numpy() for frames in collected
         ],
         bounds=[[bound(key) for key in kept] for _, kept, _ in parts],
         alpha=ALPHA,
     )
-    for (entry, kept, paired), statistics in zip(parts, found, strict=True):
+    for (index, kept, _), frames, statistics in zip(parts, collected, found, strict=True):
         if statistics is None:
             continue
+        entry, n = entries[index], frames[0].height
         measures = _measure_entries(kept, statistics)
-        if paired.height != entry["n"]:
-            measures = {key: {**measure, "n": paired.height} for key, measure in measures.items()}
+        if n != entry["n"]:
+            measures = {key: {**measure, "n": n} for key, measure in measures.items()}
         else:
             entry["clusters"] = statistics.clusters
         entry["measures"].update(measures)
-    for entry, kept in joined:  # in the order of ``keys``
+    for entry, kept in zip(entries, kept_by_pair, strict=True):  # in the order of ``keys``
         entry["measures"] = {
             key: entry["measures"][key] for key in kept if key in entry["measures"]
         }
         _design(entry)
-    return [entry for entry, _ in joined]
+    return entries
 
 
 def _collect_grouped(plans: Sequence[Sequence[pl.LazyFrame]]) -> list[list[pl.DataFrame]]:
@@ -296,18 +299,17 @@ def _matrix(frame: pl.DataFrame, columns: Sequence[str]) -> Any:
     return pl.DataFrame([frame.get_column(column) for column in columns]).to_numpy()
 
 
-def cluster_numbers(paired: pl.DataFrame, clusters: Clusters) -> Any:
+def cluster_numbers(paired: pl.LazyFrame, clusters: Clusters) -> pl.LazyFrame:
     """Each paired question's cluster as 0, 1, ... in order of first appearance (the
     questions are sorted by id); a question without a cluster is its own."""
     cluster = pl.col("qid").replace_strict(dict(clusters), default=pl.col("qid"))
-    numbers = (
-        paired.lazy()
-        .select("qid")
+    return (
+        paired.select("qid")
         .with_row_index("row")
-        .select(pl.col("row").min().over(cluster).rank("dense").cast(pl.Int64) - 1)
-        .collect()
+        .select(
+            (pl.col("row").min().over(cluster).rank("dense").cast(pl.Int64) - 1).alias("cluster")
+        )
     )
-    return numbers.to_series().to_numpy()
 
 
 def _design(entry: dict[str, Any]) -> None:
@@ -328,12 +330,9 @@ def _with_gaps(kept: Sequence[str], paired: pl.DataFrame) -> list[str]:
     ]
 
 
-def _complete_rows(paired: pl.LazyFrame, gaps: Sequence[str]) -> list[pl.LazyFrame]:
-    """The questions with a value on both sides of every measure of ``gaps`` (none to
-    compute without gaps)."""
-    if not gaps:
-        return []
-    return [paired.drop_nulls([*gaps, *(f"{key}__before" for key in gaps)])]
+def _complete_rows(paired: pl.LazyFrame, gaps: Sequence[str]) -> pl.LazyFrame:
+    """The questions with a value on both sides of every measure of ``gaps``."""
+    return paired.drop_nulls([*gaps, *(f"{key}__before" for key in gaps)])
 
 
 def _kept(before: Side, after: Side, keys: Sequence[str]) -> list[str]:
