@@ -206,7 +206,8 @@ def test_a_measure_some_questions_lack_is_paired_on_those_that_have_it() -> None
 
 def test_comparing_more_runs_does_not_collect_more(monkeypatch: pytest.MonkeyPatch) -> None:
     # every pair joined in one collect, every pair's changed questions and questions
-    # with every value in a second: not a handful of collects per pair and side
+    # with every value (and their clusters) in a second: not a handful of collects per
+    # pair and side
     keys = ["hit@1", "recall@1"]
     gappy = _random_side(5, 300).with_columns(
         pl.when(pl.int_range(300) % 7 == 0)
@@ -219,5 +220,9 @@ def test_comparing_more_runs_does_not_collect_more(monkeypatch: pytest.MonkeyPat
         compare_runs(dict(list(sides.items())[:2]), keys, keys)
     with counting_collects(monkeypatch) as three:
         result = compare_runs(sides, keys, keys)
-    assert two[0] == three[0] == 2
+    clusters = {f"q{i:04}": f"c{i // 10}" for i in range(300)}
+    with counting_collects(monkeypatch) as clustered:
+        grouped = compare_runs(sides, keys, keys, clusters=clusters, cluster_by="doc")
+    assert two[0] == three[0] == clustered[0] == 2
     assert result["pairs"][1]["measures"]["recall@1"]["n"] < 300  # the gaps were paired apart
+    assert grouped["pairs"][0]["clusters"] == 30
