@@ -83,10 +83,11 @@ def _normalised(text: pl.Expr) -> pl.Expr:
 
 def join_verdicts(gold: GoldSet, verdicts: VerdictSet, run: str) -> VerdictJoin:
     """Keep the verdicts for ``run`` (and those naming no run), matched to gold questions."""
-    rows = verdicts.rows.filter(pl.col("run").is_null() | (pl.col("run") == run))
+    rows = verdicts.rows.lazy().filter(pl.col("run").is_null() | (pl.col("run") == run))
     if verdicts.join_on == "question":
         texts = (
-            gold.questions.filter(pl.col("question").is_not_null())
+            gold.questions.lazy()
+            .filter(pl.col("question").is_not_null())
             .select("qid", text=_normalised(pl.col("question")))
             .filter(pl.col("text").is_unique())
         )
@@ -95,18 +96,24 @@ def join_verdicts(gold: GoldSet, verdicts: VerdictSet, run: str) -> VerdictJoin:
             .with_columns(text=_normalised(pl.col("question")))
             .join(texts, on="text", how="left")
         )
-    matched = rows.join(gold.questions.select("qid"), on="qid", how="semi")
-    unknown = rows.join(gold.questions.select("qid"), on="qid", how="anti")
+    ids = gold.questions.lazy().select("qid")
+    matched = rows.join(ids, on="qid", how="semi")
     label = pl.coalesce("qid", "question") if verdicts.join_on == "id" else pl.col("question")
-    without = gold.questions.join(matched, on="qid", how="anti").get_column("qid")
+    # what matched and what did not, in one collect
+    kept, without, unknown, unknown_verdicts = pl.collect_all(
+        [
+            matched.select("qid", "correct", "abstained").sort("qid"),
+            gold.questions.lazy().join(matched, on="qid", how="anti").select(pl.col("qid").sort()),
+            rows.join(ids, on="qid", how="anti").select(label.sort()),
+            matched.filter(pl.col("correct").is_null()).select(pl.col("qid").sort()),
+        ]
+    )
     return VerdictJoin(
         run=run,
-        rows=matched.select("qid", "correct", "abstained").sort("qid"),
-        gold_without=tuple(without.sort().to_list()),
-        unknown_questions=tuple(unknown.select(label).to_series().sort().to_list()),
-        unknown_verdicts=tuple(
-            matched.filter(pl.col("correct").is_null()).get_column("qid").sort().to_list()
-        ),
+        rows=kept,
+        gold_without=tuple(without.to_series().to_list()),
+        unknown_questions=tuple(unknown.to_series().to_list()),
+        unknown_verdicts=tuple(unknown_verdicts.to_series().to_list()),
         other_runs=tuple(name for name in verdicts.runs if name != run),
         gold_ids=tuple(gold.questions.get_column("qid").to_list())
         if len(unknown) and verdicts.join_on == "id"
@@ -182,14 +189,19 @@ class Attribution:
         return picked.get_column("qid").sort().to_list()
 
 
-def summarise(questions: pl.DataFrame) -> CellSummary:
-    """Count the cells of ``questions`` (rows with a null cell are not counted)."""
-    grouped = (
+def _cell_ids(questions: pl.LazyFrame, *by: str) -> pl.LazyFrame:
+    """Per ``by`` and cell, the ids of the questions in it, sorted (rows with a null
+    cell left out)."""
+    return (
         questions.filter(pl.col("cell").is_not_null())
         .sort("qid")
-        .group_by("cell")
+        .group_by(*by, "cell")
         .agg(pl.col("qid"))
     )
+
+
+def _summary(grouped: pl.DataFrame) -> CellSummary:
+    """The summary of one group's cells (rows of :func:`_cell_ids`)."""
     ids = dict(zip(grouped["cell"].to_list(), grouped["qid"].to_list(), strict=True))
     return CellSummary(
         counts={cell: len(ids.get(cell, [])) for cell in CELLS},
@@ -225,10 +237,15 @@ def attribute(
         .otherwise(pl.lit("missed_wrong"))
     )
     questions = (
-        scores.select("qid", "kind", "status")
-        .join(covered.select("qid", "relevant", "sent", "coverage", "traced"), on="qid", how="left")
+        scores.lazy()
+        .select("qid", "kind", "status")
+        .join(
+            covered.lazy().select("qid", "relevant", "sent", "coverage", "traced"),
+            on="qid",
+            how="left",
+        )
         .with_columns(retrieved=retrieved_by(rule).fill_null(False))
-        .join(join.rows.with_columns(has_verdict=pl.lit(True)), on="qid", how="left")
+        .join(join.rows.lazy().with_columns(has_verdict=pl.lit(True)), on="qid", how="left")
         .with_columns(
             pl.col("has_verdict").fill_null(False),
             cell=cell,
@@ -239,16 +256,29 @@ def attribute(
             ),
         )
         .sort("qid")
+        .collect()
     )
-    kinds = questions.filter(pl.col("cell").is_not_null()).get_column("kind").unique().sort()
-    traced = questions.filter(pl.col("cell").is_not_null() & pl.col("traced")).height
-    by_kind = {kind: summarise(questions.filter(pl.col("kind") == kind)) for kind in kinds}
+    # the cells overall and per kind (in order of kind), and the traced questions: one collect
+    overall, kinds, counted = pl.collect_all(
+        [
+            _cell_ids(questions.lazy()),
+            _cell_ids(questions.lazy(), "kind").sort("kind"),
+            questions.lazy()
+            .filter(pl.col("cell").is_not_null() & pl.col("traced"))
+            .select(pl.len()),
+        ]
+    )
+    traced = int(counted.item())
+    by_kind = {
+        part.get_column("kind")[0]: _summary(part)
+        for part in kinds.partition_by("kind", maintain_order=True)
+    }
     return Attribution(
         run=join.run,
         k=k,
         join=join,
         questions=questions,
-        overall=summarise(questions),
+        overall=_summary(overall),
         by_kind=by_kind,
         rule=rule,
         context_source="trace" if traced else "top_k",
@@ -264,10 +294,8 @@ def stale_by_cell(questions: pl.DataFrame, stale: pl.DataFrame) -> dict[str, lis
     on it says the gold set is out of date, not that search failed. The counts keep their
     meaning; the ids are marked beside them.
     """
-    flagged = questions.filter(pl.col("cell").is_not_null()).join(
-        stale.select("qid").unique(), on="qid", how="semi"
-    )
-    return summarise(flagged).questions
+    flagged = questions.lazy().join(stale.lazy().select("qid").unique(), on="qid", how="semi")
+    return _summary(_cell_ids(flagged).collect()).questions
 
 
 def verdict_warnings(attribution: Attribution) -> list[ReportWarning]:

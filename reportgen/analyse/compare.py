@@ -201,59 +201,115 @@ def compare_sides(
     seed: int = SEED,
     clusters: Clusters | None = None,
 ) -> list[dict[str, Any]]:
-    """Every comparison (before, after) of ``sides``, before Holm, in the order given."""
+    """Every comparison (before, after) of ``sides``, before Holm, in the order given.
+
+    Two collects whatever the number of pairs: every pair's values joined, then from
+    those every pair's changed questions, and the questions (and their clusters) each
+    set of measures is paired on.
+    """
     if not sides:
         return []
     # NumPy (0.1 s to import) only when something is compared, not for every report
     from reportgen.analyse.paired import paired_statistics
 
-    joined = [_joined(before, after, keys, change_keys) for before, after in sides]
+    kept_by_pair = [_kept(before, after, keys) for before, after in sides]
+    pairs = pl.collect_all(
+        [
+            _paired(before, after, kept)
+            for (before, after), kept in zip(sides, kept_by_pair, strict=True)
+        ]
+    )
+    gaps_by_pair = [
+        _with_gaps(kept, paired) for kept, paired in zip(kept_by_pair, pairs, strict=True)
+    ]
+    changes_by_pair = [[key for key in change_keys if key in kept] for kept in kept_by_pair]
     # a measure without a value for some questions (a span measure: questions without
     # evidence) is paired on the questions that have one, in a comparison of its own
-    parts = [(entry, *_complete(kept, paired)) for entry, kept, paired in joined]
-    parts += [(entry, *_partial(kept, paired)) for entry, kept, paired in joined]
+    parts = [
+        (index, [key for key in kept if key not in gaps], paired.lazy())
+        for index, (kept, gaps, paired) in enumerate(
+            zip(kept_by_pair, gaps_by_pair, pairs, strict=True)
+        )
+    ]
+    parts += [
+        (index, gaps, _complete_rows(paired.lazy(), gaps))
+        for index, (gaps, paired) in enumerate(zip(gaps_by_pair, pairs, strict=True))
+        if gaps
+    ]
     parts = [part for part in parts if part[1]]
+    derived = _collect_grouped(
+        [
+            *(
+                _changed_plans(paired.lazy(), changes)
+                for paired, changes in zip(pairs, changes_by_pair, strict=True)
+            ),
+            *(
+                [rows] if clusters is None else [rows, cluster_numbers(rows, clusters)]
+                for _, _, rows in parts
+            ),
+        ]
+    )
+    changed, collected = derived[: len(pairs)], derived[len(pairs) :]
+    entries = [
+        {**_entry(before, after, paired.height), **changed_questions(changes, frames)}
+        for (before, after), paired, changes, frames in zip(
+            sides, pairs, changes_by_pair, changed, strict=True
+        )
+    ]
     found = paired_statistics(
         [
-            (paired.select(f"{k}__before" for k in kept).to_numpy(), paired.select(kept).to_numpy())
-            for _, kept, paired in parts
+            (_matrix(frames[0], [f"{k}__before" for k in kept]), _matrix(frames[0], kept))
+            for (_, kept, _), frames in zip(parts, collected, strict=True)
         ],
         [[is_binary(key) for key in kept] for _, kept, _ in parts],
         seed,
         clusters=[
-            None if clusters is None else cluster_numbers(paired, clusters)
-            for _, _, paired in parts
+            None if clusters is None else frames[1].to_series().to_numpy() for frames in collected
         ],
         bounds=[[bound(key) for key in kept] for _, kept, _ in parts],
         alpha=ALPHA,
     )
-    for (entry, kept, paired), statistics in zip(parts, found, strict=True):
+    for (index, kept, _), frames, statistics in zip(parts, collected, found, strict=True):
         if statistics is None:
             continue
+        entry, n = entries[index], frames[0].height
         measures = _measure_entries(kept, statistics)
-        if paired.height != entry["n"]:
-            measures = {key: {**measure, "n": paired.height} for key, measure in measures.items()}
+        if n != entry["n"]:
+            measures = {key: {**measure, "n": n} for key, measure in measures.items()}
         else:
             entry["clusters"] = statistics.clusters
         entry["measures"].update(measures)
-    for entry, kept, _ in joined:  # in the order of ``keys``
+    for entry, kept in zip(entries, kept_by_pair, strict=True):  # in the order of ``keys``
         entry["measures"] = {
             key: entry["measures"][key] for key in kept if key in entry["measures"]
         }
         _design(entry)
-    return [entry for entry, _, _ in joined]
+    return entries
 
 
-def cluster_numbers(paired: pl.DataFrame, clusters: Clusters) -> Any:
+def _collect_grouped(plans: Sequence[Sequence[pl.LazyFrame]]) -> list[list[pl.DataFrame]]:
+    """Every plan of every group in one collect, grouped as given."""
+    frames = iter(pl.collect_all([plan for group in plans for plan in group]))
+    return [[next(frames) for _ in group] for group in plans]
+
+
+def _matrix(frame: pl.DataFrame, columns: Sequence[str]) -> Any:
+    """``columns`` of ``frame`` as a (rows x columns) array, from the columns themselves:
+    a ``select`` is a collect, once per comparison and side."""
+    return pl.DataFrame([frame.get_column(column) for column in columns]).to_numpy()
+
+
+def cluster_numbers(paired: pl.LazyFrame, clusters: Clusters) -> pl.LazyFrame:
     """Each paired question's cluster as 0, 1, ... in order of first appearance (the
     questions are sorted by id); a question without a cluster is its own."""
     cluster = pl.col("qid").replace_strict(dict(clusters), default=pl.col("qid"))
-    numbers = (
+    return (
         paired.select("qid")
         .with_row_index("row")
-        .select(pl.col("row").min().over(cluster).rank("dense").cast(pl.Int64) - 1)
+        .select(
+            (pl.col("row").min().over(cluster).rank("dense").cast(pl.Int64) - 1).alias("cluster")
+        )
     )
-    return numbers.to_series().to_numpy()
 
 
 def _design(entry: dict[str, Any]) -> None:
@@ -274,41 +330,40 @@ def _with_gaps(kept: Sequence[str], paired: pl.DataFrame) -> list[str]:
     ]
 
 
-def _complete(kept: Sequence[str], paired: pl.DataFrame) -> tuple[list[str], pl.DataFrame]:
-    gaps = _with_gaps(kept, paired)
-    return [key for key in kept if key not in gaps], paired
+def _complete_rows(paired: pl.LazyFrame, gaps: Sequence[str]) -> pl.LazyFrame:
+    """The questions with a value on both sides of every measure of ``gaps``."""
+    return paired.drop_nulls([*gaps, *(f"{key}__before" for key in gaps)])
 
 
-def _partial(kept: Sequence[str], paired: pl.DataFrame) -> tuple[list[str], pl.DataFrame]:
-    gaps = _with_gaps(kept, paired)
-    return gaps, paired.drop_nulls([*gaps, *(f"{key}__before" for key in gaps)])
+def _kept(before: Side, after: Side, keys: Sequence[str]) -> list[str]:
+    """The measures of ``keys`` both sides have."""
+    return [k for k in keys if k in before.values.columns and k in after.values.columns]
 
 
-def _joined(
-    before: Side, after: Side, keys: Sequence[str], change_keys: Sequence[str]
-) -> tuple[dict[str, Any], list[str], pl.DataFrame]:
-    """A comparison's entry without its measures, the measures both sides have, and
-    their values paired by question (``KEY__before`` beside ``KEY``), sorted by id."""
-    kept = [k for k in keys if k in before.values.columns and k in after.values.columns]
-    paired = (
-        after.values.select("qid", "kind", *kept)
+def _paired(before: Side, after: Side, kept: Sequence[str]) -> pl.LazyFrame:
+    """The values of ``kept`` paired by question (``KEY__before`` beside ``KEY``), sorted
+    by id."""
+    return (
+        after.values.lazy()
+        .select("qid", "kind", *kept)
         .join(
-            before.values.select("qid", *[pl.col(k).alias(f"{k}__before") for k in kept]),
+            before.values.lazy().select("qid", *[pl.col(k).alias(f"{k}__before") for k in kept]),
             on="qid",
             how="inner",
         )
         .sort("qid")
     )
-    n = paired.height
-    entry: dict[str, Any] = {
+
+
+def _entry(before: Side, after: Side, n: int) -> dict[str, Any]:
+    """A comparison's entry without its measures and changed questions."""
+    return {
         "before": before.name,
         "after": after.name,
         "n": n,
         "one_question": round_value(1 / n) if n else None,
         "measures": {},
     }
-    entry.update(changed_questions(paired, [key for key in change_keys if key in kept]))
-    return entry, kept, paired
 
 
 def _measure_entries(keys: Sequence[str], found: PairedStatistics) -> dict[str, Any]:
@@ -341,8 +396,14 @@ def _measure_entries(keys: Sequence[str], found: PairedStatistics) -> dict[str, 
     return entries
 
 
-def changed_questions(paired: pl.DataFrame, keys: Sequence[str]) -> dict[str, Any]:
-    """The questions whose value moved on any of ``keys``, and how many.
+CHANGED_TOTAL = "changed_total"
+"""The column counting the questions that moved on any key, beside one per key (no
+measure has this name)."""
+
+
+def _changed_plans(paired: pl.LazyFrame, keys: Sequence[str]) -> list[pl.LazyFrame]:
+    """What :func:`changed_questions` reads: each key's listed questions, then the
+    counts (per key, and in all); nothing without keys.
 
     At most :data:`CHANGED_QUESTIONS_KEPT` questions are listed: those first in the
     order the pages show them (largest losses on the first key, then the next key, then
@@ -350,32 +411,38 @@ def changed_questions(paired: pl.DataFrame, keys: Sequence[str]) -> dict[str, An
     a change as "=". Each key's list runs losses first (largest drop first), then gains.
     """
     if not keys:
-        return {"changed_questions": {}, "changed_counts": {}, "changed_total": 0}
+        return []
     deltas = {key: pl.col(key) - pl.col(f"{key}__before") for key in keys}
     moved = paired.with_columns(
         pl.when(delta.abs() > TOLERANCE).then(delta).otherwise(0.0).alias(f"{key}__delta")
         for key, delta in deltas.items()
     ).filter(pl.any_horizontal(pl.col(f"{key}__delta") != 0.0 for key in keys))
-    kept = (
-        moved.lazy().sort([*(f"{key}__delta" for key in keys), "qid"]).head(CHANGED_QUESTIONS_KEPT)
-    )
-    # every key's list and the counts in one collect_all, not three collects per key
-    *lists, counted = pl.collect_all(
-        [
-            *(
-                kept.filter(pl.col(f"{key}__delta") != 0.0)
-                .sort(f"{key}__delta", "qid")
-                .select(
-                    "qid",
-                    "kind",
-                    pl.col(f"{key}__before").alias("before"),
-                    pl.col(key).alias("after"),
-                )
-                for key in keys
-            ),
-            moved.lazy().select((pl.col(f"{key}__delta") != 0.0).sum().alias(key) for key in keys),
-        ]
-    )
+    kept = moved.sort([*(f"{key}__delta" for key in keys), "qid"]).head(CHANGED_QUESTIONS_KEPT)
+    return [
+        *(
+            kept.filter(pl.col(f"{key}__delta") != 0.0)
+            .sort(f"{key}__delta", "qid")
+            .select(
+                "qid",
+                "kind",
+                pl.col(f"{key}__before").alias("before"),
+                pl.col(key).alias("after"),
+            )
+            for key in keys
+        ),
+        moved.select(
+            *((pl.col(f"{key}__delta") != 0.0).sum().alias(key) for key in keys),
+            pl.len().alias(CHANGED_TOTAL),
+        ),
+    ]
+
+
+def changed_questions(keys: Sequence[str], frames: Sequence[pl.DataFrame]) -> dict[str, Any]:
+    """The questions whose value moved on any of ``keys``, and how many, from the
+    frames of :func:`_changed_plans` (collected with every other comparison's)."""
+    if not keys:
+        return {"changed_questions": {}, "changed_counts": {}, "changed_total": 0}
+    *lists, counted = frames
     listed = {
         key: [
             {
@@ -392,7 +459,7 @@ def changed_questions(paired: pl.DataFrame, keys: Sequence[str]) -> dict[str, An
     return {
         "changed_questions": listed,
         "changed_counts": counts,
-        "changed_total": moved.height,
+        "changed_total": int(counted[CHANGED_TOTAL][0]),
     }
 
 

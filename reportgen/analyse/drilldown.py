@@ -9,7 +9,7 @@ out; the views cut and format them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -101,11 +101,16 @@ def choose(
     elif attribution is None:
         return None
     else:
-        cells = attribution.questions.filter(pl.col("cell").is_in(FAILURE_CELLS))
         order = pl.col("cell").replace_strict(
             {cell: i for i, cell in enumerate(FAILURE_CELLS)}, return_dtype=pl.Int64
         )
-        qids = tuple(cells.sort(order, "qid").get_column("qid").to_list())
+        failed = (
+            attribution.questions.lazy()
+            .filter(pl.col("cell").is_in(FAILURE_CELLS))
+            .sort(order, "qid")
+            .collect()
+        )
+        qids = tuple(failed.get_column("qid").to_list())
     return Drilldown(name, mode, evaluation.settings.context_k, qids) if qids else None
 
 
@@ -132,60 +137,75 @@ def explain(
     qids = list(drilldown.questions[:limit])
     wanted = pl.col("qid").is_in(qids)
     threshold = evaluation.settings.threshold
-    relevant = chunked.gold.judgments.filter(wanted & (pl.col("grade") >= threshold))
-    chunks = chunked.chunk_map.chunks.select("chunk_id", "doc", "start", "end", "text")
-    sent = (
-        result.run.results.filter(wanted & (pl.col("rank") <= drilldown.context_k))
-        .join(chunks, on="chunk_id", how="left")
-        .join(
-            relevant.select("qid", "chunk_id", pl.lit(True).alias("relevant")),
-            on=["qid", "chunk_id"],
-            how="left",
-        )
-        .sort("qid", "rank")
+    relevant = chunked.gold.judgments.lazy().filter(wanted & (pl.col("grade") >= threshold))
+    chunks_plan = chunked.chunk_map.chunks.lazy().select("chunk_id", "doc", "start", "end", "text")
+    results = result.run.results.lazy()
+    pieces_plan = chunked.pieces.lazy().filter(wanted)
+    cells_plan = (
+        attribution.questions.lazy().filter(wanted).select("qid", "cell")
+        if attribution is not None and attribution.run == drilldown.run
+        else pl.LazyFrame(schema={"qid": pl.String, "cell": pl.String})
     )
-    pieces = chunked.pieces.filter(wanted)
+    holders_plan = (
+        _holders(pieces_plan, chunks_plan)
+        if chunked.chunk_map.has_text
+        else pl.LazyFrame(schema=HOLDERS_SCHEMA)
+    )
+    # every frame the panels read, from one collect
+    sent, holders, scores, first, questions, cells, spans, gold_chunks, marks = pl.collect_all(
+        [
+            results.filter(wanted & (pl.col("rank") <= drilldown.context_k))
+            .join(chunks_plan, on="chunk_id", how="left")
+            .join(
+                relevant.select("qid", "chunk_id", pl.lit(True).alias("relevant")),
+                on=["qid", "chunk_id"],
+                how="left",
+            )
+            .sort("qid", "rank"),
+            holders_plan,
+            result.scores.lazy().filter(wanted),
+            results.join(relevant.select("qid", "chunk_id"), on=["qid", "chunk_id"])
+            .sort("qid", "rank")
+            .group_by("qid", maintain_order=True)
+            .agg(pl.col("chunk_id").first()),
+            evaluation.gold.questions.lazy().filter(wanted).select("qid", "question"),
+            cells_plan,
+            # sorted as the evidence is shown; each question's rows keep this order
+            chunkings.spans.lazy().filter(wanted).sort("doc", "start"),
+            relevant.group_by("qid").agg(pl.col("chunk_id").sort()),
+            pieces_plan.sort("lo", maintain_order=True)
+            .group_by("qid", "chunk_id", maintain_order=True)
+            .agg("lo", "hi"),
+        ]
+    )
     text_of = chunkings.document_text
-    scores = result.scores.filter(wanted)
-    first = (
-        result.run.results.join(relevant.select("qid", "chunk_id"), on=["qid", "chunk_id"])
-        .sort("qid", "rank")
-        .group_by("qid", maintain_order=True)
-        .agg(pl.col("chunk_id").first())
-    )
     first_chunk = dict(first.iter_rows())
     facts = {row["qid"]: row for row in scores.iter_rows(named=True)}
-    questions = dict(evaluation.gold.questions.filter(wanted).select("qid", "question").iter_rows())
-    cells: dict[str, Cell] = {}
-    if attribution is not None and attribution.run == drilldown.run:
-        cells = dict(attribution.questions.filter(wanted).select("qid", "cell").iter_rows())
-    spans = _by_question(chunkings.spans.filter(wanted))
-    gold_chunks = {
-        qid: tuple(ids)
-        for qid, ids in relevant.group_by("qid").agg(pl.col("chunk_id").sort()).iter_rows()
+    question_of = dict(questions.iter_rows())
+    cell_of: dict[str, Cell] = dict(cells.iter_rows())
+    spans_of = _by_question(spans)
+    gold_chunks_of = {qid: tuple(ids) for qid, ids in gold_chunks.iter_rows()}
+    marks_of = {
+        (qid, chunk): tuple(zip(lo, hi, strict=True)) for qid, chunk, lo, hi in marks.iter_rows()
     }
-    marks = {
-        (qid, chunk): tuple(zip(lo, hi, strict=True))
-        for qid, chunk, lo, hi in pieces.sort("lo", maintain_order=True)
-        .group_by("qid", "chunk_id", maintain_order=True)
-        .agg("lo", "hi")
-        .iter_rows()
-    }
-    by_question = _by_question(pieces)
+    holders_of: dict[str, dict[tuple[str, int, int], tuple[str, int]]] = {}
+    for qid, doc, lo, hi, text, chunk_start in holders.iter_rows():
+        holders_of.setdefault(qid, {})[doc, lo, hi] = (text, chunk_start)
     sent_rows = _by_question(sent)
     explained = []
     for qid in qids:
-        mine = by_question.get(qid, pieces.clear())
         rows = sent_rows.get(qid, sent.clear())
         explained.append(
             Explained(
                 qid=qid,
-                question=questions.get(qid),
-                cell=cells.get(qid),
-                evidence=_passages(spans.get(qid, chunkings.spans.clear()), mine, chunks, text_of),
-                gold_chunks=gold_chunks.get(qid, ()),
+                question=question_of.get(qid),
+                cell=cell_of.get(qid),
+                evidence=_passages(
+                    spans_of.get(qid, spans.clear()), holders_of.get(qid, {}), text_of
+                ),
+                gold_chunks=gold_chunks_of.get(qid, ()),
                 sent=tuple(
-                    _sent(row, marks.get((qid, row["chunk_id"]), ()), text_of)
+                    _sent(row, marks_of.get((qid, row["chunk_id"]), ()), text_of)
                     for row in rows.iter_rows(named=True)
                 ),
                 first_relevant_rank=facts[qid]["first_relevant_rank"],
@@ -211,10 +231,11 @@ def _chunk_text(row: dict[str, Any], text_of: TextOf) -> tuple[str | None, bool]
 
 
 def _by_question(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
-    """Each question's rows, split in one pass (a filter per question collected once
-    per question: ~200 collects for the demo's 13 questions)."""
-    parts = frame.partition_by("qid", as_dict=True, maintain_order=True)
-    return {str(key[0]): part for key, part in parts.items()}
+    """Each question's rows, in their order, split in one pass (a filter per question
+    is a collect per question), each keyed by its first row's id: ``as_dict`` would
+    select each part's key, a collect per question again."""
+    parts = frame.partition_by("qid", maintain_order=True)
+    return {part.get_column("qid")[0]: part for part in parts}
 
 
 def _sent(row: dict[str, Any], inside: tuple[tuple[int, int], ...], text_of: TextOf) -> Sent:
@@ -235,16 +256,18 @@ def _sent(row: dict[str, Any], inside: tuple[tuple[int, int], ...], text_of: Tex
 
 
 def _passages(
-    spans: pl.DataFrame, pieces: pl.DataFrame, chunks: pl.DataFrame, text_of: TextOf
+    spans: pl.DataFrame, holders: Mapping[tuple[str, int, int], tuple[str, int]], text_of: TextOf
 ) -> tuple[Passage, ...]:
-    """Each evidence range with its text, from the document or a chunk that holds it."""
+    """Each evidence range (``spans``, sorted by document and start) with its text, from
+    the document or, without it, a chunk that holds it (``holders``: (doc, start, end) ->
+    the chunk's text and start)."""
     found = []
-    for doc, start, end in spans.select("doc", "start", "end").sort("doc", "start").iter_rows():
+    for row in spans.iter_rows(named=True):
+        doc, start, end = row["doc"], row["start"], row["end"]
         document = None if text_of is None else text_of(doc)
+        offset = 0
         if document is None:
-            document, offset = _from_chunk(doc, start, end, pieces, chunks)
-        else:
-            offset = 0
+            document, offset = holders.get((doc, start, end), (None, 0))
         if document is None:
             found.append(Passage(doc, start, end, None, None, None))
             continue
@@ -256,17 +279,27 @@ def _passages(
     return tuple(found)
 
 
-def _from_chunk(
-    doc: str, start: int, end: int, pieces: pl.DataFrame, chunks: pl.DataFrame
-) -> tuple[str | None, int]:
-    """Without the documents: the text of a chunk that holds the whole range, and its start."""
-    holding = pieces.filter(
-        (pl.col("doc") == doc) & (pl.col("lo") == start) & (pl.col("hi") == end)
-    ).join(chunks.select("chunk_id", "text"), on="chunk_id")
-    exact = holding.filter(
-        pl.col("text").str.len_chars() == pl.col("chunk_end") - pl.col("chunk_start")
+HOLDERS_SCHEMA = pl.Schema(
+    {
+        "qid": pl.String,
+        "doc": pl.String,
+        "lo": pl.Int64,
+        "hi": pl.Int64,
+        "text": pl.String,
+        "chunk_start": pl.Int64,
+    }
+)
+
+
+def _holders(pieces: pl.LazyFrame, chunks: pl.LazyFrame) -> pl.LazyFrame:
+    """Per question and evidence range (doc, lo, hi), the first chunk (in the pieces'
+    order) that holds the whole range and whose text is exactly its document's
+    characters: its text and start, for the passages shown without the documents."""
+    whole = (pl.col("lo") == pl.col("span_start")) & (pl.col("hi") == pl.col("span_end"))
+    return (
+        pieces.filter(whole)
+        .join(chunks.select("chunk_id", "text"), on="chunk_id", maintain_order="left")
+        .filter(pl.col("text").str.len_chars() == pl.col("chunk_end") - pl.col("chunk_start"))
+        .group_by("qid", "doc", "lo", "hi", maintain_order=True)
+        .agg(pl.col("text").first(), pl.col("chunk_start").first())
     )
-    if exact.height == 0:
-        return None, 0
-    text, chunk_start = exact.select("text", "chunk_start").row(0)
-    return text, chunk_start

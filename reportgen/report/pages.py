@@ -58,14 +58,17 @@ def question_rows(findings: Findings, limit: int = QUESTION_ROWS_KEPT) -> list[Q
     k = evaluation.settings.context_k
     threshold = evaluation.settings.threshold
     gold_ids = (
-        gold.judgments.filter(pl.col("grade") >= threshold)
+        gold.judgments.lazy()
+        .filter(pl.col("grade") >= threshold)
         .sort("qid", "grade", "chunk_id", descending=[False, True, False])
         .group_by("qid", maintain_order=True)
         .agg(pl.col("chunk_id").head(GOLD_IDS_KEPT).alias("gold"), pl.len().alias("gold_count"))
     )
-    spans_only = gold.evidence.select("qid").unique().select("qid", _spans=pl.lit(True))
-    table = (
-        gold.questions.select("qid", "kind", "question")
+    spans_only = gold.evidence.lazy().select("qid").unique().select("qid", _spans=pl.lit(True))
+    # the rows kept, collected first: each run's results are joined to these only
+    shown = (
+        gold.questions.lazy()
+        .select("qid", "kind", "question")
         .join(gold_ids, on="qid", how="left")
         .join(spans_only, on="qid", how="left")
         .with_columns(
@@ -74,20 +77,25 @@ def question_rows(findings: Findings, limit: int = QUESTION_ROWS_KEPT) -> list[Q
             evidence_only=pl.col("gold_count").is_null() & pl.col("_spans").fill_null(False),
         )
         .drop("_spans")
-        .join(evaluation.runs[0].scores.select("qid", "status"), on="qid", how="left")
+        .join(evaluation.runs[0].scores.lazy().select("qid", "status"), on="qid", how="left")
         .sort(BY_ID, nulls_last=True)
         .head(limit)
+        .collect()
     )
-    shown = table.select("qid")  # the rows kept: only their results are joined
+    shown_ids = shown.lazy().select("qid")
+    table = shown.lazy()
     for index, result in enumerate(evaluation.runs):
         # A run judged through a chunk map marks the chunks its evidence made relevant.
         judged = gold if result.chunked is None else result.chunked.gold
-        relevant = judged.judgments.filter(pl.col("grade") >= threshold).select(
-            "qid", "chunk_id", pl.lit(True).alias("_relevant")
+        relevant = (
+            judged.judgments.lazy()
+            .filter(pl.col("grade") >= threshold)
+            .select("qid", "chunk_id", pl.lit(True).alias("_relevant"))
         )
-        first = result.scores.select("qid", first_rank="first_relevant_rank")
+        first = result.scores.lazy().select("qid", first_rank="first_relevant_rank")
         top = (
-            result.run.results.join(shown, on="qid", how="semi")
+            result.run.results.lazy()
+            .join(shown_ids, on="qid", how="semi")
             .filter(pl.col("rank") <= k)
             .join(relevant, on=["qid", "chunk_id"], how="left")
             .sort("qid", "rank")
@@ -98,9 +106,9 @@ def question_rows(findings: Findings, limit: int = QUESTION_ROWS_KEPT) -> list[Q
             )
         )
         run = (
-            shown.join(first, on="qid", how="left")
+            shown_ids.join(first, on="qid", how="left")
             .join(top, on="qid", how="left")
-            .join(_cells(findings, index, result.name), on="qid", how="left")
+            .join(_cells(findings, index, result.name).lazy(), on="qid", how="left")
             .select(
                 "qid",
                 pl.struct(
@@ -113,15 +121,19 @@ def question_rows(findings: Findings, limit: int = QUESTION_ROWS_KEPT) -> list[Q
         )
         table = table.join(run, on="qid", how="left")
     names = [result.name for result in evaluation.runs]
-    rows = table.sort(BY_ID, nulls_last=True).select(
-        "qid",
-        "kind",
-        "question",
-        "gold",
-        "gold_count",
-        "evidence_only",
-        "status",
-        pl.struct(pl.col(f"_run{i}").alias(name) for i, name in enumerate(names)).alias("runs"),
+    rows = (
+        table.sort(BY_ID, nulls_last=True)
+        .select(
+            "qid",
+            "kind",
+            "question",
+            "gold",
+            "gold_count",
+            "evidence_only",
+            "status",
+            pl.struct(pl.col(f"_run{i}").alias(name) for i, name in enumerate(names)).alias("runs"),
+        )
+        .collect()
     )
     return cast(list[QuestionRow], rows.to_dicts())
 
@@ -180,14 +192,18 @@ def measure_definitions() -> list[MeasureDefinition]:
 def top_scores_section(cutoffs: Sequence[CutoffAnalysis]) -> dict[str, TopScores]:
     """Each run's top score per question, unanswerable ones named: the cutoff charts."""
     return {
-        analysis.run: {
-            "scores": dict(analysis.top_scores.select("qid", "score").iter_rows()),
-            "unanswerable": analysis.top_scores.filter(pl.col("group") == UNANSWERABLE)
-            .get_column("qid")
-            .to_list(),
-        }
+        analysis.run: _top_scores(analysis.top_scores)
         for analysis in cutoffs
         if analysis.reason is None
+    }
+
+
+def _top_scores(top: pl.DataFrame) -> TopScores:
+    """One run's top scores from its columns (a select or filter would be a collect a run)."""
+    qids = top.get_column("qid")
+    return {
+        "scores": dict(zip(qids.to_list(), top.get_column("score").to_list(), strict=True)),
+        "unanswerable": qids.filter(top.get_column("group") == UNANSWERABLE).to_list(),
     }
 
 

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from reportgen.cli import cli
 from reportgen.render.views.drilldown import CHUNK_TEXT_SHOWN, MARKDOWN_PANELS, PANELS_SHOWN
+from tests.collects import counting_collects
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 CHUNK = 100
@@ -154,3 +155,52 @@ def test_question_table_marks_the_chunks_the_evidence_made_relevant(tmp_path: Pa
     assert '<li class="gold">q0001-a</li>' in row
     md_row = next(line for line in found["md"].splitlines() if line.startswith("| q0001 "))
     assert "gold: (evidence spans)" in md_row and "**q0001-a**" in md_row
+
+
+@pytest.mark.parametrize("questions", [2, 9])
+def test_the_drilldown_collects_once_however_many_panels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, questions: int
+) -> None:
+    # a filter, a partition key or a sort per question was a collect per question
+    write_case(tmp_path, questions)
+    with counting_collects(monkeypatch, "analyse/drilldown.py") as count:
+        found = report(tmp_path)
+    assert len(found["json"]["drilldown"]["questions"]) == questions
+    assert count[0] == 2  # the questions chosen, then every frame the panels read
+
+
+def test_without_the_documents_the_evidence_comes_from_a_chunk_that_holds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the chunk map carries each chunk's text and --docs is not given: the passage and
+    # its context come from the chunk holding the range, for every panel in one collect
+    write_case(tmp_path, 5)
+    chunks = [json.loads(line) for line in (tmp_path / "chunks.jsonl").read_text().splitlines()]
+    for chunk in chunks:
+        body = (tmp_path / "docs" / chunk["doc"]).read_text()
+        chunk["text"] = body[chunk["start"] : chunk["end"]]
+    chunks[0]["text"] += "!"  # q0000's first chunk no longer matches its document
+    (tmp_path / "chunks.jsonl").write_text("".join(json.dumps(c) + "\n" for c in chunks))
+    out = tmp_path / "out"
+    args = [
+        *("report", str(tmp_path / "gold.jsonl"), f"run={tmp_path / 'run.jsonl'}"),
+        *(
+            "--chunks",
+            str(tmp_path / "chunks.jsonl"),
+            "--verdicts",
+            str(tmp_path / "verdicts.jsonl"),
+        ),
+        *("--k", "1,2,3", "--context-k", "2", "--out", str(out)),
+    ]
+    with counting_collects(monkeypatch, "analyse/drilldown.py") as count:
+        result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert count[0] == 2
+    panels = {p["qid"]: p for p in json.loads((out / "report.json").read_text())["pages"]["panels"]}
+    assert len(panels) == 5
+    (evidence,) = panels["q0001"]["evidence"]
+    assert (evidence["start"], evidence["end"], evidence["before"]) == (10, 60, "document 1")
+    assert evidence["text"] == " " + "." * 49 and evidence["after"] == "." * 40
+    assert not evidence["cut_before"] and not evidence["cut_after"]  # the chunk is [0, 100)
+    (unknown,) = panels["q0000"]["evidence"]
+    assert unknown["text"] is None and unknown["before"] is None

@@ -23,6 +23,7 @@ from reportgen.api import (
 from reportgen.errors import UsageError
 from reportgen.load import load_gold, load_run, load_verdicts
 from reportgen.measure.scoring import Settings, evaluate
+from tests.collects import counting_collects
 
 K = 5
 
@@ -115,6 +116,19 @@ def test_spec_worked_example_31_9_4_6(tmp_path: Path) -> None:
     assert "none" not in attribution.by_kind  # unanswerable ones stay out of the cells
     assert attribution.unanswerable("declined") == ["u1"]
     assert attribution.unanswerable("answered") == ["u2"]
+
+
+def test_the_cells_collect_four_times_however_many_kinds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the verdicts matched, the questions sorted into cells, every summary (overall, per
+    # kind) with the traced count, the stale gold ids per cell: a filter and a group_by
+    # per kind were four collects each
+    files = write_case(tmp_path)
+    with counting_collects(monkeypatch, "analyse/attribution.py") as count:
+        attribution = evaluated(files).attribution
+    assert attribution is not None and list(attribution.by_kind) == ["plain", "table"]
+    assert count[0] == 4
 
 
 def test_gold_at_rank_k_counts_retrieved_and_at_k_plus_1_missed(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from reportgen.analyse.compare import (
     paired_measures,
     pairs_to_compare,
 )
+from tests.collects import counting_collects
 
 
 def _frame(values: dict[str, tuple[str, float, float]]) -> pl.DataFrame:
@@ -201,3 +202,27 @@ def test_a_measure_some_questions_lack_is_paired_on_those_that_have_it() -> None
         found["measures"]["hit@1"]
         == paired_measures(Side("old", BEFORE), Side("new", AFTER), ["hit@1"])["measures"]["hit@1"]
     )
+
+
+def test_comparing_more_runs_does_not_collect_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every pair joined in one collect, every pair's changed questions and questions
+    # with every value (and their clusters) in a second: not a handful of collects per
+    # pair and side
+    keys = ["hit@1", "recall@1"]
+    gappy = _random_side(5, 300).with_columns(
+        pl.when(pl.int_range(300) % 7 == 0)
+        .then(None)
+        .otherwise(pl.col("recall@1"))
+        .alias("recall@1")
+    )
+    sides = {"a": _random_side(1, 300), "b": _random_side(2, 300), "c": gappy}
+    with counting_collects(monkeypatch) as two:
+        compare_runs(dict(list(sides.items())[:2]), keys, keys)
+    with counting_collects(monkeypatch) as three:
+        result = compare_runs(sides, keys, keys)
+    clusters = {f"q{i:04}": f"c{i // 10}" for i in range(300)}
+    with counting_collects(monkeypatch) as clustered:
+        grouped = compare_runs(sides, keys, keys, clusters=clusters, cluster_by="doc")
+    assert two[0] == three[0] == clustered[0] == 2
+    assert result["pairs"][1]["measures"]["recall@1"]["n"] < 300  # the gaps were paired apart
+    assert grouped["pairs"][0]["clusters"] == 30

@@ -107,9 +107,9 @@ def test_clusters_of_one_question_change_nothing() -> None:
 
 
 def test_clusters_are_numbered_in_order_of_first_appearance() -> None:
-    paired = pl.DataFrame({"qid": ["a", "b", "c", "d", "e"]})
-    numbers = cluster_numbers(paired, {"a": "y", "b": "x", "c": "y", "d": "x"})
-    assert numbers.tolist() == [0, 1, 0, 1, 2]
+    paired = pl.LazyFrame({"qid": ["a", "b", "c", "d", "e"]})
+    numbers = cluster_numbers(paired, {"a": "y", "b": "x", "c": "y", "d": "x"}).collect()
+    assert numbers.to_series().to_list() == [0, 1, 0, 1, 2]
 
 
 def test_correlated_clusters_widen_the_interval_and_count_fewer_questions() -> None:
