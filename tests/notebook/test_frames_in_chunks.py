@@ -52,8 +52,11 @@ def test_chunked_frames_give_the_numbers_and_report_of_contiguous_ones(tmp_path:
     gold, run = pieces()
     found = {}
     for name, (g, r) in {"chunked": (gold, run), "whole": (gold.rechunk(), run.rechunk())}.items():
-        results = reportgen.evaluate(g, {"run": r, "again": r}, k=(1, 3, 5), trec_eval=True)
-        results.report(tmp_path / name, formats=("json",), version="v1")
+        verdicts = {f"q{q:02d}": q % 3 != 0 for q in range(0, QUESTIONS, 2)}
+        results = reportgen.evaluate(
+            g, {"run": r, "again": r}, k=(1, 3, 5), trec_eval=True, verdicts=verdicts
+        )
+        results.report(tmp_path / name, formats=("json", "md"), version="v1")
         report = json.loads((tmp_path / name / "report.json").read_text())
         found[name] = (results.means, results.per_question, report)
     (means, per_question, report), (whole_means, whole_per_question, whole_report) = (
@@ -61,5 +64,8 @@ def test_chunked_frames_give_the_numbers_and_report_of_contiguous_ones(tmp_path:
         found["whole"],
     )
     assert means.equals(whole_means) and per_question.equals(whole_per_question)
-    for key in ("runs", "top_k", "cutoff", "hygiene", "gold"):
+    for key in ("runs", "top_k", "cutoff", "hygiene", "gold", "attribution", "comparisons"):
         assert report[key] == whole_report[key], key
+    assert (tmp_path / "chunked" / "report.md").read_text() == (
+        tmp_path / "whole" / "report.md"
+    ).read_text()
