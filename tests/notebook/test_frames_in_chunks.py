@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 import reportgen
 
@@ -48,7 +49,10 @@ def test_pieces_are_chunks_of_their_own() -> None:
     assert gold.n_chunks() == run.n_chunks() == QUESTIONS
 
 
-def test_chunked_frames_give_the_numbers_and_report_of_contiguous_ones(tmp_path: Path) -> None:
+def test_chunked_frames_give_the_numbers_and_report_of_contiguous_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the pages say when
     gold, run = pieces()
     found = {}
     for name, (g, r) in {"chunked": (gold, run), "whole": (gold.rechunk(), run.rechunk())}.items():
