@@ -127,20 +127,20 @@ def test_explain_picks_the_questions(tmp_path: Path, mode: str, panels: int) -> 
     assert (found["json"]["drilldown"] is None) == (panels == 0)
 
 
+def without_docs(tmp_path: Path, *extra: str) -> list[str]:
+    """``report`` on the written case with its chunk map and verdicts, no ``--docs``."""
+    return [
+        *("report", str(tmp_path / "gold.jsonl"), f"run={tmp_path / 'run.jsonl'}"),
+        *("--chunks", str(tmp_path / "chunks.jsonl")),
+        *("--verdicts", str(tmp_path / "verdicts.jsonl")),
+        *extra,
+    ]
+
+
 def test_no_panel_without_chunk_text(tmp_path: Path) -> None:
     write_case(tmp_path, 2)
     out = tmp_path / "out"
-    args = [
-        *("report", str(tmp_path / "gold.jsonl"), f"run={tmp_path / 'run.jsonl'}"),
-        *(
-            "--chunks",
-            str(tmp_path / "chunks.jsonl"),
-            "--verdicts",
-            str(tmp_path / "verdicts.jsonl"),
-        ),
-        *("--out", str(out), "--format", "json"),
-    ]
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, without_docs(tmp_path, "--out", str(out), "--format", "json"))
     assert result.exit_code == 0, result.output
     assert json.loads((out / "report.json").read_text())["drilldown"] is None
 
@@ -182,16 +182,7 @@ def test_without_the_documents_the_evidence_comes_from_a_chunk_that_holds_it(
     chunks[0]["text"] += "!"  # q0000's first chunk no longer matches its document
     (tmp_path / "chunks.jsonl").write_text("".join(json.dumps(c) + "\n" for c in chunks))
     out = tmp_path / "out"
-    args = [
-        *("report", str(tmp_path / "gold.jsonl"), f"run={tmp_path / 'run.jsonl'}"),
-        *(
-            "--chunks",
-            str(tmp_path / "chunks.jsonl"),
-            "--verdicts",
-            str(tmp_path / "verdicts.jsonl"),
-        ),
-        *("--k", "1,2,3", "--context-k", "2", "--out", str(out)),
-    ]
+    args = without_docs(tmp_path, "--k", "1,2,3", "--context-k", "2", "--out", str(out))
     with counting_collects(monkeypatch, "analyse/drilldown.py") as count:
         result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
