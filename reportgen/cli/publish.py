@@ -8,9 +8,9 @@ import click
 
 from reportgen.api import publish_report
 from reportgen.cli.command import command
+from reportgen.cli.echo import say
 from reportgen.cli.options import takes
 from reportgen.cli.options.outputs import PUBLISHING, QUIET
-from reportgen.errors import printable
 
 
 @command
@@ -49,14 +49,10 @@ def publish(
         max_site_mb=max_site_mb,
     )
     for note in published.recovered:
-        click.echo(f"note: {note}", err=True)
+        say(f"note: {note}", err=True)
     for warning in published.warnings:
-        click.echo(printable(f"warning: {warning}"), err=True)
+        say(f"warning: {warning}", err=True)
     if not quiet:
-        click.echo(
-            printable(
-                f"Published {published.version} to {published.folder}; index {published.index}"
-            )
-        )
+        say(f"Published {published.version} to {published.folder}; index {published.index}")
         if published.pruned:
-            click.echo(f"Pruned (--keep {keep}): {', '.join(published.pruned)}")
+            say(f"Pruned (--keep {keep}): {', '.join(published.pruned)}")
