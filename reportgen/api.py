@@ -572,6 +572,12 @@ def export_labels(
         (what, Path(p)) for what, p in (("the verdicts", verdicts), ("the chunk map", chunks)) if p
     ]
     _refuse_overwrite(out, given)
+    if docs is not None and out.resolve().is_relative_to(Path(docs).resolve()):
+        raise UsageError(
+            f"--out {printable(out)} is inside the --docs folder {printable(docs)}, whose "
+            "files the queue quotes",
+            "write the queue outside the documents folder",
+        )
     settings = Settings(context_k=context_k, ks=(context_k,))
     gold_set, first = load_gold_input(Path(gold), gold_format, None, None)
     read = load_run_inputs(named, gold_set, run_format, None, first)
