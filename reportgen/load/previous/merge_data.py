@@ -31,6 +31,7 @@ from reportgen.load.formats.json_input import json_document
 from reportgen.load.previous.merge_schema import (
     MERGE_DATA_FIX,
     SHARD_JSON,
+    check_cut,
     check_frame,
     check_json,
     scores_schema,
@@ -102,6 +103,8 @@ def _meta(path: Path) -> dict[str, Any]:
             "measure every shard and merge with the same reportgen",
         )
     check_json(path, meta, SHARD_JSON)
+    if meta["cut"] is not None:
+        check_cut(path, meta["cut"], MERGE_DATA_FIX)
     return meta
 
 

@@ -9,6 +9,7 @@ lines), so that shards measured by trec_eval itself can be merged.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import polars as pl
@@ -27,9 +28,15 @@ from reportgen.load.formats.files import (
 )
 from reportgen.measure.judged import judged_keys
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
+from reportgen.measure.scoring import COST_COLUMNS
 from reportgen.measure.spans import span_keys
 
 STATUSES = ("scored", "missing", "no_relevant", "unanswerable")
+UNBOUNDED = COST_COLUMNS
+"""Columns beside the measures that are no share: latency, cost, words (and
+``context_chars@k``): never negative, but no upper bound."""
+SHARE_SLACK = 1e-9
+"""Rounding a sum of shares may leave above 1."""
 LONG_COLUMNS = ("measure", "value")
 
 
@@ -70,9 +77,15 @@ def read_per_question(path: Path, fix: str) -> pl.DataFrame:
     numbers = frame.select(pl.col(measures).cast(pl.Float64, strict=False))
     for name in measures:
         unread = numbers[name].is_null() & frame[name].is_not_null()
+        share = not long and name not in UNBOUNDED and not name.startswith("context_chars@")
         for bad, what in (
             (unread, "is not a number"),
             (~numbers[name].is_finite(), "is NaN or infinite"),
+            (numbers[name] < 0, "is negative (no measure, latency or cost is)"),
+            (
+                numbers[name] > (1 + SHARE_SLACK if share else math.inf),
+                "is above 1 (a share measure lies from 0 to 1)",
+            ),
         ):
             if bad.any():
                 row = int(bad.arg_true()[0])
