@@ -69,6 +69,7 @@ def labelling_pool(
 def limited(pool: pl.DataFrame, limit: int | None, per_question: int | None) -> pl.DataFrame:
     """The first ``per_question`` pairs of each question, then the first ``limit`` in all,
     keeping the pool's order."""
-    if per_question is not None:
+    # a count above the pool's size keeps it all (and a 30-digit one is no 64-bit int)
+    if per_question is not None and per_question < pool.height:
         pool = pool.filter(pl.int_range(pl.len()).over("qid") < per_question)
-    return pool if limit is None else pool.head(limit)
+    return pool if limit is None or limit >= pool.height else pool.head(limit)

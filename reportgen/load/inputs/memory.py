@@ -396,10 +396,12 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _unreadable(parameter: str, value: Any, shape: str) -> UsageError:
+def _unreadable(parameter: str, value: Any, shape: str, frames: bool = True) -> UsageError:
+    """``frames``: whether this parameter takes a DataFrame (verdicts do not)."""
+    offered = "a Polars or pandas DataFrame, " if frames else ""
     return UsageError(
         f"{parameter} is a {type(value).__name__}, which reportgen cannot read",
-        f"pass a file path, a Polars or pandas DataFrame, or a dict {shape}",
+        f"pass a file path, {offered}or a dict {shape}",
     )
 
 
@@ -518,7 +520,8 @@ def verdicts_from(value: Any, parameter: str = "verdicts") -> VerdictSet:
     if is_path(value):
         return load_verdicts(value)
     if not isinstance(value, Mapping):
-        raise _unreadable(parameter, value, "{qid: correct}")
+        shape = "{qid: correct} (a DataFrame: dict(zip(df['id'], df['correct'])))"
+        raise _unreadable(parameter, value, shape, frames=False)
     keys = list(value)
     for qid in keys:
         string_id(qid, parameter, "question id")

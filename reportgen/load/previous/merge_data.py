@@ -82,6 +82,8 @@ def has_merge_data(folder: Path) -> bool:
 
 
 def _frame(path: Path, expected: pl.Schema) -> pl.DataFrame:
+    with reading(path):  # permission denied is the file's access, not its content
+        path.open("rb").close()
     try:
         frame = pl.read_parquet(path, glob=False)
     except (OSError, pl.exceptions.PolarsError) as err:

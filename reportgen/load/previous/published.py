@@ -167,6 +167,8 @@ def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict
             raise InputError(path, f"not JSON ({error.msg})", HISTORY_FIX, number) from None
         except UnreadableJSON as error:
             raise InputError(path, error.problem, HISTORY_FIX, number) from None
+        except RecursionError:
+            raise InputError(path, "JSON nested too deeply", HISTORY_FIX, number) from None
         missing = [key for key in required if not isinstance(entry, dict) or key not in entry]
         if missing:
             raise InputError(
