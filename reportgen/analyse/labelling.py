@@ -1,8 +1,8 @@
 """The labelling pool: which unjudged (question, chunk) pairs a person should grade first.
 
 TREC builds its judgments by pooling: the top k of every run, judged once. Here the pool
-is the pairs in the top k_ctx of any run that the gold set does not grade (SPEC.md,
-"Judged chunks and holes"), each pair once. Questions answered correctly with no
+is the pairs in the top k_ctx of any run that the gold set does not grade nor forbid
+(SPEC.md, "Judged chunks and holes"), each pair once. Questions answered correctly with no
 relevant chunk sent (``missed_correct``) come first: the answer came from somewhere,
 most likely from a relevant chunk nobody judged. Then the pairs more runs returned,
 then the better best rank. Unanswerable questions are left out: a grade for one of
@@ -51,6 +51,8 @@ def labelling_pool(
         pl.concat(tops)
         .join(answerable, on="qid", how="semi")
         .join(gold.judgments.select("qid", "chunk_id"), on=["qid", "chunk_id"], how="anti")
+        # a forbidden chunk is settled (never relevant): a grade for it would be refused
+        .join(gold.forbidden.select("qid", "chunk_id"), on=["qid", "chunk_id"], how="anti")
         .group_by("qid", "chunk_id")
         .agg(
             runs=pl.col("run").n_unique().cast(pl.Int64),

@@ -5,6 +5,7 @@ held-out corpora, through the real CLI or API, as exit 2 and one line in the hou
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -14,7 +15,7 @@ import reportgen
 from reportgen.core.model import ChunkMap
 from reportgen.errors import InputError, UsageError
 from reportgen.report.labelling import chunk_texts
-from tests.hardening.corpus import assert_clean_failure, run_cli, write_inputs
+from tests.hardening.corpus import Outcome, assert_clean_failure, run_cli, write_inputs
 
 DEEP = "[" * 100_000 + "]" * 100_000
 """Past Python's recursion limit when parsed."""
@@ -118,3 +119,117 @@ def test_the_api_refusing_a_verdicts_dataframe_offers_no_dataframe() -> None:
         reportgen.evaluate({"q1": ["c1"]}, {"q1": ["c1"]}, verdicts=frame)
     assert "DataFrame" not in refused.value.fix.split("(")[0]
     assert "dict" in refused.value.fix
+
+
+# label export and import
+
+
+def _import(tmp_path: Path, gold: Path, labels: Path, *extra: str) -> tuple[Path, Outcome]:
+    out = tmp_path / f"new{gold.suffix}"
+    return out, run_cli(["label", "import", str(gold), str(labels), "--out", str(out), *extra])
+
+
+@pytest.mark.parametrize(
+    "header", ["ID,Chunk_ID,Grade", "\nid,chunk_id,grade", "\n\nQID,DocID,grade"]
+)
+def test_label_import_reads_a_csv_gold_set_as_report_does(tmp_path: Path, header: str) -> None:
+    gold = tmp_path / "gold.csv"
+    gold.write_text(f"{header}\nq1,c1,1\nq2,c2,2\n")
+    _, run = write_inputs(tmp_path / "in")
+    assert run_cli(["report", str(gold), f"r={run}", "--out", str(tmp_path / "o"), "-q"]).code == 0
+    labels = tmp_path / "labels.csv"
+    labels.write_text("qid,chunk_id,grade\nq1,c9,1\n")
+    out, outcome = _import(tmp_path, gold, labels)
+    assert outcome.code == 0, outcome.stderr
+    rows = out.read_text().strip().splitlines()
+    assert rows[-1] == "q1,c9,1" and rows[-2] == "q2,c2,2"
+    again = run_cli(["report", str(out), f"r={run}", "--out", str(tmp_path / "o2"), "-q"])
+    assert again.code == 0, again.stderr
+
+
+@pytest.mark.parametrize("grade", ["0.9", "1.5", "2.0001", "1,5"])
+def test_a_fractional_grade_is_refused_not_truncated(tmp_path: Path, grade: str) -> None:
+    gold, _ = write_inputs(tmp_path)
+    labels = tmp_path / "labels.csv"
+    labels.write_text(f'qid,chunk_id,grade\nq1,c9,"{grade}"\n')
+    out, outcome = _import(tmp_path, gold, labels, "--version", "v2")
+    assert_clean_failure(outcome, where="labels.csv:2", problem="not a whole number")
+    assert not out.exists()
+
+
+def test_a_fractional_judgment_grade_is_refused(tmp_path: Path) -> None:
+    gold, run = write_inputs(tmp_path)
+    judgments = tmp_path / "judgments.csv"
+    judgments.write_text("qid,chunk_id,grade,source\nq1,c9,0.7,llm\n")
+    args = ["report", str(gold), f"r={run}", "--judgments", str(judgments), "--out", "o"]
+    outcome = run_cli(args, cwd=tmp_path)
+    assert_clean_failure(outcome, where="judgments.csv:2", problem="'0.7' is not a whole number")
+
+
+def test_a_grade_choice_with_words_is_still_read(tmp_path: Path) -> None:
+    gold, _ = write_inputs(tmp_path)
+    labels = tmp_path / "labels.csv"
+    labels.write_text('qid,chunk_id,grade\nq1,c9,"2 (highly relevant)"\n')
+    out, outcome = _import(tmp_path, gold, labels, "--version", "v2")
+    assert outcome.code == 0, outcome.stderr
+    assert '"c9": 2' in out.read_text()
+
+
+def _task(qid: str, chunk: str, annotations: object) -> dict[str, object]:
+    return {"data": {"qid": qid, "chunk_id": chunk}, "annotations": annotations}
+
+
+def _choice(grade: str) -> dict[str, object]:
+    return {"result": [{"value": {"choices": [grade]}}]}
+
+
+@pytest.mark.parametrize(
+    ("tasks", "problem"),
+    [
+        ([_task("q1", "c9", 5)], "task 1: its annotations are not a list"),
+        ([_task("q1", "c9", [{"result": 7}])], "task 1 has an annotation without a grade"),
+        ([5], "task 1 has no data object"),
+        ([_task("q1", "c9", [_choice("1")]), _task("q1", "c9", [_choice("2")])], "in task 2"),
+        ([_task("q1", "c9", [_choice("1")]), _task("q9", "c1", [_choice("1")])], "task 2:"),
+        ([_task("q1", "c9", [{**_choice("1"), "updated_at": 5, "completed_by": 3}])], None),
+    ],
+    ids=["annotations", "result", "task", "conflict", "unknown question", "numbers"],
+)
+def test_label_studio_numbers_where_objects_belong(
+    tmp_path: Path, tasks: list[object], problem: str | None
+) -> None:
+    """A task is named by its number, never as a line of the (one-line) export."""
+    gold, _ = write_inputs(tmp_path)
+    labels = tmp_path / "export.json"
+    labels.write_text(json.dumps(tasks))
+    out, outcome = _import(tmp_path, gold, labels, "--version", "v2")
+    if problem is None:
+        assert outcome.code == 0, outcome.stderr
+        return
+    assert_clean_failure(outcome, where="export.json", problem=problem)
+    assert not re.search(r"export\.json:\d", outcome.error_line)
+    assert not out.exists()
+
+
+def test_a_new_gold_set_that_does_not_read_back_is_not_left_behind(tmp_path: Path) -> None:
+    """The new file is checked before it is written: a refusal leaves nothing at --out."""
+    gold, _ = write_inputs(tmp_path)
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"qid": "q1", "chunk_id": "c9", "grade": 1, "judged_at": 5}\n')
+    out, outcome = _import(tmp_path, gold, labels, "--version", "v2")
+    if outcome.code != 0:
+        assert not out.exists()
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert leftovers == []
+
+
+def test_label_export_never_queues_a_forbidden_chunk(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(
+        '{"id": "q1", "gold": ["c1"], "forbidden": ["c2"]}\n{"id": "q2", "gold": ["c2"]}\n'
+    )
+    _, run = write_inputs(tmp_path / "in")
+    queue = tmp_path / "queue.csv"
+    outcome = run_cli(["label", "export", str(gold), f"r={run}", "--out", str(queue)])
+    assert outcome.code == 0, outcome.stderr
+    assert "q1,,c2" not in queue.read_text() and ",c2," not in queue.read_text()
