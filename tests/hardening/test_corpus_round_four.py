@@ -233,3 +233,76 @@ def test_label_export_never_queues_a_forbidden_chunk(tmp_path: Path) -> None:
     outcome = run_cli(["label", "export", str(gold), f"r={run}", "--out", str(queue)])
     assert outcome.code == 0, outcome.stderr
     assert "q1,,c2" not in queue.read_text() and ",c2," not in queue.read_text()
+
+
+# latency and cost, clusters, baselines
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("run.jsonl", '{"id": "q1", "chunks": ["c1"], "latency_ms": 1e308}\n'),
+        ("run.jsonl", '{"id": "q1", "chunks": ["c1"], "cost": 1.7e308}\n'),
+        ("run.csv", "id,chunk_id,rank,latency_ms\nq1,c1,1,1e308\n"),
+        ("run.csv", "id,chunk_id,rank,cost\nq1,c1,1,9e307\n"),
+    ],
+)
+def test_latency_and_cost_whose_sums_would_overflow(tmp_path: Path, name: str, text: str) -> None:
+    gold, _ = write_inputs(tmp_path)
+    run = tmp_path / name
+    run.write_text(text + text.splitlines()[-1].replace("q1", "q2").replace("c1", "c2") + "\n")
+    outcome = run_cli(["report", str(gold), f"r={run}", "--out", str(tmp_path / "o")])
+    assert_clean_failure(outcome, where=name, problem="is not a number from 0 to 1e+15")
+
+
+def _clustered(tmp_path: Path, kinds: list[str | None], field: str) -> Outcome:
+    rows = [
+        {"id": f"q{i}", "gold": [f"c{i}"], "doc": "d", **({"kind": kind} if kind else {})}
+        for i, kind in enumerate(kinds)
+    ]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    runs = []
+    for name, miss in (("a", 0), ("b", 1)):
+        run = tmp_path / f"{name}.jsonl"
+        run.write_text(
+            "".join(
+                json.dumps({"id": f"q{i}", "chunks": ["x" if i == miss else f"c{i}"]}) + "\n"
+                for i in range(len(kinds))
+            )
+        )
+        runs.append(f"{name}={run}")
+    args = ["report", str(gold), *runs, "--cluster-by", field, "--out", str(tmp_path / "o")]
+    return run_cli([*args, "--format", "json", "-q"])
+
+
+def test_one_cluster_holding_every_question_is_refused(tmp_path: Path) -> None:
+    outcome = _clustered(tmp_path, ["a", "a", "a"], "doc")
+    assert_clean_failure(outcome, where="--cluster-by doc", problem="one cluster holds every")
+
+
+@pytest.mark.parametrize("field", ["kind", "question"])
+def test_cluster_by_the_gold_fields_kept_in_their_own_columns(tmp_path: Path, field: str) -> None:
+    """docs/verdicts.md: any field of the gold records; kind and question included."""
+    if field == "question":
+        outcome = _clustered(tmp_path, [None, None, None], field)
+        assert_clean_failure(outcome, where="--cluster-by question", problem="no question")
+        return
+    outcome = _clustered(tmp_path, ["a", "a", "b"], field)
+    assert outcome.code == 0, outcome.stderr
+    report = json.loads((tmp_path / "o" / "report.json").read_text())
+    assert report["comparisons"]["method"]["cluster"]["field"] == "kind"
+    assert report["comparisons"]["pairs"][0]["clusters"] == 2
+
+
+@pytest.mark.hand_made_reports  # the tampered baseline
+def test_a_baseline_threshold_of_another_type_is_refused(tmp_path: Path) -> None:
+    gold, run = write_inputs(tmp_path)
+    first = tmp_path / "first"
+    args = ["report", str(gold), f"r={run}", "--format", "json", "-q"]
+    assert run_cli([*args, "--out", str(first)]).code == 0
+    report = json.loads((first / "report.json").read_text())
+    report["settings"]["relevance_threshold"] = "1"
+    (first / "report.json").write_text(json.dumps(report))
+    outcome = run_cli([*args, "--baseline", str(first), "--out", str(tmp_path / "o")])
+    assert_clean_failure(outcome, where="report.json", problem="settings.relevance_threshold")

@@ -9,7 +9,6 @@ lines), so that shards measured by trec_eval itself can be merged.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import polars as pl
@@ -18,6 +17,7 @@ from reportgen.core.filesystem import reading
 from reportgen.core.model import PER_QUESTION_KEYS, UNLABELLED_KIND
 from reportgen.core.spreadsheet import from_text
 from reportgen.errors import InputError, printable
+from reportgen.load.formats.costs import MAX_COST
 from reportgen.load.formats.fields import fields
 from reportgen.load.formats.files import (
     check_file,
@@ -34,7 +34,7 @@ from reportgen.measure.spans import span_keys
 STATUSES = ("scored", "missing", "no_relevant", "unanswerable")
 UNBOUNDED = COST_COLUMNS
 """Columns beside the measures that are no share: latency, cost, words (and
-``context_chars@k``): never negative, but no upper bound."""
+``context_chars@k``): from 0 to MAX_COST, as when they were read from a run."""
 SHARE_SLACK = 1e-9
 """Rounding a sum of shares may leave above 1."""
 LONG_COLUMNS = ("measure", "value")
@@ -83,8 +83,10 @@ def read_per_question(path: Path, fix: str) -> pl.DataFrame:
             (~numbers[name].is_finite(), "is NaN or infinite"),
             (numbers[name] < 0, "is negative (no measure, latency or cost is)"),
             (
-                numbers[name] > (1 + SHARE_SLACK if share else math.inf),
-                "is above 1 (a share measure lies from 0 to 1)",
+                numbers[name] > (1 + SHARE_SLACK if share else MAX_COST),
+                "is above 1 (a share measure lies from 0 to 1)"
+                if share
+                else f"is above {MAX_COST:.0e} (its sums would overflow)",
             ),
         ):
             if bad.any():
