@@ -306,3 +306,29 @@ def test_a_baseline_threshold_of_another_type_is_refused(tmp_path: Path) -> None
     (first / "report.json").write_text(json.dumps(report))
     outcome = run_cli([*args, "--baseline", str(first), "--out", str(tmp_path / "o")])
     assert_clean_failure(outcome, where="report.json", problem="settings.relevance_threshold")
+
+
+def test_a_full_disk_during_publish_names_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """shutil's copy names its source first: the error must name where it writes."""
+    import errno
+    import shutil
+
+    gold, run = write_inputs(tmp_path)
+    out = tmp_path / "out"
+    args = ["report", str(gold), f"r={run}", "--out", str(out), "--version", "v1", "-q"]
+    assert run_cli(args).code == 0
+    real = shutil.copyfile
+
+    def full(source: str, target: str, **options: object) -> str:
+        error = OSError(errno.ENOSPC, "No space left on device")
+        error.filename, error.filename2 = str(source), str(target)  # as sendfile's copy does
+        raise error
+
+    monkeypatch.setattr(shutil, "copyfile", full)
+    site = tmp_path / "site"
+    outcome = run_cli(["publish", str(out), "--site", str(site)])
+    monkeypatch.setattr(shutil, "copyfile", real)
+    assert_clean_failure(outcome, problem="no space left")
+    assert outcome.error_line.startswith(f"Error: {site}: ")
