@@ -156,7 +156,7 @@ class _Checker:
         kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not _fits_types(value, tuple(kinds)):
             expected = " or ".join(_TYPE_NAMES[kind] for kind in kinds)
-            raise SchemaProblem(where, f"{_shown(value)} where {expected} belongs")
+            raise SchemaProblem(where, f"{_shown(value)}, expected {expected}")
         whole = isinstance(value, int) and not isinstance(value, bool) and "integer" in kinds
         if whole and not 0 <= value <= MAX_INTEGER:
             digits = len(str(value))
