@@ -19,6 +19,7 @@ from pathlib import Path
 
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.drilldown import EXPLAIN_MODES, ExplainMode
+from reportgen.analyse.ppi import ESTIMATES
 from reportgen.core.filesystem import refuse_undecodable
 from reportgen.core.git import commit_problem
 from reportgen.core.labels import check_version_label
@@ -118,6 +119,10 @@ class ReportSettings:
     """A gold field (or ``document``) grouping questions that are not independent."""
     commit: str | None = None
     """The commit measured, recorded in report.json (``publish`` orders versions by it)."""
+    estimate: str = "human"
+    """What the comparisons and the gate read: ``human`` (the gold set) or ``ppi`` (the
+    judge's grades over all its questions corrected by the gold set's audit; needs
+    ``inputs.judgments``)."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +213,9 @@ class MergeRequest:
     allow_partial: bool = False
     """Merge the shards given when some of their cut are missing (every output says so)."""
     commit: str | None = None
+    estimate: str = "human"
+    """``ppi``: the comparisons and the gate read the prediction-powered means (the
+    shards' --judgments, kept in their merge data)."""
 
 
 def check_formats(formats: Sequence[str], per_question_format: str) -> None:
@@ -258,6 +266,8 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
     alike, and fail with the same :class:`ParameterError`); merge has its own inputs
     (shards) and checks them itself.
     """
+    estimate = request.estimate if isinstance(request, MergeRequest) else request.settings.estimate
+    check_choice("estimate", estimate, ESTIMATES)
     if isinstance(request, MergeRequest):
         merging = request.inputs
         _check_shared(
@@ -322,6 +332,14 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
     )
     if inputs.verdicts is None and not _may_bring_verdicts(inputs):
         refuse_verdicts_run_alone(inputs.verdicts_run, None)
+    if estimate == "ppi" and inputs.judgments is None:
+        raise ParameterError(
+            "estimate",
+            estimate,
+            "the prediction-powered means need the judge's grades",
+            "pass --judgments FILE (an LLM judge's grades of its questions)",
+            option="--estimate",
+        )
 
 
 def _may_bring_verdicts(inputs: ReportInputs) -> bool:

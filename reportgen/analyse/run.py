@@ -85,6 +85,8 @@ class AnalysisOptions:
     """Which questions the drill-down shows the text of: the failure cells, all, none."""
     cluster_by: str | None = None
     """A gold field (or ``document``): its questions are resampled together."""
+    gate_means: Mapping[str, RunMeans] | None = None
+    """The means the gate reads instead of the gold set's (--estimate ppi): no baseline."""
 
 
 @dataclass(frozen=True)
@@ -325,7 +327,13 @@ def run_analyses(
         None if options.baseline is None else str(options.baseline.report["version"]),
         HOPS_RULE,
     )
-    gate = evaluate_gate(options.gate, means, kinds, versus, costs) if options.gate else None
+    gate = (
+        evaluate_gate(options.gate, options.gate_means, kinds, None, costs)
+        if options.gate and options.gate_means is not None
+        else evaluate_gate(options.gate, means, kinds, versus, costs)
+        if options.gate
+        else None
+    )
     return Findings(
         evaluation=evaluation,
         version=version,
