@@ -263,7 +263,7 @@ def judge_gold(judgments: pl.DataFrame, source: str) -> GoldSet:
             unanswerable=pl.lit(False),
             index_version=pl.lit(None, pl.String),
         )
-        .cast(QUESTIONS_SCHEMA)  # type: ignore[arg-type]
+        .cast(QUESTIONS_SCHEMA)
     )
     graded = judgments.select("qid", "chunk_id", "grade")
     return GoldSet(questions.select(QUESTIONS_SCHEMA.names()), graded, source)
@@ -365,7 +365,7 @@ def ppi_comparisons(
 ) -> dict[str, Any]:
     """The comparisons by the PPI estimator on per-question differences (after - before),
     labelled by the comparisons' own rule (Holm across the family, compare.label)."""
-    entries = []
+    entries: list[dict[str, Any]] = []
     for before, after in pairs_to_compare(names, reference):
         judge_gap = _gap(findings.judge_values, before, after, findings.keys)
         human_gap = _gap(findings.human_values, before, after, findings.keys)

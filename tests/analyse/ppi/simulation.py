@@ -53,12 +53,18 @@ def world(questions: int, rng: np.random.Generator) -> tuple[pl.DataFrame, pl.Da
             ranked.append((qid, chunk, rank))
         if rng.random() < 1 / 3:
             graded.append((qid, f"{qid}-unreturned", 1))
-    truth = pl.DataFrame(graded, schema={"qid": pl.String, "chunk_id": pl.String, "grade": pl.Int64}, orient="row")
-    run = pl.DataFrame(ranked, schema={"qid": pl.String, "chunk_id": pl.String, "rank": pl.Int64}, orient="row")
+    truth = pl.DataFrame(
+        graded, schema={"qid": pl.String, "chunk_id": pl.String, "grade": pl.Int64}, orient="row"
+    )
+    run = pl.DataFrame(
+        ranked, schema={"qid": pl.String, "chunk_id": pl.String, "rank": pl.Int64}, orient="row"
+    )
     return truth, run.with_columns(score=pl.lit(None, pl.Float64))
 
 
-def judged(truth: pl.DataFrame, miss: float, false_alarm: float, rng: np.random.Generator) -> pl.DataFrame:
+def judged(
+    truth: pl.DataFrame, miss: float, false_alarm: float, rng: np.random.Generator
+) -> pl.DataFrame:
     """The judge's grades: a relevant pair graded 0 with probability ``miss``, another
     graded 1 with probability ``false_alarm``."""
     flip = rng.random(truth.height)
@@ -76,12 +82,16 @@ def gold_of(truth: pl.DataFrame, audited: list[str], marker: str) -> GoldSet:
     """The human audit as a gold set: the true grades of the audited questions, each
     question marked with the sample it belongs to."""
     ids = pl.Series(audited, dtype=pl.String)
-    questions = pl.DataFrame({"qid": ids}).with_columns(
-        question=pl.lit(None, pl.String),
-        kind=pl.lit("unlabelled"),
-        unanswerable=pl.lit(False),
-        index_version=pl.lit(None, pl.String),
-    ).cast(QUESTIONS_SCHEMA)  # type: ignore[arg-type]
+    questions = (
+        pl.DataFrame({"qid": ids})
+        .with_columns(
+            question=pl.lit(None, pl.String),
+            kind=pl.lit("unlabelled"),
+            unanswerable=pl.lit(False),
+            index_version=pl.lit(None, pl.String),
+        )
+        .cast(QUESTIONS_SCHEMA)
+    )  # type: ignore[arg-type]
     attributes = pl.DataFrame({"qid": ids}).with_columns(key=pl.lit("audit"), value=pl.lit(marker))
     return GoldSet(
         questions,
@@ -105,12 +115,15 @@ def one_draw(
     run = Run("run", ranked, "simulated", "rank")
     settings = Settings(ks=(5,), context_k=5)
     everything = GoldSet(
-        truth.select("qid").unique().with_columns(
+        truth.select("qid")
+        .unique()
+        .with_columns(
             question=pl.lit(None, pl.String),
             kind=pl.lit("unlabelled"),
             unanswerable=pl.lit(False),
             index_version=pl.lit(None, pl.String),
-        ).cast(QUESTIONS_SCHEMA),  # type: ignore[arg-type]
+        )
+        .cast(QUESTIONS_SCHEMA),  # type: ignore[arg-type]
         truth,
         "truth",
     )
@@ -123,5 +136,10 @@ def one_draw(
     assert estimate.estimate is not None and estimate.ci_low is not None
     assert estimate.ci_high is not None
     return Draw(
-        true_mean, estimate.estimate, estimate.ci_low, estimate.ci_high, centre - half, centre + half
+        true_mean,
+        estimate.estimate,
+        estimate.ci_low,
+        estimate.ci_high,
+        centre - half,
+        centre + half,
     )
