@@ -28,12 +28,14 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.compare import ALPHA, apply_holm, pairs_to_compare, round_value
+from reportgen.analyse.labelling import POOL_SCHEMA
 from reportgen.analyse.secondary import agreement
 from reportgen.core.model import (
     QUESTIONS_SCHEMA,
     UNLABELLED_KIND,
     GoldSet,
     ReportWarning,
+    Run,
 )
 from reportgen.errors import UsageError
 from reportgen.load.inputs.config import GateRules
@@ -464,3 +466,34 @@ def label_gate(gate: dict[str, Any] | None, findings: PPIFindings) -> None:
     )
     for result in gate["rules"]:
         result["message"] += said
+
+
+def audit_pool(
+    gold: GoldSet, runs: Sequence[Run], judgments: pl.DataFrame, drawn: Sequence[str], k: int
+) -> pl.DataFrame:
+    """The pairs a person grades for the drawn audit (POOL_SCHEMA): every pair the judge
+    graded and every chunk in the top ``k`` of any run, of the drawn questions, that the
+    gold set does not grade yet; each question's pairs together, best rank first."""
+    wanted = pl.col("qid").is_in(pl.Series(list(drawn), dtype=pl.String).implode())
+    tops = [
+        run.results.filter(wanted & (pl.col("rank") <= k))
+        .select("qid", "chunk_id", "rank")
+        .with_columns(run=pl.lit(run.name))
+        for run in runs
+    ]
+    judged = judgments.filter(wanted).select(
+        "qid", "chunk_id", rank=pl.lit(None, pl.Int64), run=pl.lit(None, pl.String)
+    )
+    return (
+        pl.concat([judged, *tops])
+        .join(gold.judgments.select("qid", "chunk_id"), on=["qid", "chunk_id"], how="anti")
+        .group_by("qid", "chunk_id")
+        .agg(
+            runs=pl.col("run").drop_nulls().n_unique().cast(pl.Int64),
+            best_rank=pl.col("rank").min().cast(pl.Int64),
+            run_names=pl.col("run").drop_nulls().unique().sort(),
+        )
+        .with_columns(missed_correct=pl.lit(False))
+        .sort(["qid", "best_rank", "chunk_id"], nulls_last=True)
+        .select(POOL_SCHEMA.names())
+    )
