@@ -120,7 +120,7 @@ def write_inputs(folder: Path, audit: int = 40, marked: bool = True, miss: float
         "".join(f"{q} Q0 {c} {r} {100 - r} a\n" for q, c, r, _ in run.iter_rows())
     )
     (folder / "b.trec").write_text(
-        "".join(f"{q} Q0 {c} {r} {100 - r} b\n" for q, c, r, _ in run.reverse().iter_rows())
+        "".join(f"{q} Q0 {c} {11 - r} {r} b\n" for q, c, r, _ in run.iter_rows())
     )
     return folder
 
