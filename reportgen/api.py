@@ -165,7 +165,7 @@ def report_inputs(
         files.append(("the verdicts", read_from(inputs.verdicts)))
     if inputs.manifest is not None:
         files.append(("the manifest", Path(inputs.manifest)))
-    if inputs.judgments is not None:
+    if isinstance(inputs.judgments, str | Path):
         files.append(("the secondary judgments", Path(inputs.judgments)))
     if baseline is not None:
         files.append(("the baseline", baseline.path))
@@ -188,9 +188,9 @@ def relabel(loaded: Sourced, root: Path) -> Sourced:
     return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
 
 
-def _secondary(path: str | Path, chunkings: Chunkings | None) -> pl.DataFrame:
-    """Secondary judgments, refused beside chunk maps (whose runs are judged on the
-    evidence, not on chunk grades)."""
+def _secondary(path: str | Path | pl.DataFrame, chunkings: Chunkings | None) -> pl.DataFrame:
+    """Secondary judgments (read from a file, or loaded already), refused beside chunk
+    maps (whose runs are judged on the evidence, not on chunk grades)."""
     from reportgen.load.inputs.labels import load_judgments
 
     if chunkings is not None and chunkings.maps:
@@ -199,7 +199,7 @@ def _secondary(path: str | Path, chunkings: Chunkings | None) -> pl.DataFrame:
             "evidence spans",
             "leave out one of the two",
         )
-    return load_judgments(path)
+    return load_judgments(path) if isinstance(path, str | Path) else path
 
 
 def make_report(request: ReportRequest) -> ReportResult:
@@ -284,7 +284,9 @@ def make_report(request: ReportRequest) -> ReportResult:
             evidence = dataclasses.replace(
                 evidence,
                 judgments=_secondary(inputs.judgments, chunkings),
-                judgments_source=printable(inputs.judgments),
+                judgments_source=printable(inputs.judgments)
+                if isinstance(inputs.judgments, str | Path)
+                else "judgments (in memory)",
             )
         cut = None
         if outputs.merge_data and not isinstance(inputs.gold, GoldSet):

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.drilldown import EXPLAIN_MODES, ExplainMode
@@ -43,6 +44,9 @@ from reportgen.load.previous.baseline import BASELINE_FALLBACKS, BaselineFallbac
 from reportgen.measure.scoring import Settings
 from reportgen.render.links import check_report_url
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
+
+if TYPE_CHECKING:
+    import polars as pl
 
 RunSpec = str | tuple[str | None, str | Path]
 """A run: ``"NAME=PATH"``, ``"PATH"`` (named by the file's stem) or ``(name, path)``."""
@@ -99,9 +103,10 @@ class ReportInputs:
     chunks_format: str | None = None
     docs: str | Path | None = None
     """The folder of the documents the evidence names: locates quotes, shows text."""
-    judgments: str | Path | None = None
-    """Secondary judgments (an LLM judge's): shown beside the gold set's numbers, never
-    in them."""
+    judgments: str | Path | pl.DataFrame | None = None
+    """Secondary judgments (an LLM judge's; a file, or loaded already): shown beside the
+    gold set's numbers, never in them, and with the gold set as their audit, the
+    prediction-powered means."""
 
 
 @dataclass(frozen=True)
