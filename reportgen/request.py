@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import polars as pl
 
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.drilldown import EXPLAIN_MODES, ExplainMode
@@ -44,9 +45,6 @@ from reportgen.load.previous.baseline import BASELINE_FALLBACKS, BaselineFallbac
 from reportgen.measure.scoring import Settings
 from reportgen.render.links import check_report_url
 from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
-
-if TYPE_CHECKING:
-    import polars as pl
 
 RunSpec = str | tuple[str | None, str | Path]
 """A run: ``"NAME=PATH"``, ``"PATH"`` (named by the file's stem) or ``(name, path)``."""
