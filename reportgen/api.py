@@ -202,6 +202,21 @@ def _secondary(path: str | Path | pl.DataFrame, chunkings: Chunkings | None) -> 
     return load_judgments(path) if isinstance(path, str | Path) else path
 
 
+def _shard_judgments(judgments: pl.DataFrame, cut: Mapping[str, Any] | None) -> pl.DataFrame:
+    """A shard's part of the judge's grades: its questions by `reportgen shard`'s rule, so
+    that the merge counts each of the judge's questions once."""
+    from reportgen.scale.shard import shard_column
+
+    if cut is None:
+        raise UsageError(
+            "--judgments with --merge-data needs the shard's place in its cut: the judge's "
+            "questions are split by the rule that split the gold set and the runs",
+            "cut the inputs with `reportgen shard` and measure each shard's gold file",
+        )
+    mine = shard_column(judgments.get_column("qid"), cut["shards"]) == cut["shard"]
+    return judgments.filter(mine)
+
+
 def make_report(request: ReportRequest) -> ReportResult:
     """Load, measure, check, render and write a report; nothing is written if a step fails.
 
@@ -291,6 +306,10 @@ def make_report(request: ReportRequest) -> ReportResult:
         cut = None
         if outputs.merge_data and not isinstance(inputs.gold, GoldSet):
             cut = read_cut(Path(inputs.gold))  # a shard of `reportgen shard`: its place
+        if outputs.merge_data and evidence.judgments is not None:
+            evidence = dataclasses.replace(
+                evidence, judgments=_shard_judgments(evidence.judgments, cut)
+            )
         return analyse_and_write(
             evaluation, evidence, Ending.of(request), created, files_read, worker, cut=cut
         )

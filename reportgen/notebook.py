@@ -111,7 +111,7 @@ class Results:
                 "or a DataFrame)",
             )
         keys = ppi_keys(self.settings.context_k)
-        found = ppi_findings(self.evaluation, self.judgments, self.judgments_source, keys)
+        found = ppi_findings(self.evaluation, self.judgments, keys)
         rows = [
             {"run": run, "measure": key, **estimate.as_dict()}
             for run, by_key in found.estimates.items()

@@ -236,6 +236,9 @@ class Evidence:
     judgments: pl.DataFrame | None = None
     """Secondary judgments (reportgen.load.inputs.labels.JUDGMENTS_SCHEMA), kept apart."""
     judgments_source: str = ""
+    judged_values: pl.DataFrame | None = None
+    """A merge's: the runs' values on the judge's grades, from the shards (run, qid, every
+    measure key), since a shard keeps only the rows of its gold questions."""
 
 
 def analyse_and_write(
@@ -311,9 +314,11 @@ def analyse_and_write(
         chart_worker=worker,
     )
     if outputs.merge_data:
-        from reportgen.report.merge_data import merge_data_files
+        from reportgen.report.merge_data import judge_merge_files, merge_data_files
 
         files |= merge_data_files(findings, cut)
+        if evidence.judgments is not None:
+            files |= judge_merge_files(evaluation, evidence.judgments, evidence.judgments_source)
     out_dir = Path(outputs.out_dir)
     removed = stale_files(out_dir, files)  # the earlier report's: never an input either
     refuse_overwriting_inputs(out_dir, [*files, *removed], files_read, ending.command)
@@ -339,7 +344,7 @@ def _ppi(evaluation: Evaluation, evidence: Evidence, ending: Ending) -> PPIFindi
     named = [rule.measure for rule in gate.rules] if gate else []
     measured = measure_keys(evaluation.settings.ks)
     keys = ppi_keys(evaluation.settings.context_k, [m for m in named if m in measured])
-    found = ppi_findings(evaluation, evidence.judgments, evidence.judgments_source, keys)
+    found = ppi_findings(evaluation, evidence.judgments, keys, evidence.judged_values)
     if ending.estimate == "ppi":
         refuse_unguarded(found)
         refuse_gate_rules(gate, measured)

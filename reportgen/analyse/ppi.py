@@ -303,13 +303,37 @@ class PPIFindings:
         return self.audit.guards
 
 
-def ppi_findings(
-    evaluation: Evaluation, judgments: pl.DataFrame, source: str, keys: Sequence[str]
-) -> PPIFindings:
-    """Every run's PPI means of ``keys``: the runs scored on the judge's grades (the
-    same scoring as the gold set's), the audit's human values from the gold scores."""
+def judge_values(
+    evaluation: Evaluation, judgments: pl.DataFrame, keys: Sequence[str]
+) -> pl.DataFrame:
+    """(run, qid, one column per key): every run scored on the judge's grades read as a
+    gold set, by the scoring of the gold set's own numbers; nothing relevant counts 0."""
     settings = evaluation.settings
-    measured = set(settings.measure_keys)
+    judged_gold = judge_gold(judgments, "the judgments")
+    judged = judge(judged_gold, settings.ks, settings.threshold)
+    return pl.concat(
+        [
+            question_values(
+                per_question(
+                    judged_gold, result.run, settings.ks, settings.threshold, judged=judged
+                ),
+                keys,
+            ).select(pl.lit(result.name).alias("run"), pl.all())
+            for result in evaluation.runs
+        ]
+    )
+
+
+def ppi_findings(
+    evaluation: Evaluation,
+    judgments: pl.DataFrame,
+    keys: Sequence[str],
+    judged_values: pl.DataFrame | None = None,
+) -> PPIFindings:
+    """Every run's PPI means of ``keys``: the judge's values (:func:`judge_values`, or
+    ``judged_values`` when a merge has them from its shards), the audit's human values
+    from the gold set's scores."""
+    measured = set(evaluation.settings.measure_keys)
     unknown = [key for key in keys if key not in measured]
     if unknown:
         raise UsageError(
@@ -317,24 +341,20 @@ def ppi_findings(
             "add its k with --k",
         )
     audit = audit_of(evaluation.gold, judgments)
-    judged_gold = judge_gold(judgments, source)
-    judged = judge(judged_gold, settings.ks, settings.threshold)
+    if judged_values is None:
+        judged_values = judge_values(evaluation, judgments, keys)
     audited = pl.Series("qid", audit.questions, dtype=pl.String).implode()
-    judge_values: dict[str, pl.DataFrame] = {}
-    human_values: dict[str, pl.DataFrame] = {}
+    by_judge: dict[str, pl.DataFrame] = {}
+    by_human: dict[str, pl.DataFrame] = {}
     estimates: dict[str, dict[str, Estimate]] = {}
     for result in evaluation.runs:
-        scores = per_question(
-            judged_gold, result.run, settings.ks, settings.threshold, judged=judged
+        name = result.name
+        by_judge[name] = (
+            judged_values.filter(pl.col("run") == name).select("qid", *keys).sort("qid")
         )
-        judge_values[result.name] = question_values(scores, keys)
-        human_values[result.name] = question_values(
-            result.scores.filter(pl.col("qid").is_in(audited)), keys
-        )
-        estimates[result.name] = estimates_of(
-            judge_values[result.name], human_values[result.name], keys
-        )
-    return PPIFindings(audit, tuple(keys), judge_values, human_values, estimates)
+        by_human[name] = question_values(result.scores.filter(pl.col("qid").is_in(audited)), keys)
+        estimates[name] = estimates_of(by_judge[name], by_human[name], keys)
+    return PPIFindings(audit, tuple(keys), by_judge, by_human, estimates)
 
 
 def estimates_of(

@@ -128,7 +128,7 @@ def one_draw(
         "truth",
     )
     true_mean = float(evaluate(everything, [run], settings).runs[0].scores[key].mean())  # type: ignore[arg-type]
-    found = ppi_findings(evaluate(gold, [run], settings), judge, "judge", [key])
+    found = ppi_findings(evaluate(gold, [run], settings), judge, [key])
     estimate = found.estimates["run"][key]
     human = found.human_values["run"][key]
     half = 1.96 * float(human.std(ddof=1)) / math.sqrt(human.len())  # type: ignore[arg-type]

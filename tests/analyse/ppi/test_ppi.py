@@ -71,7 +71,7 @@ def test_matches_an_independent_implementation(seed: int):
 
     evaluation = evaluate(gold, [Run("r", run, "sim", "rank")], Settings(ks=(5,), context_k=5))
     keys = ["hit@5", "recall@5", "precision@5", "ndcg@5", "ap@5"]
-    found = ppi_findings(evaluation, judge, "judge", keys).estimates["r"]
+    found = ppi_findings(evaluation, judge, keys).estimates["r"]
     judge_all = _pytrec_values(judge.select("qid", "chunk_id", "grade"), run, qids)
     judge_audit = _pytrec_values(judge.select("qid", "chunk_id", "grade"), run, audited)
     human = _pytrec_values(truth, run, audited)
