@@ -338,7 +338,8 @@ def _ppi(evaluation: Evaluation, evidence: Evidence, ending: Ending) -> PPIFindi
         if ending.estimate == "ppi":
             raise UsageError(
                 "--estimate ppi needs the judge's grades",
-                "pass --judgments FILE (an LLM judge's grades of its questions)",
+                "pass --judgments FILE (an LLM judge's grades of its questions) to the "
+                "report, or to every shard before a merge",
             )
         return None
     named = [rule.measure for rule in gate.rules] if gate else []

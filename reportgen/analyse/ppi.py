@@ -27,7 +27,13 @@ from typing import Any
 
 import polars as pl
 
-from reportgen.analyse.compare import ALPHA, apply_holm, pairs_to_compare, round_value
+from reportgen.analyse.compare import (
+    ALPHA,
+    apply_holm,
+    pairs_to_compare,
+    round_value,
+    significant,
+)
 from reportgen.analyse.labelling import POOL_SCHEMA
 from reportgen.analyse.secondary import agreement
 from reportgen.core.model import (
@@ -433,7 +439,7 @@ def _difference_entry(found: Estimate) -> dict[str, Any]:
         p = math.erfc(z / math.sqrt(2))
         detectable = _Z_POWER * found.std_error
         mde = round_value(detectable) if detectable <= 1 else None
-    return entry | {"p": p, "mde": mde}
+    return entry | {"p": significant(p), "mde": mde}
 
 
 def gate_means(findings: PPIFindings) -> dict[str, RunMeans]:
