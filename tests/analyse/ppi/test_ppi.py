@@ -208,3 +208,18 @@ def test_estimate_ppi_without_judgments_is_refused(tmp_path: Path):
               "--out", str(tmp_path / "o"), "--estimate", "ppi"],
     )  # fmt: skip
     assert result.exit_code == 2 and "--judgments" in result.output
+
+
+@pytest.mark.parametrize(
+    "rule", [["--min", "a/recall@5:unlabelled=0.5"], ["--max-drop", "recall@5=0.1"]]
+)
+def test_estimate_ppi_refuses_rules_it_cannot_read(tmp_path: Path, rule: list[str]):
+    refused, message, _ = _report(write_inputs(tmp_path), "--estimate", "ppi", *rule)
+    assert refused == 2 and "--estimate ppi" in message and "Fix:" in message
+
+
+def test_a_gate_measure_beyond_k_ctx_gets_its_ppi_mean(tmp_path: Path):
+    code, output, report = _report(write_inputs(tmp_path), "--k", "1,5,10", "--min", "ndcg@10=0")
+    assert code == 0, output
+    assert "ndcg@10" in report["secondary_judgments"]["ppi"]["a"]
+    assert "ndcg@1" not in report["secondary_judgments"]["ppi"]["a"]
