@@ -413,7 +413,8 @@ def ppi_comparisons(
     return {
         "estimate": "ppi",
         "method": "prediction-powered mean of per-question differences, normal 95% "
-        "interval and two-sided z test, Holm across the family",
+        "interval and two-sided z test, Holm across the family; mde = (z_0.975 + z_0.80) "
+        "x its standard error, before Holm",
         "family_size": sum(len(entry["measures"]) for entry in entries),
         "pairs": entries,
     }
