@@ -50,8 +50,9 @@ def secondary_view(report: Report) -> SecondaryView | None:
     )
     ppi_estimate = section.get("estimate") == "ppi"
     uses = (
-        "The gate and the comparisons read the prediction-powered means below; every other "
-        "number uses the gold set alone."
+        "The gate reads the prediction-powered means below (--estimate ppi), and the runs "
+        "are compared by them after the table; the Comparisons section and every other "
+        "number use the gold set alone."
         if ppi_estimate
         else "The gate, the comparisons and every other number use the gold set alone."
     )
@@ -169,7 +170,7 @@ def secondary_lines(report: Report) -> list[str]:
         audit = section["audit"]
         lines.append(
             f"Prediction-powered {key} (the judge over {audit['judge_questions']} questions, "
-            f"an audit of {audit['questions']}; the gate and comparisons read "
+            f"an audit of {audit['questions']}; the gate reads "
             f"{'these' if section.get('estimate') == 'ppi' else 'the gold set'}):"
         )
         for name, measures in section["ppi"].items():
