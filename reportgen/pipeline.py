@@ -188,7 +188,7 @@ class Ending:
     command: str
     cluster_by: str | None = None
     estimate: str = "human"
-    """What the comparisons and the gate read: the gold set, or (``ppi``) the
+    """What the gate reads: the gold set, or (``ppi``, which also compares the runs by them) the
     prediction-powered means of the judge corrected by the gold set's audit."""
 
     @classmethod

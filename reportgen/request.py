@@ -123,7 +123,7 @@ class ReportSettings:
     commit: str | None = None
     """The commit measured, recorded in report.json (``publish`` orders versions by it)."""
     estimate: str = "human"
-    """What the comparisons and the gate read: ``human`` (the gold set) or ``ppi`` (the
+    """What the gate reads: ``human`` (the gold set) or ``ppi`` (the
     judge's grades over all its questions corrected by the gold set's audit; needs
     ``inputs.judgments``)."""
 
@@ -217,7 +217,7 @@ class MergeRequest:
     """Merge the shards given when some of their cut are missing (every output says so)."""
     commit: str | None = None
     estimate: str = "human"
-    """``ppi``: the comparisons and the gate read the prediction-powered means (the
+    """``ppi``: the gate reads, and compares the runs by, the prediction-powered means (the
     shards' --judgments, kept in their merge data)."""
 
 

@@ -49,7 +49,8 @@ from reportgen.measure.measures import judge, per_question
 from reportgen.measure.scoring import Evaluation, Means, RunMeans
 
 ESTIMATES = ("human", "ppi")
-"""What the comparisons and the gate read: the gold set alone (default), or PPI."""
+"""What the gate reads: the gold set alone (default), or PPI (which also compares the
+runs by it, beside the gold set's ``comparisons``)."""
 Z95 = 1.96
 """SPEC.md's 95% interval: estimate +- 1.96 standard errors."""
 POWER = 0.80

@@ -118,7 +118,7 @@ class SecondaryJudgments(TypedDict):
     runs: dict[str, SecondaryMeans]
     agreement: Agreement
     estimate: NotRequired[Literal["human", "ppi"]]
-    """What the comparisons and the gate read (--estimate)."""
+    """What the gate reads (--estimate); ``ppi`` also compares the runs by it."""
     audit: NotRequired[AuditFacts]
     ppi: NotRequired[dict[str, dict[str, PPIMean]]]
     """Run -> measure (at k_ctx, and those the gate names) -> its prediction-powered mean."""

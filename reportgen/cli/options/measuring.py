@@ -157,10 +157,10 @@ COMPARISONS = (
         type=click.Choice(ESTIMATES),
         default="human",
         show_default=True,
-        help="What the comparisons and the gate read: the gold set alone (human), or the "
-        "prediction-powered means (ppi: the --judgments judge over all its questions, "
-        "corrected by the gold set as a random human audit; refused when the audit is "
-        "not random, under 30 questions, or kappa < 0.4).",
+        help="What the gate reads: the gold set alone (human), or the prediction-powered "
+        "means (ppi: the --judgments judge over all its questions, corrected by the gold "
+        "set as a random human audit; the runs are then also compared by them; refused "
+        "when the audit is not random, under 30 questions, or kappa < 0.4).",
     ),
     declare(
         COMPARING,
