@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from reportgen.analyse.ppi import draw_audit, ppi_findings
+from reportgen.analyse.ppi import audit_marker, draw_audit, ppi_findings
 from reportgen.core.model import QUESTIONS_SCHEMA, GoldSet, Run
 from reportgen.measure.scoring import Settings, evaluate
 
@@ -105,8 +105,6 @@ def one_draw(
     questions: int, audit: int, miss: float, false_alarm: float, seed: int, key: str = "recall@5"
 ) -> Draw:
     """One world, one judge, one audit: the PPI interval of ``key`` and the human one."""
-    from reportgen.analyse.ppi import audit_marker
-
     rng = np.random.default_rng(seed)
     truth, ranked = world(questions, rng)
     judge = judged(truth, miss, false_alarm, rng)

@@ -223,3 +223,42 @@ def test_a_gate_measure_beyond_k_ctx_gets_its_ppi_mean(tmp_path: Path):
     assert code == 0, output
     assert "ndcg@10" in report["secondary_judgments"]["ppi"]["a"]
     assert "ndcg@1" not in report["secondary_judgments"]["ppi"]["a"]
+
+
+def _tiny(judge_grades: dict[str, dict[str, int]], gold_grades: dict[str, dict[str, int]]):
+    from reportgen.core.model import Run
+
+    def frame(grades: dict[str, dict[str, int]]) -> pl.DataFrame:
+        rows = [(q, c, g) for q, chunks in grades.items() for c, g in chunks.items()]
+        return pl.DataFrame(rows, schema=["qid", "chunk_id", "grade"], orient="row")
+
+    judge = judged(frame(judge_grades), 0.0, 0.0, np.random.default_rng(0))
+    gold = gold_of(frame(gold_grades), sorted(gold_grades), "hand-picked")
+    run = pl.DataFrame(
+        {"qid": ["q1", "q2", "q3"], "chunk_id": ["a", "b", "c"], "rank": [1, 1, 1]},
+        schema_overrides={"rank": pl.Int64},
+    ).with_columns(score=pl.lit(None, pl.Float64))
+    evaluation = evaluate(gold, [Run("r", run, "sim", "rank")], Settings(ks=(1,), context_k=1))
+    return ppi_findings(evaluation, judge, ["hit@1", "recall@1"]).estimates["r"]
+
+
+def test_a_judge_question_no_run_answers_counts_zero():
+    # q4 is the judge's, and no run returns anything for it: 0, in N
+    found = _tiny(
+        {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 0}, "q4": {"d": 1}},
+        {"q1": {"a": 1}, "q2": {"b": 1}},
+    )["hit@1"]
+    assert (found.n_all, found.n_human) == (4, 2)
+    assert found.judge_only == pytest.approx(2 / 4)
+    assert found.estimate == pytest.approx(2 / 4)  # the audit agrees: no correction
+
+
+def test_a_judge_the_audit_agrees_with_costs_only_its_own_variance():
+    found = _tiny(
+        {"q1": {"a": 1}, "q2": {"b": 0}, "q3": {"c": 1}},
+        {"q1": {"a": 1}, "q2": {"b": 0, "z": 1}},
+    )["hit@1"]
+    judge = np.array([1.0, 0.0, 1.0])
+    assert found.estimate == pytest.approx(judge.mean())
+    assert found.std_error == pytest.approx(math.sqrt(judge.var(ddof=1) / 3))
+    assert found.human_only == pytest.approx(0.5)
