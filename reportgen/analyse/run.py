@@ -327,13 +327,9 @@ def run_analyses(
         None if options.baseline is None else str(options.baseline.report["version"]),
         HOPS_RULE,
     )
-    gate = (
-        evaluate_gate(options.gate, options.gate_means, kinds, None, costs)
-        if options.gate and options.gate_means is not None
-        else evaluate_gate(options.gate, means, kinds, versus, costs)
-        if options.gate
-        else None
-    )
+    # --estimate ppi: the gate reads the PPI means, which have no baseline to drop from
+    read, against = (means, versus) if options.gate_means is None else (options.gate_means, None)
+    gate = evaluate_gate(options.gate, read, kinds, against, costs) if options.gate else None
     return Findings(
         evaluation=evaluation,
         version=version,
