@@ -591,6 +591,11 @@ def export_labels(
             )
     if sample is not None:
         _check_sample(sample, judgments, limit, per_question)
+    elif judgments is not None:
+        raise UsageError(
+            "label export reads --judgments only to draw an audit sample from them",
+            "add --sample N (and --seed S), or leave --judgments out",
+        )
     fmt = queue_format or format_of(out.name)
     if fmt not in QUEUE_FORMATS:
         raise ParameterError(

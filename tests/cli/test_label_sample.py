@@ -83,6 +83,8 @@ def test_a_sample_needs_the_judgments_and_stays_whole(tmp_path: Path):
     assert code == 2 and "random sample" in output
     code, output = _export(tmp_path, "q.csv", "--sample", "500")
     assert code == 2 and "120" in output
+    code, output = _export(tmp_path, "q.csv")
+    assert code == 2 and "--sample" in output
 
 
 def test_an_audit_into_a_qrels_gold_file_is_refused(tmp_path: Path):
