@@ -17,7 +17,9 @@ else ``~/.local/state/reportgen``), which nothing in a repository can reach. Onl
 manifest this user's reportgen wrote (here, or in the folder this one was copied from)
 removes anything; any other (hand-edited, from another machine or CI job, older) only
 lists. Removing is a
-tidy-up: without the key, a report still writes every file, and removes nothing.
+tidy-up: without the key, a report still writes every file, and removes nothing. (Tying
+the manifest to the previous report.json's list of outputs would not do: a pull request
+can add that file as easily.)
 """
 
 from __future__ import annotations
