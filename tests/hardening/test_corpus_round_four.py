@@ -332,3 +332,29 @@ def test_a_full_disk_during_publish_names_the_site(
     monkeypatch.setattr(shutil, "copyfile", real)
     assert_clean_failure(outcome, problem="no space left")
     assert outcome.error_line.startswith(f"Error: {site}: ")
+
+
+def test_an_unreadable_merge_file_is_named_as_unreadable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Permission denied on merge/scores.parquet is its access, not a damaged file (the
+    message said to measure the shard again)."""
+    import errno
+
+    from reportgen.load.previous import merge_data
+
+    path = tmp_path / "merge" / "scores.parquet"
+    path.parent.mkdir()
+    path.write_bytes(b"PAR1")
+    real_open = Path.open
+
+    def denied(self: Path, *args: object, **kwargs: object) -> object:
+        if self == path:
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", denied)
+    with pytest.raises(InputError) as refused:
+        merge_data._frame(path, pl.Schema({"qid": pl.String}))
+    assert refused.value.problem == "permission denied"
+    assert "read access" in refused.value.fix
