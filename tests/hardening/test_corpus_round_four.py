@@ -358,3 +358,19 @@ def test_an_unreadable_merge_file_is_named_as_unreadable(
         merge_data._frame(path, pl.Schema({"qid": pl.String}))
     assert refused.value.problem == "permission denied"
     assert "read access" in refused.value.fix
+
+
+def test_a_comparison_whose_questions_share_one_cluster_has_no_mde() -> None:
+    """A subset of questions (those two runs share) in one cluster: its variance cannot
+    be estimated (infinite), so no mde, and n_needed from the questions' own spread
+    (math.ceil of infinity was an OverflowError)."""
+    import numpy as np
+
+    from reportgen.analyse.paired import _detectable, _pair
+
+    old = np.array([[0.0], [1.0], [0.0], [1.0]])
+    new = np.array([[1.0], [1.0], [0.0], [0.0]])
+    pair = _pair(old, new, np.zeros(4, dtype=np.int64))
+    mde, needed, _ = _detectable(pair, [False], 0.05, [1.0])
+    assert mde == [None]
+    assert needed[0] > 0
