@@ -748,9 +748,7 @@ class LabelImport:
     notes: tuple[str, ...]
 
 
-def _written_if_it_reads_back(
-    out: Path, data: bytes, read: Callable[[Path], GoldSet]
-) -> GoldSet:
+def _written_if_it_reads_back(out: Path, data: bytes, read: Callable[[Path], GoldSet]) -> GoldSet:
     """Write ``data`` to ``out`` only once it reads back as a gold set (what the next
     report reads): a new gold set that does not is refused, and no broken file stays."""
     import tempfile
