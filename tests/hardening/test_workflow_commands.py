@@ -174,7 +174,27 @@ def _publish_site(folder: Path) -> list[str]:
     return ["publish", str(folder / "o"), "--site", str(folder / f"site{HOSTILE}")]
 
 
+def _config_value(folder: Path) -> list[str]:
+    (folder / "reportgen.toml").write_text(f"version = {json.dumps(HOSTILE)}\n")
+    return _report(folder)
+
+
+def _baseline_version_asked(folder: Path) -> list[str]:
+    first = folder / "first"
+    first.mkdir()
+    assert run_cli([*_report(first), "--quiet"]).code == 0
+    return [*_report(folder), "--baseline", str(first / "o"), "--baseline-version", HOSTILE]
+
+
+def _verdicts_run(folder: Path) -> list[str]:
+    verdicts = _jsonl(folder / "verdicts.jsonl", [{"id": "q1", "correct": True, "run": HOSTILE}])
+    return [*_report(folder), "--verdicts", str(verdicts)]
+
+
 CASES: dict[str, Callable[[Path], list[str]]] = {
+    "a config file's value (error)": _config_value,
+    "--baseline-version (error)": _baseline_version_asked,
+    "the verdicts' run field (error)": _verdicts_run,
     "run name": _run_name,
     "gold kind": _kind,
     "gold and run index_version, gold version": _index_versions,
