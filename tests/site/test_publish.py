@@ -188,17 +188,27 @@ def test_keep_prunes_the_oldest_folders_and_the_history_keeps_their_points(
     history_before = (site / "history.jsonl").read_bytes()
     published = publish(reports["v9"], site, keep=2)
     assert published.pruned == ["v2"]  # the oldest by creation time, not by label
-    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v10", "v9"]
+    assert sorted(p.name for p in site.iterdir()) == [
+        "history-archive.jsonl",
+        "history.jsonl",
+        "index.html",
+        "v10",
+        "v9",
+    ]
+    # With --keep the history holds one line per version: v2's first line is archived
     history = (site / "history.jsonl").read_bytes()
-    assert history.startswith(history_before)  # still append-only
+    archive = (site / "history-archive.jsonl").read_bytes()
+    assert archive == history_before.splitlines(keepends=True)[0]
     lines = [json.loads(line) for line in history.decode().splitlines()]
     assert [(line["version"], "pruned" in line) for line in lines] == [
-        ("v2", False),
         ("v10", False),
         ("v9", False),
         ("v2", True),
     ]
-    assert {**lines[3], "pruned": None} == {**lines[0], "pruned": None}  # its numbers kept
+    first = json.loads(archive)
+    del first["order"]  # the order it recorded is not copied to the pruned line
+    assert {**lines[2], "pruned": None} == {**first, "pruned": None}  # its numbers kept
+    assert lines[1]["order"] == ["v9", "v10"]  # the index's order, newest first
     index = (site / "index.html").read_text()
     assert "Versions (3)" in index
     row = index.split('<th scope="row">v2</th>')[1].split("</tr>")[0]
@@ -212,7 +222,13 @@ def test_keep_prunes_the_oldest_folders_and_the_history_keeps_their_points(
     # v2, published again, keeps its folder; v9 stays the newest (by creation time, as
     # these reports record no commit): an older version published late never prunes it
     assert "Pruned (--keep 1): v10\n" in result.output
-    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v2", "v9"]
+    assert sorted(p.name for p in site.iterdir()) == [
+        "history-archive.jsonl",
+        "history.jsonl",
+        "index.html",
+        "v2",
+        "v9",
+    ]
 
 
 def test_keep_and_lock_timeout_are_checked(reports: dict[str, Path], tmp_path: Path) -> None:

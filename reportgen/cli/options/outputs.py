@@ -264,8 +264,19 @@ PUBLISHING = (
         default=500,
         show_default=True,
         metavar="MB",
-        help="Warn when the site grows past this many MB (GitHub Pages refuses 1 GB) and "
-        "name the versions to prune.",
+        help="Warn when the site grows past this many MB (what Pages serves, not .git; "
+        "GitHub Pages refuses 1 GB) and name the versions to prune; a ::warning:: "
+        "annotation under GitHub Actions.",
+    ),
+    declare(
+        OUTPUTS,
+        "--site-limit-mb",
+        type=click.FloatRange(min=0, min_open=True),
+        default=1000,
+        show_default=True,
+        metavar="MB",
+        help="Refuse (exit 2, the site unchanged) a publish that would leave the site "
+        "past this many MB: GitHub Pages refuses sites over 1 GB.",
     ),
     declare(
         OUTPUTS,
