@@ -7,7 +7,7 @@
 # repository cannot be read.
 set -euo pipefail
 
-if ! git check-ref-format "refs/heads/${BRANCH:-}"; then
+if [[ "${BRANCH:-}" == -* ]] || ! git check-ref-format "refs/heads/${BRANCH:-}"; then
   # %q: a line break or a quote in the name is shown escaped, never raw
   printf '::error::baseline-branch %q is not a name git can give a branch. Fix: give the branch that holds the site, e.g. gh-pages.\n' "${BRANCH:-}"
   exit 2

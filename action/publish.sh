@@ -34,7 +34,7 @@ if [ -z "${BRANCH:-}" ]; then
   echo "::error::publish: true needs baseline-branch, the branch that holds the site (e.g. gh-pages)."
   exit 2
 fi
-if ! git check-ref-format "refs/heads/$BRANCH"; then
+if [[ "$BRANCH" == -* ]] || ! git check-ref-format "refs/heads/$BRANCH"; then
   # %q: a line break or a quote in the name is shown escaped, never raw
   printf '::error::baseline-branch %q is not a name git can give a branch: no retry can push to it. Fix: give the branch that holds the site, e.g. gh-pages.\n' "$BRANCH"
   exit 2
