@@ -113,7 +113,8 @@ def default_report_url(env: Mapping[str, str] | None = None) -> str | None:
 
 
 def _cut(markdown: str, budget: int, name: str) -> str:
-    """At most ``budget`` bytes of ``markdown``, cut at a line, with a note saying so."""
+    """At most ``budget`` bytes of ``markdown``, cut at a line (else at a space, else
+    anywhere: a summary without line breaks is not cut to nothing), with a note."""
     note = (
         f"\n\n_The rest was cut to stay under GitHub's 1 MiB job summary limit: read "
         f"{name} in the report folder (or this run's artifacts)._\n"
@@ -123,7 +124,12 @@ def _cut(markdown: str, budget: int, name: str) -> str:
         return markdown
     room = max(budget - len(note.encode()), 0)
     head = data[:room].decode(errors="ignore")
-    return head[: head.rfind("\n") + 1] + note
+    at = head.rfind("\n") + 1
+    if at < len(head) // 2:
+        at = head.rfind(" ") + 1
+        if at < len(head) // 2:
+            at = len(head)
+    return head[:at] + note
 
 
 def append_step_summary(summary: Path, env: Mapping[str, str] | None = None) -> Path:

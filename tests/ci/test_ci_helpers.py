@@ -102,6 +102,21 @@ def test_summary_over_budget_is_cut_at_a_line(
     assert all(line.endswith("|") for line in body[1:-2] if line)
 
 
+@pytest.mark.parametrize("text", ["x" * 1_600, "# title\n" + "y" * 1_600, "word " * 400])
+def test_summary_without_line_breaks_is_cut_near_the_budget_not_to_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    monkeypatch.setattr(ci, "STEP_SUMMARY_BUDGET", 600)
+    summary = tmp_path / "summary.md"
+    summary.write_text(text)
+    step = tmp_path / "step.md"
+    ci.append_step_summary(summary, {"GITHUB_STEP_SUMMARY": str(step)})
+    written = step.read_text()
+    assert len(written.encode()) <= 600
+    kept = written.split("\n\n_The rest was cut")[0]
+    assert len(kept) > 200 and text.startswith(kept)
+
+
 def _demo(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str, Path]:
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["demo", "--out", str(out), *args], env=env)
