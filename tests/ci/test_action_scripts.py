@@ -349,6 +349,16 @@ def test_an_unreadable_repository_stops_instead_of_skipping_the_baseline(
     assert "::error::Cannot read file://" in done.stdout and "::notice::" not in done.stdout
 
 
+@pytest.mark.parametrize("branch", ["gh-pages;touch x", "-x", "gh pages\n::error::forged"])
+def test_a_branch_name_git_cannot_use_stops_the_baseline_fetch_with_exit_2(
+    tmp_path: Path, site_remote: Path, branch: str
+) -> None:
+    done, out = run_script("fetch-site.sh", tmp_path, fetch_env(site_remote, branch))
+    assert done.returncode == 2 and out == {}
+    [line] = [line for line in done.stdout.splitlines() if line.startswith("::")]
+    assert line.startswith("::error::baseline-branch ") and "Fix: give the branch" in line
+
+
 NEVER_EMPTY = {"args"}
 """Arrays that always hold something when expanded (report.sh's args starts with two)."""
 
