@@ -53,7 +53,8 @@ if [[ "$baseline_commit" =~ ^0+$ ]]; then baseline_commit=""; fi
 # does any fresh clone): its version is no baseline. The measured commit's first
 # parent is (its version, or its nearest ancestor's). A re-run of an older push whose
 # `before` a later force-push removed is treated the same.
-if [ "${GITHUB_EVENT_NAME:-}" = push ] && [ -n "$baseline_commit" ] && [ -f "${GITHUB_EVENT_PATH:-}" ]; then
+if [ "${GITHUB_EVENT_NAME:-}" = push ] && [ -n "${INPUT_BASELINE:-}" ] && [ -n "$baseline_commit" ] &&
+  [ -f "${GITHUB_EVENT_PATH:-}" ]; then
   pushed=$("$REPORTGEN_PYTHON" -c '
 import json, re, sys
 event = json.load(open(sys.argv[1], encoding="utf-8"))
