@@ -1,7 +1,8 @@
 """The versioned site: one folder per report version, an index with trends, a history.
 
 ``publish`` (publishing.py) copies a report folder to ``SITE/<version>/``, appends
-lines to ``SITE/history.jsonl`` and rebuilds ``SITE/index.html`` from that history
+lines to ``SITE/history.jsonl`` (with ``--keep``, the lines past its bound move to
+``SITE/history-archive.jsonl``) and rebuilds ``SITE/index.html`` from that history
 with what this module draws: the history line of a report, the versions table and
 the trends.
 """

@@ -246,8 +246,10 @@ PUBLISHING = (
         metavar="N",
         help="Keep the newest N version folders (by commit ancestry, read with git in the "
         "current directory; by creation time for versions without a commit) and prune the "
-        "others; their lines stay in history.jsonl, marked, so the trends keep their points. "
-        "The version published is never pruned by its own publish.",
+        "others; their lines stay in history.jsonl, marked, so the trends keep their points, "
+        "for the newest N pruned versions: older lines move to history-archive.jsonl, so "
+        "that the history and the index stay bounded. The version published is never "
+        "pruned by its own publish.",
     ),
     declare(
         OUTPUTS,
