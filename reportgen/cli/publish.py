@@ -52,8 +52,8 @@ def publish(
         max_site_mb=max_site_mb,
         site_limit_mb=site_limit_mb,
     )
-    for note in published.recovered:
-        click.echo(f"note: {note}", err=True)
+    for note in [*published.recovered, *published.notes]:
+        click.echo(printable(f"note: {note}"), err=True)
     for warning in published.warnings:
         click.echo(printable(f"warning: {warning}"), err=True)
         if os.environ.get("GITHUB_ACTIONS") == "true":  # an annotation on the run's page

@@ -19,7 +19,14 @@ from typing import Any
 
 from markupsafe import Markup
 
-from reportgen.core.git import is_ancestor, is_shallow, newest_first, same_commit, unknown_commits
+from reportgen.core.git import (
+    head_commit,
+    is_ancestor,
+    is_shallow,
+    newest_first,
+    same_commit,
+    unknown_commits,
+)
 from reportgen.core.labels import created_at
 from reportgen.errors import UsageError, printable
 from reportgen.load.previous.published import FINGERPRINT_FROM, load_history, load_report_dir
@@ -314,6 +321,8 @@ class Published:
     """What was done about publishes that had been killed, one sentence each."""
     warnings: list[str] = field(default_factory=list)
     """What the publisher should know: a failed gate, a site over its size budget."""
+    notes: list[str] = field(default_factory=list)
+    """How the order was read where git could not tell (commits no branch holds)."""
 
 
 def _pruned_lines(
@@ -398,20 +407,29 @@ def _refuse_label_of_another_commit(
             )
 
 
-def _refuse_unseen_ancestry(history: Sequence[dict[str, Any]]) -> None:
+def _refuse_unseen_ancestry(history: Sequence[dict[str, Any]]) -> list[str]:
     """Versions are ordered (and pruned) by commit ancestry: in a shallow clone that
     lacks commits the site records, the order would be a guess by time, and a re-run of
-    an old commit's job would become the newest and prune the newer ones."""
+    an old commit's job would become the newest and prune the newer ones. In a whole
+    clone, commits no branch holds (a force-push removed them) are ordered by report
+    time: the note returned says so."""
     commits = [
         commit for entry in history if isinstance(commit := entry.get("commit"), str) and commit
     ]
-    if len(set(commits)) < 2 or not is_shallow():
-        return
+    if len(set(commits)) < 2 or head_commit() is None:
+        return []
     unseen = unknown_commits(commits)
     if not unseen:
-        return
+        return []
     shown = ", ".join(printable(commit[:12]) for commit in unseen[:5])
     more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
+    if not is_shallow():
+        versions = [str(entry["version"]) for entry in history if entry.get("commit") in unseen]
+        return [
+            f"the commits of versions {printable(', '.join(dict.fromkeys(versions)))} "
+            f"({shown}{more}) are on no branch of this repository (a force-push or a deleted "
+            "branch removed them): they are ordered by report time"
+        ]
     raise UsageError(
         f"this clone ({printable(Path.cwd())}) is shallow and lacks commits the site's "
         f"versions record ({shown}{more}): publish orders and prunes versions by commit "
@@ -529,7 +547,7 @@ def publish(
         published = created_at().strftime("%Y-%m-%dT%H:%M:%SZ")
         entry = history_entry(report, published)
         _refuse_label_of_another_commit(history, entry)
-        _refuse_unseen_ancestry([*history, entry])
+        notes = _refuse_unseen_ancestry([*history, entry])
         pruned = _pruned_lines([*history, entry], version, keep, published)
         entry["order"] = index_order([*history, entry, *pruned])
         old = history_path.read_bytes() if history_path.is_file() else b""
@@ -578,6 +596,7 @@ def publish(
         pruned=names,
         recovered=recovered,
         warnings=warnings,
+        notes=notes,
     )
 
 

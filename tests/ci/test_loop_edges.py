@@ -135,6 +135,8 @@ def test_a_force_pushed_main_is_published_with_its_first_parent_as_baseline(
         assert (report_of(run)["baseline"]["version"], selection["rule"]) == (a0[:7], "commit")
         assert selection["for_commit"] == a0
         assert f"{c[:7]}/report.json" in project.branch_files(), attempt
+        removed = f"versions {a[:7]}, {b[:7]} ({a[:12]}, {b[:12]}) are on no branch"
+        assert f"note: the commits of {removed}" in (steps["publish"].stderr)
     # A push whose `before` no branch holds any more (not itself forced: a re-run after
     # the force-push) takes its first parent too
     project.git("-C", work, "checkout", "-q", "-B", "side", a0)
