@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
 
 from reportgen.api import publish_report
 from reportgen.cli.command import command
-from reportgen.cli.echo import say
+from reportgen.cli.echo import annotate, say
 from reportgen.cli.options import takes
 from reportgen.cli.options.outputs import PUBLISHING, QUIET
+from reportgen.render.annotations import command as workflow_command
 
 
 @command
@@ -26,6 +28,7 @@ def publish(
     lock_timeout: float,
     public: bool,
     max_site_mb: float,
+    site_limit_mb: float,
     quiet: bool,
 ) -> None:
     """Add the report in REPORT_DIR to a versioned SITE and rebuild its index.
@@ -47,11 +50,14 @@ def publish(
         lock_timeout=lock_timeout,
         public=public,
         max_site_mb=max_site_mb,
+        site_limit_mb=site_limit_mb,
     )
-    for note in published.recovered:
+    for note in [*published.recovered, *published.notes]:
         say(f"note: {note}", err=True)
     for warning in published.warnings:
         say(f"warning: {warning}", err=True)
+        if os.environ.get("GITHUB_ACTIONS") == "true":  # an annotation on the run's page
+            annotate([workflow_command("warning", warning, title="reportgen publish")])
     if not quiet:
         say(f"Published {published.version} to {published.folder}; index {published.index}")
         if published.pruned:
