@@ -182,8 +182,10 @@ def audit_of(gold: GoldSet, judgments: pl.DataFrame) -> Audit:
     guards: list[ReportWarning] = []
     sample = None
     if marks.height:
-        audited = marks.join(in_judge.select("qid"), on="qid", how="semi").get_column("qid")
-        sample, problem = _sample_problem(marks, judge_qids)
+        sample, problem, audited = _sample_problem(
+            marks, judge_qids, _graded_whole(gold, judgments)
+        )
+        audited = audited.filter(audited.is_in(in_judge.get_column("qid").implode()))
         if problem:
             guards.append(_guard("ppi_audit_not_random", problem, marks.height))
     else:
@@ -231,31 +233,47 @@ def audit_of(gold: GoldSet, judgments: pl.DataFrame) -> Audit:
     )
 
 
+def _graded_whole(gold: GoldSet, judgments: pl.DataFrame) -> pl.Series:
+    """The judge's questions whose every judged pair the gold set grades too: `label
+    export --sample` queues nothing for such a drawn question, so nothing marks it."""
+    pairs = judgments.select("qid", "chunk_id")
+    ungraded = pairs.join(
+        gold.judgments.select("qid", "chunk_id"), on=["qid", "chunk_id"], how="anti"
+    )
+    return pairs.select("qid").unique().join(ungraded, on="qid", how="anti").get_column("qid")
+
+
 def _sample_problem(
-    marks: pl.DataFrame, judge_qids: pl.Series
-) -> tuple[tuple[int, int, int] | None, str | None]:
-    """The sample the marks record, and why they are not that sample (None when they are)."""
+    marks: pl.DataFrame, judge_qids: pl.Series, graded_whole: pl.Series
+) -> tuple[tuple[int, int, int] | None, str | None, pl.Series]:
+    """The sample the marks record, why they are not that sample (None when they are),
+    and the audited questions: the marked ones, and the drawn ones the gold set already
+    graded whole (the export had nothing of theirs to queue and mark)."""
+    marked_qids = marks.get_column("qid")
     values = marks.get_column("value").unique().sort().to_list()
     found = _MARKER.fullmatch(values[0]) if len(values) == 1 else None
     if found is None:
         shown = ", ".join(repr(v) for v in values[:3])
-        return None, (
+        problem = (
             f"the gold questions' {AUDIT_FIELD!r} fields ({shown}) do not name one sample "
             "(`sample N of M, seed S`). Fix: mark them only with `reportgen label export --sample`"
         )
+        return None, problem, marked_qids
     size, population, seed = (int(part) for part in found.groups())
     drawn = set(draw_audit(judge_qids.to_list(), size, seed))
-    marked = set(marks.get_column("qid").to_list())
+    marked = set(marked_qids.to_list()) | (drawn & set(graded_whole.to_list()))
+    audited = pl.Series("qid", sorted(marked), dtype=pl.String)
     if population != judge_qids.len() or drawn != marked:
         missing, extra = sorted(drawn - marked), sorted(marked - drawn)
-        return (size, population, seed), (
+        problem = (
             f"the audit was drawn as {values[0]!r}, but the judgments have "
             f"{judge_qids.len()} question(s) and that draw differs from the marked "
             f"questions ({len(missing)} drawn not audited, e.g. {', '.join(missing[:3]) or '-'}; "
             f"{len(extra)} audited not drawn, e.g. {', '.join(extra[:3]) or '-'}). Fix: grade "
             "every drawn question, or draw the sample again from these judgments"
         )
-    return (size, population, seed), None
+        return (size, population, seed), problem, audited
+    return (size, population, seed), None, audited
 
 
 def _guard(code: str, message: str, count: int) -> ReportWarning:
