@@ -316,9 +316,12 @@ def analyse_and_write(
     if outputs.merge_data:
         from reportgen.report.merge_data import judge_merge_files, merge_data_files
 
-        files |= merge_data_files(findings, cut)
-        if evidence.judgments is not None:
-            files |= judge_merge_files(evaluation, evidence.judgments, evidence.judgments_source)
+        judged = evidence.judgments
+        files |= merge_data_files(
+            findings, cut, None if judged is None else evidence.judgments_source
+        )
+        if judged is not None:
+            files |= judge_merge_files(evaluation, judged)
     out_dir = Path(outputs.out_dir)
     removed = stale_files(out_dir, files)  # the earlier report's: never an input either
     refuse_overwriting_inputs(out_dir, [*files, *removed], files_read, ending.command)
