@@ -40,7 +40,7 @@ from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import GateFailed, UsageError
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import measure_keys
-from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunMeans
+from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunMeans, with_judged_questions
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.charts import page_chart_specs, warm_up_specs
 from reportgen.render.manifest import stale_files
@@ -257,6 +257,9 @@ def analyse_and_write(
     ``cut``: the shard's place in its `reportgen shard` cut, for merge/; ``coverage``:
     how much of its cut a merge holds; ``warnings``: the command's own, said first."""
     checks = ending.checks
+    if evidence.judgments is not None:  # the runs' questions the judge grades are measured
+        judge_qids = evidence.judgments.get_column("qid").unique().to_list()
+        evaluation = with_judged_questions(evaluation, judge_qids)
     ppi = _ppi(evaluation, evidence, ending)
     options = AnalysisOptions(
         verdicts=evidence.verdicts,

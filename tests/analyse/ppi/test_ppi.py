@@ -262,3 +262,43 @@ def test_a_judge_the_audit_agrees_with_costs_only_its_own_variance():
     assert found.estimate == pytest.approx(judge.mean())
     assert found.std_error == pytest.approx(math.sqrt(judge.var(ddof=1) / 3))
     assert found.human_only == pytest.approx(0.5)
+
+
+def test_the_runs_extra_questions_the_judge_grades_are_said_to_be_used(tmp_path: Path):
+    # the run answers the judge's 200 questions and one nobody graded; the gold set has 40
+    folder = write_inputs(tmp_path)
+    with (folder / "run.trec").open("a") as run:
+        run.write("stray Q0 s1 1 1 a\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli,
+        ["report", str(folder / "gold.jsonl"), f"a={folder / 'run.trec'}", "--context-k", "5",
+         "--out", str(out), "--format", "json,md", "--judgments", str(folder / "judge.csv")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text())
+    (warning,) = [w for w in report["warnings"] if w["code"] == "extra_questions"]
+    said = (
+        "run 'a' answers 161 question(s) that are not in the gold set; the prediction-powered "
+        "means use the 160 the judge grades (counted in their n_all); every other number "
+        "ignores them"
+    )
+    assert warning["message"] == said and warning["count"] == 161
+    assert report["secondary_judgments"]["ppi"]["a"]["recall@5"]["n_all"] == 200
+    assert said in " ".join(result.output.split())  # the terminal's, wrapped
+    for page in ("report.md", "summary.md"):
+        assert said.replace("n_all", "n\\_all") in (out / page).read_text(), page
+    # without the stray question: all of them
+    from reportgen import evaluate as api_evaluate
+
+    results = api_evaluate(folder / "gold.jsonl", {"b": folder / "b.trec"}, k=5, context_k=5,
+                           judgments=folder / "judge.csv")  # fmt: skip
+    (warning,) = [w for w in results.warnings if w.code == "extra_questions"]
+    assert warning.message.endswith(
+        "the prediction-powered means use them (counted in their n_all); every other number "
+        "ignores them"
+    )
+    # and without judgments they are ignored, as before
+    plain = api_evaluate(folder / "gold.jsonl", {"b": folder / "b.trec"}, k=5, context_k=5)
+    (warning,) = [w for w in plain.warnings if w.code == "extra_questions"]
+    assert warning.message.endswith("not in the gold set; they are ignored")
