@@ -10,9 +10,10 @@ its variance holds both terms (Angelopoulos et al., Science 2023):
 
 Per-question values are the project's own (:func:`reportgen.measure.measures.per_question`
 on the judge's grades read as a gold set), so they match trec_eval. Every audited
-question needs both values: a question with no relevant chunk by one side counts 0 on
-that side (trec_eval's convention). Comparisons use the same estimator on per-question
-differences.
+question needs both values: a question with no relevant chunk by one side counts as
+trec_eval scores it on that side (0, but for nDCG's gains below the threshold), whether
+or not --trec-eval keeps such questions in the gold set's means. Comparisons use the
+same estimator on per-question differences.
 """
 
 from __future__ import annotations
@@ -60,7 +61,6 @@ MIN_KAPPA = 0.4
 """Below this agreement on the audited pairs the judge is given no weight."""
 AUDIT_FIELD = "audit"
 """The gold question field `reportgen label export --sample` marks audited questions with."""
-NOT_RELEVANT_STATUSES = ("no_relevant", "unanswerable")
 PPI_MEASURES = ("hit", "recall", "precision", "mrr", "ndcg", "ap")
 """The measures at k_ctx given a PPI mean (judged@k and hole@k are about the gold set)."""
 _MARKER = re.compile(r"sample (\d+) of (\d+), seed (-?\d+)")
@@ -297,11 +297,16 @@ def judge_gold(judgments: pl.DataFrame, source: str) -> GoldSet:
 
 
 def question_values(scores: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
-    """(qid, one column per key): a question with nothing relevant counts 0."""
-    nothing = pl.col("status").is_in(NOT_RELEVANT_STATUSES)
+    """(qid, one column per key): trec_eval's value, also for a question with nothing
+    relevant (0, but for nDCG's gains below the threshold); 0 for one declared
+    unanswerable."""
+    unanswerable = pl.col("status") == "unanswerable"
     return scores.select(
         "qid",
-        *[pl.when(nothing).then(0.0).otherwise(pl.col(k)).fill_null(0.0).alias(k) for k in keys],
+        *[
+            pl.when(unanswerable).then(0.0).otherwise(pl.col(k)).fill_null(0.0).alias(k)
+            for k in keys
+        ],
     ).sort("qid")
 
 
@@ -332,7 +337,7 @@ def judge_values(
     evaluation: Evaluation, judgments: pl.DataFrame, keys: Sequence[str]
 ) -> pl.DataFrame:
     """(run, qid, one column per key): every run scored on the judge's grades read as a
-    gold set, by the scoring of the gold set's own numbers; nothing relevant counts 0."""
+    gold set, by the scoring of the gold set's own numbers (:func:`question_values`)."""
     settings = evaluation.settings
     judged_gold = judge_gold(judgments, "the judgments")
     judged = judge(judged_gold, settings.ks, settings.threshold)

@@ -39,10 +39,10 @@ def test_spec_worked_example():
 
 
 def _pytrec_values(
-    grades: pl.DataFrame, run: pl.DataFrame, qids: list[str]
+    grades: pl.DataFrame, run: pl.DataFrame, qids: list[str], threshold: int = 1
 ) -> dict[str, np.ndarray]:
-    """Per-question values by pytrec_eval (hit@5 from its relevant-retrieved count);
-    a question it cannot score (nothing relevant) is 0, as PPI counts it."""
+    """Per-question values by pytrec_eval at relevance level ``threshold``; a question
+    it does not score (not in the qrels) is 0, as PPI counts it."""
     qrels: dict[str, dict[str, int]] = {}
     for qid, chunk, grade in grades.iter_rows():
         qrels.setdefault(qid, {})[chunk] = grade
@@ -50,7 +50,9 @@ def _pytrec_values(
     for qid, chunk, rank, _ in run.iter_rows():
         ranked.setdefault(qid, {})[chunk] = float(1000 - rank)
     measures = {"recall_5", "P_5", "ndcg_cut_5", "map_cut_5", "success_5"}
-    found = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(ranked)
+    found = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=threshold).evaluate(
+        ranked
+    )
     names = {"recall@5": "recall_5", "precision@5": "P_5", "ndcg@5": "ndcg_cut_5",
              "ap@5": "map_cut_5", "hit@5": "success_5"}  # fmt: skip
     return {
@@ -59,22 +61,39 @@ def _pytrec_values(
     }
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_matches_an_independent_implementation(seed: int):
+def _graded(grades: pl.DataFrame, rng: np.random.Generator) -> pl.DataFrame:
+    """Relevant pairs graded 2 and a third of the others 1 (partly relevant); the
+    questions ending in 3 have nothing at 2: at threshold 2 they have nothing relevant,
+    and nDCG's gains still count (trec_eval's)."""
+    partly = pl.Series(rng.random(grades.height) < 1 / 3)
+    grade = pl.when(pl.col("grade") > 0).then(2).when(partly).then(1).otherwise(0)
+    capped = pl.when(pl.col("qid").str.ends_with("3")).then(grade.clip(0, 1)).otherwise(grade)
+    return grades.with_columns(grade=capped)
+
+
+@pytest.mark.parametrize(
+    ("seed", "threshold", "trec_eval"),
+    [*((seed, 1, False) for seed in range(6)), (6, 2, True), (7, 2, False), (8, 2, True)],
+)
+def test_matches_an_independent_implementation(seed: int, threshold: int, trec_eval: bool):
     rng = np.random.default_rng(seed)
     truth, run = world(int(rng.integers(40, 90)), rng)
     judge = judged(truth, 0.2, 0.1, rng)
+    if threshold == 2:
+        truth, judge = _graded(truth, rng), _graded(judge, rng)
     qids = sorted(truth["qid"].unique().to_list())
     audited = sorted(rng.choice(qids, size=int(rng.integers(5, 30)), replace=False).tolist())
     gold = gold_of(truth, audited, "hand-picked")
     from reportgen.core.model import Run
 
-    evaluation = evaluate(gold, [Run("r", run, "sim", "rank")], Settings(ks=(5,), context_k=5))
+    settings = Settings(ks=(5,), context_k=5, threshold=threshold, trec_eval=trec_eval)
+    evaluation = evaluate(gold, [Run("r", run, "sim", "rank")], settings)
     keys = ["hit@5", "recall@5", "precision@5", "ndcg@5", "ap@5"]
     found = ppi_findings(evaluation, judge, keys).estimates["r"]
-    judge_all = _pytrec_values(judge.select("qid", "chunk_id", "grade"), run, qids)
-    judge_audit = _pytrec_values(judge.select("qid", "chunk_id", "grade"), run, audited)
-    human = _pytrec_values(truth, run, audited)
+    judge_grades = judge.select("qid", "chunk_id", "grade")
+    judge_all = _pytrec_values(judge_grades, run, qids, threshold)
+    judge_audit = _pytrec_values(judge_grades, run, audited, threshold)
+    human = _pytrec_values(truth, run, audited, threshold)
     for key in keys:
         gap = human[key] - judge_audit[key]
         estimate = judge_all[key].mean() + gap.mean()
@@ -302,3 +321,24 @@ def test_the_runs_extra_questions_the_judge_grades_are_said_to_be_used(tmp_path:
     plain = api_evaluate(folder / "gold.jsonl", {"b": folder / "b.trec"}, k=5, context_k=5)
     (warning,) = [w for w in plain.warnings if w.code == "extra_questions"]
     assert warning.message.endswith("not in the gold set; they are ignored")
+
+
+def test_with_trec_eval_at_threshold_2_the_gold_only_mean_is_the_gold_sets(tmp_path: Path):
+    # grades 0/1/2, a few audited questions with nothing at 2: trec_eval keeps them (nDCG
+    # still counts their grade-1 gains), and so does the PPI's gold-set-only mean
+    folder = write_inputs(tmp_path)
+    rng = np.random.default_rng(5)
+    records = [json.loads(line) for line in (folder / "gold.jsonl").read_text().splitlines()]
+    for number, record in enumerate(records):
+        top = 1 if number < 5 else 2
+        record["gold"] = {c: g * top or int(rng.random() < 0.3) for c, g in record["gold"].items()}
+    (folder / "gold.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    judge = pl.read_csv(folder / "judge.csv")
+    judge.with_columns(grade=pl.col("grade") * 2).write_csv(folder / "judge.csv")
+    code, output, report = _report(folder, "--trec-eval", "--relevance-threshold", "2")
+    assert code == 0, output
+    assert any(w["code"] == "no_relevant" for w in report["warnings"])
+    for run in ("a", "b"):
+        means = report["runs"][run]["means"]
+        for key, found in report["secondary_judgments"]["ppi"][run].items():
+            assert found["human_only"] == pytest.approx(means[key], abs=1e-9), (run, key)
