@@ -37,7 +37,7 @@ from reportgen.analyse.ppi import (
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
-from reportgen.errors import GateFailed, UsageError
+from reportgen.errors import GateFailed, ParameterError
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import measure_keys
 from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunMeans, with_judged_questions
@@ -342,10 +342,12 @@ def _ppi(evaluation: Evaluation, evidence: Evidence, ending: Ending) -> PPIFindi
     gate = ending.checks.gate
     if evidence.judgments is None:
         if ending.estimate == "ppi":
-            raise UsageError(
-                "--estimate ppi needs the judge's grades",
-                "pass --judgments FILE (an LLM judge's grades of its questions) to the "
-                "report, or to every shard before a merge",
+            raise ParameterError(
+                "estimate",
+                "ppi",
+                "the prediction-powered means need the judge's grades",
+                "measure every shard with the judge's grades (--judgments FILE) before a merge",
+                "--estimate",
             )
         return None
     named = [rule.measure for rule in gate.rules] if gate else []

@@ -44,7 +44,7 @@ from reportgen.core.model import (
     ReportWarning,
     Run,
 )
-from reportgen.errors import UsageError
+from reportgen.errors import ParameterError, UsageError
 from reportgen.load.inputs.config import GateRules
 from reportgen.measure.measures import judge, per_question
 from reportgen.measure.scoring import Evaluation, Means, RunMeans
@@ -481,17 +481,20 @@ def gate_means(findings: PPIFindings) -> dict[str, RunMeans]:
     }
 
 
+GOLD_ALONE = "gate on the gold set alone (the default estimate, human)"
+
+
 def refuse_unguarded(findings: PPIFindings) -> None:
     """--estimate ppi lets the PPI means decide the comparisons and the gate: refused
-    (exit 2) while a guard rail fails, with its reason."""
+    (exit 2) while a guard rail fails, with its reason; named as the caller spelled it
+    (``estimate='ppi'`` in Python, ``--estimate ppi`` on the command line)."""
     if findings.audit.guards:
         first = findings.audit.guards[0]
         message, _, fix = first.message.partition(" Fix: ")
         more = len(findings.audit.guards) - 1
         also = f" (and {more} more: {', '.join(g.code for g in findings.audit.guards[1:])})"
-        raise UsageError(
-            f"--estimate ppi: {message}" + (also if more else ""),
-            fix or "leave out --estimate ppi to gate on the gold set alone",
+        raise ParameterError(
+            "estimate", "ppi", message + (also if more else ""), fix or GOLD_ALONE, "--estimate"
         )
 
 
@@ -500,10 +503,13 @@ def refuse_gate_rules(gate: GateRules | None, measured: Sequence[str]) -> None:
     on a measure of the gold set, without a kind; the others are refused (exit 2)."""
     for rule in gate.rules if gate else ():
         if rule.type not in ("min", "max") or rule.kind is not None or rule.measure not in measured:
-            raise UsageError(
-                f"{rule.where}: --estimate ppi gates on prediction-powered means of the whole "
-                "set, so only --min and --max rules on a measure (no kind) can read them",
-                "leave out --estimate ppi for this rule, or gate on a measure's floor or ceiling",
+            raise ParameterError(
+                "estimate",
+                "ppi",
+                "the gate reads prediction-powered means of the whole set, which only min "
+                f"and max rules on a measure (no kind) can read, not {rule.where.lstrip('-')}",
+                f"{GOLD_ALONE} for this rule, or make it a min or max rule",
+                "--estimate",
             )
 
 

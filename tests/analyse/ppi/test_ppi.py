@@ -342,3 +342,36 @@ def test_with_trec_eval_at_threshold_2_the_gold_only_mean_is_the_gold_sets(tmp_p
         means = report["runs"][run]["means"]
         for key, found in report["secondary_judgments"]["ppi"][run].items():
             assert found["human_only"] == pytest.approx(means[key], abs=1e-9), (run, key)
+
+
+def test_estimate_ppi_refusals_name_the_api_parameter_or_the_cli_flag(tmp_path: Path):
+    from reportgen import evaluate as api_evaluate
+    from reportgen.errors import UsageError
+    from reportgen.load.inputs.config import GateRules, Rule
+
+    folder = write_inputs(tmp_path)
+    code, output, _ = _report(folder)
+    assert code == 0, output
+    (folder / "out").rename(tmp_path / "base")  # the baseline
+    rule = ["--max-drop", "recall@5=0.1", "--baseline", str(tmp_path / "base")]
+    refused, message, _ = _report(folder, "--estimate", "ppi", *rule)
+    assert refused == 2 and "Traceback" not in message
+    assert message.startswith("Error: --estimate ppi: ") and "estimate='ppi'" not in message
+    assert "max-drop recall@5=0.1" in message and "Fix:" in message
+    results = api_evaluate(folder / "gold.jsonl", {"a": folder / "run.trec"}, k=5, context_k=5,
+                           judgments=folder / "judge.csv", baseline=tmp_path / "base")  # fmt: skip
+    gate = GateRules((Rule("max-drop", "recall@5", 0.1),))
+    with pytest.raises(UsageError) as raised:
+        results.report(tmp_path / "api", gate=gate, estimate="ppi", formats=("json",))
+    said = str(raised.value)
+    assert said.startswith("estimate='ppi': ") and "--estimate" not in said
+    assert "max-drop recall@5=0.1" in said
+    # a guard rail that fails: the same, by the surface it came through
+    (tmp_path / "unmarked").mkdir()
+    unmarked = write_inputs(tmp_path / "unmarked", marked=False)
+    refused, message, _ = _report(unmarked, "--estimate", "ppi")
+    assert refused == 2 and message.startswith("Error: --estimate ppi: ")
+    results = api_evaluate(unmarked / "gold.jsonl", {"a": unmarked / "run.trec"}, k=5,
+                           context_k=5, judgments=unmarked / "judge.csv")  # fmt: skip
+    with pytest.raises(UsageError, match=r"^estimate='ppi': no gold question is marked"):
+        results.report(tmp_path / "api2", estimate="ppi", formats=("json",))
