@@ -283,8 +283,16 @@ def test_a_judge_the_audit_agrees_with_costs_only_its_own_variance():
     assert found.human_only == pytest.approx(0.5)
 
 
-def test_the_runs_extra_questions_the_judge_grades_are_said_to_be_used(tmp_path: Path):
-    # the run answers the judge's 200 questions and one nobody graded; the gold set has 40
+EXTRA_USED = (
+    "run 'a' answers 161 question(s) that are not in the gold set; the prediction-powered "
+    "means use the 160 the judge grades (counted in their n_all); every other number "
+    "ignores them"
+)
+
+
+def _with_a_stray_question(tmp_path: Path, formats: str) -> tuple[Path, Path, str]:
+    """The run answers the judge's 200 questions and one nobody graded; the gold set
+    has 40: (inputs, report folder, the terminal's output)."""
     folder = write_inputs(tmp_path)
     with (folder / "run.trec").open("a") as run:
         run.write("stray Q0 s1 1 1 a\n")
@@ -292,21 +300,19 @@ def test_the_runs_extra_questions_the_judge_grades_are_said_to_be_used(tmp_path:
     result = CliRunner().invoke(
         cli,
         ["report", str(folder / "gold.jsonl"), f"a={folder / 'run.trec'}", "--context-k", "5",
-         "--out", str(out), "--format", "json,md", "--judgments", str(folder / "judge.csv")],
+         "--out", str(out), "--format", formats, "--judgments", str(folder / "judge.csv")],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
+    return folder, out, result.output
+
+
+def test_the_runs_extra_questions_the_judge_grades_are_said_to_be_used(tmp_path: Path):
+    folder, out, output = _with_a_stray_question(tmp_path, "json")
     report = json.loads((out / "report.json").read_text())
     (warning,) = [w for w in report["warnings"] if w["code"] == "extra_questions"]
-    said = (
-        "run 'a' answers 161 question(s) that are not in the gold set; the prediction-powered "
-        "means use the 160 the judge grades (counted in their n_all); every other number "
-        "ignores them"
-    )
-    assert warning["message"] == said and warning["count"] == 161
+    assert warning["message"] == EXTRA_USED and warning["count"] == 161
     assert report["secondary_judgments"]["ppi"]["a"]["recall@5"]["n_all"] == 200
-    assert said in " ".join(result.output.split())  # the terminal's, wrapped
-    for page in ("report.md", "summary.md"):
-        assert said.replace("n_all", "n\\_all") in (out / page).read_text(), page
+    assert EXTRA_USED in " ".join(output.split())  # the terminal's, wrapped
     # without the stray question: all of them
     from reportgen import evaluate as api_evaluate
 
@@ -321,6 +327,14 @@ def test_the_runs_extra_questions_the_judge_grades_are_said_to_be_used(tmp_path:
     plain = api_evaluate(folder / "gold.jsonl", {"b": folder / "b.trec"}, k=5, context_k=5)
     (warning,) = [w for w in plain.warnings if w.code == "extra_questions"]
     assert warning.message.endswith("not in the gold set; they are ignored")
+
+
+@pytest.mark.slow
+def test_the_pages_say_the_extra_questions_are_used(tmp_path: Path):
+    _, out, _ = _with_a_stray_question(tmp_path, "json,md,html")
+    for page in ("report.md", "summary.md"):
+        assert EXTRA_USED.replace("n_all", "n\\_all") in (out / page).read_text(), page
+    assert EXTRA_USED.replace("'", "&#39;") in (out / "index.html").read_text()
 
 
 def test_with_trec_eval_at_threshold_2_the_gold_only_mean_is_the_gold_sets(tmp_path: Path):
@@ -375,3 +389,33 @@ def test_estimate_ppi_refusals_name_the_api_parameter_or_the_cli_flag(tmp_path: 
                            context_k=5, judgments=unmarked / "judge.csv")  # fmt: skip
     with pytest.raises(UsageError, match=r"^estimate='ppi': no gold question is marked"):
         results.report(tmp_path / "api2", estimate="ppi", formats=("json",))
+
+
+@pytest.mark.slow
+def test_a_baseline_with_or_without_ppi_compares_the_gold_sets_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764547200")  # one version name for all
+    folder = write_inputs(tmp_path)
+    reports = {}
+    for name, judged_now, baseline in [
+        ("plain", False, None), ("judged", True, None), ("on_plain", True, "plain"),
+        ("on_judged", True, "judged"), ("plain_on_judged", False, "judged"),
+        ("ppi_on_judged", True, "judged"),
+    ]:  # fmt: skip
+        args = ["report", str(folder / "gold.jsonl"), f"a={folder / 'run.trec'}",
+                f"b={folder / 'b.trec'}", "--context-k", "5", "--format", "json",
+                "--out", str(tmp_path / name)]  # fmt: skip
+        args += ["--judgments", str(folder / "judge.csv")] if judged_now else []
+        args += ["--baseline", str(tmp_path / baseline)] if baseline else []
+        args += ["--estimate", "ppi", "--min", "recall@5=0"] if name == "ppi_on_judged" else []
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        reports[name] = json.loads((tmp_path / name / "report.json").read_text())
+    compared = [reports[name]["baseline"]["comparisons"] for name in
+                ("on_plain", "on_judged", "plain_on_judged", "ppi_on_judged")]  # fmt: skip
+    assert all(found == compared[0] for found in compared)
+    ppi = reports["ppi_on_judged"]["secondary_judgments"]["ppi"]
+    assert ppi == reports["on_judged"]["secondary_judgments"]["ppi"]  # the baseline moves no PPI
+    rules = reports["ppi_on_judged"]["gate"]["rules"]
+    assert rules and all("prediction-powered" in rule["message"] for rule in rules)
