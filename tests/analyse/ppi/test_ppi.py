@@ -419,3 +419,50 @@ def test_a_baseline_with_or_without_ppi_compares_the_gold_sets_numbers(
     assert ppi == reports["on_judged"]["secondary_judgments"]["ppi"]  # the baseline moves no PPI
     rules = reports["ppi_on_judged"]["gate"]["rules"]
     assert rules and all("prediction-powered" in rule["message"] for rule in rules)
+
+
+def test_a_trace_file_is_the_gold_set_and_the_run_of_the_ppi(tmp_path: Path):
+    # the judge agrees with the trace's gold on its 7 answerable questions and grades 5
+    # questions no run answers: its mean is the gold set's x 7/12, and the audit moves it
+    # by nothing
+    trace = Path(__file__).resolve().parents[2] / "fixtures" / "traces" / "multihop.jsonl"
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    grades = [
+        {"qid": record["id"], "chunk_id": chunk, "grade": 1}
+        for record in records
+        if record.get("gold")
+        for chunk in record["gold"]
+    ]
+    grades += [{"qid": f"extra{i}", "chunk_id": "zz", "grade": 1} for i in range(5)]
+    (tmp_path / "judge.jsonl").write_text("".join(json.dumps(g) + "\n" for g in grades))
+    result = CliRunner().invoke(
+        cli, ["report", str(trace), "--judgments", str(tmp_path / "judge.jsonl"),
+              "--out", str(tmp_path / "out"), "--format", "json", "-q"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    (run,) = report["runs"]
+    assert report["runs"][run]["n"] == 7
+    for key, found in report["secondary_judgments"]["ppi"][run].items():
+        gold_mean = report["runs"][run]["means"][key]
+        assert (found["n_all"], found["n_human"]) == (12, 7)
+        assert found["human_only"] == pytest.approx(gold_mean, abs=1e-9), key
+        assert found["judge_only"] == pytest.approx(gold_mean * 7 / 12, abs=1e-9), key
+        assert found["estimate"] == pytest.approx(found["judge_only"], abs=1e-9), key
+
+
+def test_judgments_beside_a_chunk_map_are_refused(tmp_path: Path):
+    # with --chunks the runs are judged on the evidence spans, not on chunk grades
+    from reportgen.api import example_dir
+
+    example = example_dir()
+    (tmp_path / "judge.jsonl").write_text('{"qid": "q001", "chunk_id": "c1", "grade": 1}\n')
+    result = CliRunner().invoke(
+        cli, ["report", str(example / "gold.jsonl"), f"k={example / 'runs' / 'keyword.trec'}",
+              "--chunks", str(example / "chunks" / "paragraphs.jsonl"), "--docs",
+              str(example / "docs"), "--judgments", str(tmp_path / "judge.jsonl"),
+              "--out", str(tmp_path / "out"), "--format", "json"],
+    )  # fmt: skip
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "--judgments" in result.output and "--chunks" in result.output
+    assert "Fix:" in result.output
