@@ -114,6 +114,7 @@ def test_a_drawn_question_the_gold_set_already_grades_counts_as_audited(tmp_path
         gold.write(json.dumps({"id": whole, "gold": grades}) + "\n")
     code, output = _export(tmp_path, "audit.csv", "--sample", "40", "--seed", "5")
     assert code == 0, output
+    assert "of 39 question(s)" in output and "1 drawn question(s) the gold set already" in output
     queue = pl.read_csv(tmp_path / "audit.csv", schema_overrides={"grade": pl.Int64})
     assert whole not in queue["qid"].to_list() and queue["qid"].n_unique() == 39
     graded = queue.drop("grade").join(truth, on=["qid", "chunk_id"], how="left")
