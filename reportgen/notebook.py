@@ -26,6 +26,7 @@ import polars as pl
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.latency import cost_findings
 from reportgen.analyse.run import attribute_verdicts
+from reportgen.analyse.trials import TrialFindings
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
 from reportgen.errors import ParameterError, UsageError
@@ -49,7 +50,9 @@ Frame = Any
 GoldInput = PathLike | Mapping[Any, Mapping[Any, int]] | Mapping[Any, Sequence[Any]] | Frame
 RunInput = PathLike | Mapping[Any, Mapping[Any, float]] | Mapping[Any, Sequence[Any]] | Frame
 RunsInput = RunInput | Mapping[str, RunInput] | Sequence[PathLike]
-VerdictsInput = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]]
+OneVerdicts = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]] | pl.DataFrame
+VerdictsInput = OneVerdicts | Sequence[OneVerdicts]
+"""One judge's verdicts, or a list of the same answers judged again (judge trials)."""
 
 
 class Table(pl.DataFrame):
@@ -89,6 +92,9 @@ class Results:
     """The four cells of the run the verdicts judge (analyse.run.attribute_verdicts)."""
     join_warnings: tuple[ReportWarning, ...] = ()
     """What the verdicts' join left out."""
+    trials: TrialFindings | None = None
+    """With several verdict trials: the flaky and tied questions, each cell's range and
+    the judge's agreement (analyse.trials); None for one."""
     baseline_section: dict[str, Any] | None = None
     """report.json's ``baseline`` section when evaluate was given ``baseline=``."""
 
@@ -411,7 +417,8 @@ def evaluate(
     ``unanswerable``). ``runs``: one run or ``{name: run}``, each a path, ``{qid:
     {chunk_id: score}}``, ``{qid: [chunk_ids]}`` (list order ranks) or a DataFrame
     (``qid``, ``chunk_id``, ``score`` and/or ``rank``). ``verdicts`` (a path or
-    ``{qid: correct}``) adds the four cells for ``verdicts_run`` (default: the first run),
+    ``{qid: correct}``, or a DataFrame of id, correct; a list of them is the same answers
+    judged again) adds the four cells for ``verdicts_run`` (default: the first run),
     a question counting as retrieved when ``retrieved_when`` any or all of its gold chunks
     were among the top ``context_k``. ``unanswerable``: the ids of a dict gold set's
     questions whose answer is not in the corpus. ``baseline``: an earlier report folder,
@@ -429,13 +436,14 @@ def evaluate(
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
     evaluation = score(gold_set, loaded, settings)
-    cells, join_warnings = attribute_verdicts(evaluation, verdict_set, verdicts_run)
+    cells, join_warnings, trials = attribute_verdicts(evaluation, verdict_set, verdicts_run)
     results = Results(
         evaluation,
         verdict_set,
         verdicts_run,
         cells[0] if cells else None,
         tuple(join_warnings),
+        trials=trials,
     )
     if baseline is None:
         return results

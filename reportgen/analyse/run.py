@@ -23,6 +23,7 @@ import polars as pl
 
 from reportgen.analyse.attribution import (
     Attribution,
+    VerdictJoin,
     attribute,
     choose_run,
     join_verdicts,
@@ -49,6 +50,7 @@ from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
 from reportgen.analyse.transitions import transitions
+from reportgen.analyse.trials import TrialFindings, judge_trials
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import ParameterError, UsageError, closest
@@ -114,6 +116,8 @@ class Findings:
     verdicts: VerdictSet | None = None
     attributions: tuple[Attribution, ...] = ()
     """The four cells of every run with verdicts, the run the verdicts judge first."""
+    trials: TrialFindings | None = None
+    """What the judge's trials found for the run the verdicts judge; None for one trial."""
     stale_cells: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     """Run -> cell -> its questions whose gold ids the manifest does not hold."""
     baseline: BaselineComparison | None = None
@@ -196,33 +200,40 @@ def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Means]
 
 def attribute_verdicts(
     evaluation: Evaluation, verdicts: VerdictSet | None, verdicts_run: str | None = None
-) -> tuple[tuple[Attribution, ...], list[ReportWarning]]:
-    """The four cells of every run with verdicts (the one they judge first), and what
-    their joins left out.
+) -> tuple[tuple[Attribution, ...], list[ReportWarning], TrialFindings | None]:
+    """The four cells of every run with verdicts (the one they judge first), what their
+    joins left out, and what the judge's trials found (None for one trial).
 
     The run judged is the one asked for, else the one the file names, else the first;
     every other run the verdicts name (several trace files, or a verdicts file with a
     run column) gets its cells too, under the same rule.
     """
     if verdicts is None:
-        return (), []
+        return (), [], None
     settings = evaluation.settings
     names = [result.name for result in evaluation.runs]
     judged = choose_run(verdicts, names, verdicts_run)
     also = [name for name in verdicts.runs if name in names and name != judged]
     found: list[Attribution] = []
     warnings: list[ReportWarning] = []
+    trials = None
     for name in (judged, *also):
         result = next(result for result in evaluation.runs if result.name == name)
         # a run judged through its chunk map has its own gold: the judgments derived there
         gold = evaluation.gold if result.chunked is None else result.chunked.gold
         covered = coverage(gold, result.run, settings.context_k, settings.threshold)
+
+        def cells_of(
+            join: VerdictJoin, scores: pl.DataFrame = result.scores, sent: pl.DataFrame = covered
+        ) -> Attribution:
+            return attribute(scores, join, settings.context_k, sent, settings.retrieved_when)
+
         join = join_verdicts(evaluation.gold, verdicts, name)
-        found.append(
-            attribute(result.scores, join, settings.context_k, covered, settings.retrieved_when)
-        )
+        if verdicts.trials and name == judged:
+            join, trials = judge_trials(evaluation.gold, verdicts, join, cells_of)
+        found.append(cells_of(join))
         warnings.extend(verdict_warnings(found[-1]))
-    return tuple(found), warnings
+    return tuple(found), warnings, trials
 
 
 def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
@@ -262,7 +273,7 @@ def run_analyses(
     created = created or created_at()
     version = version or default_version_label(created)
     settings = evaluation.settings
-    attributions, join_warnings = attribute_verdicts(
+    attributions, join_warnings, trials = attribute_verdicts(
         evaluation, options.verdicts, options.verdicts_run
     )
     cutoffs = tuple(analyse(result.run, result.scores) for result in evaluation.runs)
@@ -353,6 +364,7 @@ def run_analyses(
         comparisons=comparisons,
         verdicts=options.verdicts,
         attributions=attributions,
+        trials=trials,
         stale_cells=stale_cells,
         baseline=versus,
         gate=gate,

@@ -137,6 +137,7 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
             "threshold": verdicts.threshold,
             # the run they judge: merge judges the same, whatever its own options say
             "judged": findings.attributions[0].run,
+            "trials": [{"source": t.source, "format": t.format} for t in verdicts.trials],
         },
         "manifest": None
         if hygiene.manifest is None
@@ -183,6 +184,11 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
     frames |= {"forbidden": gold.forbidden, "evidence": gold.evidence}
     if verdicts is not None:
         frames["verdicts"] = verdicts.rows
+    if verdicts is not None and verdicts.trials:
+        frames["verdict_trials"] = pl.concat(
+            trial.rows.with_columns(trial=pl.lit(number, pl.Int64))
+            for number, trial in enumerate(verdicts.trials, start=1)
+        )
     files = {
         f"{MERGE_FOLDER}/{name}.parquet": _parquet(frame) for name, frame in sorted(frames.items())
     }

@@ -17,6 +17,7 @@ import polars as pl
 
 from reportgen.core.model import GoldSet, MisspeltKey, SummarisedRun, UnmatchedTrace, VerdictSet
 from reportgen.errors import UsageError
+from reportgen.load.inputs.trials import verdict_trials
 from reportgen.load.previous.merge_data import ShardData
 from reportgen.measure.chunked import Chunkings, chunk_run
 from reportgen.measure.scoring import Evaluation, RunScores, Settings, measuring_warnings
@@ -202,6 +203,9 @@ def merged_verdicts(shards: Sequence[ShardData]) -> VerdictSet | None:
     meta = metas[0]
     for key in ("format", "join_on", "metric", "threshold"):
         agreed(shards, f"the verdicts' {key}", _verdicts_key(key))
+    trials = agreed(shards, "the judge trials", lambda s: len(s.meta["verdicts"]["trials"]))
+    if trials:
+        return _merged_trials(shards, trials)
     return VerdictSet(
         rows=pl.concat(shard.frames["verdicts"] for shard in shards),
         source=_named(shards, lambda shard: shard.meta["verdicts"]["source"]),
@@ -210,6 +214,29 @@ def merged_verdicts(shards: Sequence[ShardData]) -> VerdictSet | None:
         metric=meta["metric"],
         threshold=meta["threshold"],
     )
+
+
+def _merged_trials(shards: Sequence[ShardData], trials: int) -> VerdictSet:
+    """Each judge trial's rows from every shard, then their majority, as one report's."""
+    stacked = pl.concat(shard.frames["verdict_trials"] for shard in shards)
+    meta = shards[0].meta["verdicts"]
+    return verdict_trials(
+        [
+            VerdictSet(
+                rows=stacked.filter(pl.col("trial") == number).drop("trial"),
+                source=_named(shards, _trial_source(number)),
+                format=meta["trials"][number - 1]["format"],
+                join_on=meta["join_on"],
+                metric=meta["metric"],
+                threshold=meta["threshold"],
+            )
+            for number in range(1, trials + 1)
+        ]
+    )
+
+
+def _trial_source(number: int) -> Callable[[ShardData], str]:
+    return lambda shard: str(shard.meta["verdicts"]["trials"][number - 1]["source"])
 
 
 def chunk_mapped(shards: Sequence[ShardData]) -> dict[str, str]:

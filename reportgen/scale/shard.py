@@ -61,7 +61,8 @@ class ShardPlan:
     folders: list[Path]
     gold: str
     runs: dict[str, str]
-    verdicts: str | None
+    verdicts: list[str]
+    """The verdict files, one per judge trial (empty: none)."""
     questions: list[int]
     """Gold questions per shard."""
     gold_fingerprint: str
@@ -72,8 +73,8 @@ class ShardPlan:
         (with merge/, what ``reportgen merge`` rebuilds the whole report from)."""
         words = ["reportgen", "report", self.gold]
         words += [f"{name}={path}" for name, path in self.runs.items()]
-        if self.verdicts is not None:
-            words += ["--verdicts", self.verdicts]
+        for name in self.verdicts:
+            words += ["--verdicts", name]
         return shlex.join([*words, "--merge-data", *options])
 
 
@@ -285,7 +286,7 @@ def make_shards(
     out_dir: str | Path,
     shards: int,
     *,
-    verdicts: str | Path | None = None,
+    verdicts: str | Path | Sequence[str | Path] | None = None,
     gold_format: str | None = None,
     run_format: str | None = None,
     verdict_format: str | None = None,
@@ -326,21 +327,24 @@ def make_shards(
         run_files[name] = f"runs/{safe_folder_name(name)}{_suffix(path, fmt, 'run')}"
         files[run_files[name]] = cut_run(path, fmt, shards)
         inputs.append((f"run {name!r}", path))
-    verdict_name = None
-    if verdicts is not None:
-        verdict_path = Path(verdicts)
+    trials = [verdicts] if isinstance(verdicts, str | Path) else list(verdicts or [])
+    verdict_names = []
+    for number, verdict_file in enumerate(trials, start=1):
+        verdict_path = Path(verdict_file)
         verdict_set = load_verdicts(
             verdict_path, verdict_format, metric=verdict_metric, threshold=verdict_threshold
         )
         fmt = detect_format(verdict_path, verdict_format, "verdict", verdict_metric)
-        verdict_name = "verdicts" + _suffix(verdict_path, fmt, "verdicts")
-        files[verdict_name] = cut_verdicts(verdict_path, verdict_set, gold_set, shards)
+        # judge trials keep their order: verdicts-1, verdicts-2, ...
+        stem = "verdicts" if len(trials) == 1 else f"verdicts-{number}"
+        verdict_names.append(stem + _suffix(verdict_path, fmt, "verdicts"))
+        files[verdict_names[-1]] = cut_verdicts(verdict_path, verdict_set, gold_set, shards)
         inputs.append(("the verdicts", verdict_path))
     plan = ShardPlan(
         folders=[out / f"shard-{shard}" for shard in range(shards)],
         gold=gold_name,
         runs=run_files,
-        verdicts=verdict_name,
+        verdicts=verdict_names,
         questions=questions,
         gold_fingerprint=gold_set.fingerprint,
     )
@@ -399,6 +403,7 @@ def _manifest(plan: ShardPlan) -> dict[str, Any]:
         "gold": plan.gold,
         "gold_fingerprint": plan.gold_fingerprint,
         "runs": plan.runs,
-        "verdicts": plan.verdicts,
+        # one file's name, or the judge trials' names in order
+        "verdicts": plan.verdicts if len(plan.verdicts) > 1 else next(iter(plan.verdicts), None),
         "measure": plan.command(["--out", "OUT"]),
     }

@@ -251,6 +251,20 @@ class Listed(TypedDict):
     ids: list[str]
 
 
+class CellRange(TypedDict):
+    min: int
+    max: int
+
+
+class JudgeAgreement(TypedDict):
+    questions: int
+    """Questions every trial judged (correct or wrong): the kappa's subjects."""
+    fleiss_kappa: float | None
+    """None when every vote is alike (chance agreement 1) or no question qualifies."""
+    unanimous: float | None
+    """The share of those questions whose trials all agree."""
+
+
 class VerdictsSection(TypedDict):
     source: str
     format: str
@@ -265,6 +279,17 @@ class VerdictsSection(TypedDict):
     unknown_questions: Listed
     unknown_verdicts: Listed
     other_runs: list[str]
+    trials: int
+    """How many times the same answers were judged (``--verdicts`` given that often)."""
+    flaky: Listed
+    """Questions whose trials' known verdicts disagree."""
+    tied: Listed
+    """Questions with as many trials saying correct as wrong: out of the cells."""
+    cell_ranges: dict[str, CellRange] | None
+    """Cell -> its min..max count over the trials (the cells are the majority's); None
+    for one trial."""
+    agreement: JudgeAgreement | None
+    """The judge's agreement with itself; None for one trial."""
 
 
 class CellCounts(TypedDict):

@@ -37,11 +37,11 @@ from reportgen.load.previous.merge_schema import (
 )
 
 MERGE_FOLDER = "merge"
-MERGE_DATA_FORMAT = 3
+MERGE_DATA_FORMAT = 4
 """Bumped when merge/ changes so that an older merge would misread it (2: the runs'
 longest list and span traces, settings.context_k_assumed; 3: the run the verdicts
 judge, each chunk map's digest, the shard's place in its cut: a merge must not guess
-them)."""
+them; 4: each judge trial's verdicts, which an older merge would drop)."""
 FRAMES = ("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence")
 
 
@@ -58,6 +58,7 @@ SCHEMAS = {
     "forbidden": FORBIDDEN_SCHEMA,
     "evidence": EVIDENCE_SCHEMA,
     "verdicts": VERDICTS_SCHEMA,
+    "verdict_trials": pl.Schema([*VERDICTS_SCHEMA.items(), ("trial", pl.Int64)]),
     "sent": _by_run(SENT_SCHEMA),
 }
 """Each Parquet file's columns (scores.parquet's follow the settings: merge_schema.py)."""
@@ -112,6 +113,7 @@ def read_merge_data(folder: Path) -> ShardData:
     with reading(data):
         meta = _meta(data / "shard.json")
         names = [*FRAMES, *(["verdicts"] if meta["verdicts"] is not None else [])]
+        names += ["verdict_trials"] if (meta["verdicts"] or {}).get("trials") else []
         names += ["returned"] if meta["manifest"] is None else []
         names += ["sent"] if any(run["traced"] for run in meta["runs"].values()) else []
         schemas = SCHEMAS | {"scores": scores_schema(meta)}

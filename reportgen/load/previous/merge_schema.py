@@ -104,6 +104,7 @@ SHARD_JSON = {
             "metric": Maybe(str),
             "threshold": Maybe(float),
             "judged": str,
+            "trials": [{"source": str, "format": str}],
         }
     ),
     "manifest": Maybe({"source": str, "index_version": Maybe(str)}),
