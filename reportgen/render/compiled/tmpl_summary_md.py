@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = '14ebf457bf10b67af71badf506f190e9d8392a43c6adb74fdb09105bc6531bd1'
+KEY = 'e6c2d15486830c8068fcbef7bf536e1776d647fa85b3ecec9a22d18922ba3cbd'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -24,6 +24,7 @@ def root(context, missing=missing):
     l_0_cells = resolve('cells')
     l_0_cells_sent = resolve('cells_sent')
     l_0_cell_names = resolve('cell_names')
+    l_0_judge_trials = resolve('judge_trials')
     l_0_transitions = resolve('transitions')
     l_0_transitions_moves = resolve('transitions_moves')
     l_0_drilldown = resolve('drilldown')
@@ -245,6 +246,11 @@ def root(context, missing=missing):
             yield str(environment.getattr(l_1_row, 'pass_rate'))
             yield ' |\n'
         l_1_row = missing
+        if (undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials):
+            pass
+            yield '\n'
+            yield str(t_2((undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials)))
+            yield '\n'
         l_1_loop = missing
         for l_1_row, l_1_loop in LoopContext((undefined(name='cells') if l_0_cells is missing else l_0_cells), undefined):
             _loop_vars = {}
@@ -293,7 +299,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 80 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 84 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
@@ -571,4 +577,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=66&2=68&3=96&5=98&6=116&8=120&10=123&12=126&14=130&15=134&17=137&18=140&20=144&22=147&24=149&25=153&27=156&28=159&33=164&34=166&38=170&42=173&44=175&46=177&48=181&50=185&51=189&54=204&55=210&57=213&59=215&60=223&61=229&62=233&64=247&66=251&68=255&69=259&71=262&74=266&75=270&80=291&81=297&82=299&84=301&86=304&88=316&91=320&92=324&93=326&97=330&98=333&101=337&103=340&105=342&106=345&108=351&110=355&112=357&113=361&115=364&116=367&121=373&125=376&126=380&128=383&130=386&132=388&133=391&135=398&137=400&139=405&141=409&142=411&143=417&145=420&147=422&148=424&149=430&151=433&156=436&158=439&160=443&161=445&162=451&163=454&170=460&174=463&176=465&177=468&179=475&181=477&185=480&186=484&188=486&191=494&192=498&198=502&200=511&202=519&203=523&206=532&210=535&211=537&213=539&214=543&218=547&220=551'
+debug_info = '1=67&2=69&3=97&5=99&6=117&8=121&10=124&12=127&14=131&15=135&17=138&18=141&20=145&22=148&24=150&25=154&27=157&28=160&33=165&34=167&38=171&42=174&44=176&46=178&48=182&50=186&51=190&54=205&55=211&57=214&59=216&60=224&61=230&62=234&64=247&66=250&68=253&70=257&72=261&73=265&75=268&78=272&79=276&84=297&85=303&86=305&88=307&90=310&92=322&95=326&96=330&97=332&101=336&102=339&105=343&107=346&109=348&110=351&112=357&114=361&116=363&117=367&119=370&120=373&125=379&129=382&130=386&132=389&134=392&136=394&137=397&139=404&141=406&143=411&145=415&146=417&147=423&149=426&151=428&152=430&153=436&155=439&160=442&162=445&164=449&165=451&166=457&167=460&174=466&178=469&180=471&181=474&183=481&185=483&189=486&190=490&192=492&195=500&196=504&202=508&204=517&206=525&207=529&210=538&214=541&215=543&217=545&218=549&222=553&224=557'
