@@ -373,5 +373,11 @@ def run_analyses(
         costs=costs,
         transitions=None
         if versus is None or options.baseline is None
-        else transitions(evaluation, options.baseline, attributions, versus.shared),
+        else transitions(
+            evaluation,
+            options.baseline,
+            attributions,
+            versus.shared,
+            flaky={} if trials is None else {attributions[0].run: trials.flaky},
+        ),
     )

@@ -14,7 +14,7 @@ way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any, Literal
 
@@ -184,15 +184,36 @@ def _mode_and_note(
     return "retrieval", None
 
 
+def baseline_flaky(baseline: Baseline, run: str) -> set[str]:
+    """The questions the baseline found flaky for ``run``: its judge's trials disagreed
+    (when they judged ``run``)."""
+    verdicts = baseline.report.get("verdicts") or {}
+    if verdicts.get("run") != run:
+        return set()
+    return set((verdicts.get("flaky") or {}).get("ids") or [])
+
+
+def _mark_flaky(entry: dict[str, Any], flaky: set[str]) -> dict[str, Any]:
+    """Each move's flaky questions, and the moved ones overall: a question whose judge
+    (or run) disagrees with itself moves without any change, so it is marked flaky,
+    never read as a regression."""
+    for move in entry["moves"]:
+        move["flaky"] = [qid for qid in move["questions"] if qid in flaky]
+    ids = sorted(qid for move in entry["moves"] for qid in move["flaky"])
+    return {**entry, "flaky": {"count": len(ids), "ids": ids}}
+
+
 def transitions(
     evaluation: Evaluation,
     baseline: Baseline,
     attributions: Sequence[Attribution],
     shared: set[str] | None,
+    flaky: Mapping[str, Collection[str]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """``transitions.<run>`` for every run of this report the baseline also measured.
 
-    ``shared`` is the questions a gold change leaves comparable (None: all of them).
+    ``shared`` is the questions a gold change leaves comparable (None: all of them);
+    ``flaky``: run -> this report's flaky questions (either side's mark a move flaky).
     """
     settings = evaluation.settings
     then_settings = baseline.report["settings"]
@@ -229,7 +250,8 @@ def transitions(
                 f"{settings.context_k} ({settings.retrieved_when}): a move may be the setting's"
             )
         states = CELL_STATES if mode == "cells" else RETRIEVAL_STATES
-        entry = matrix(then, now, states)
+        marked = set((flaky or {}).get(name, ())) | baseline_flaky(baseline, name)
+        entry = _mark_flaky(matrix(then, now, states), marked)
         entry = {
             "mode": mode,
             "k": {"then": k_then, "now": settings.context_k},

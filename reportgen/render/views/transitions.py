@@ -50,6 +50,8 @@ class Move:
     """The exact McNemar test against the opposite move, worded."""
     key: str
     """``from>to``: what the question table's transition filter matches."""
+    flaky: str = ""
+    """``2 flaky: q3, q7``: its questions whose judge disagrees with itself."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,16 @@ def _test_words(entry: dict[str, Any], source: str, target: str) -> str:
     return ""
 
 
+def flaky_words(count: int) -> str:
+    """What a reader must know of the moved questions whose judge disagreed with itself."""
+    if not count:
+        return ""
+    return (
+        f" {plural(count, 'moved question')} {'is' if count == 1 else 'are'} flaky (the "
+        "judge's trials disagree): marked flaky, not regressed."
+    )
+
+
 def _moves(entry: dict[str, Any]) -> list[Move]:
     return [
         Move(
@@ -122,6 +134,7 @@ def _moves(entry: dict[str, Any]) -> list[Move]:
             ids=_ids(move["questions"]),
             test=_test_words(entry, move["from"], move["to"]),
             key=f"{move['from']}>{move['to']}",
+            flaky=f"{len(move['flaky'])} flaky: {_ids(move['flaky'])}" if move["flaky"] else "",
         )
         for move in entry["moves"]
     ]
@@ -236,7 +249,7 @@ def transitions_view(report: Report, run: str | None) -> TransitionsView | None:
         column_totals=totals,
         summary=(
             f"{plural(entry['moved'], 'question')} of {entry['questions']} moved, "
-            f"{entry['unchanged']} stayed."
+            f"{entry['unchanged']} stayed." + flaky_words(entry["flaky"]["count"])
         ),
         moves=moves[:MOVES_LISTED],
         groups=[MoveGroup(move, by_move.get(move.key, [])) for move in moves],
