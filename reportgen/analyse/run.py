@@ -50,7 +50,7 @@ from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
 from reportgen.analyse.transitions import transitions
-from reportgen.analyse.trials import TrialFindings, judge_trials
+from reportgen.analyse.trials import TrialFindings, flaky_warning, judge_trials
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import ParameterError, UsageError, closest
@@ -233,6 +233,8 @@ def attribute_verdicts(
             join, trials = judge_trials(evaluation.gold, verdicts, join, cells_of)
         found.append(cells_of(join))
         warnings.extend(verdict_warnings(found[-1]))
+        if trials is not None and name == judged:
+            warnings.extend(flaky_warning(trials, name))
     return tuple(found), warnings, trials
 
 

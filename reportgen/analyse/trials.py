@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, VerdictJoin, join_verdicts
-from reportgen.core.model import GoldSet, VerdictSet
+from reportgen.core.model import GoldSet, ReportWarning, VerdictSet, examples
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,22 @@ def disagreements(voted: pl.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...]
         tuple(flaky.get_column("qid").sort().to_list()),
         tuple(tied.get_column("qid").sort().to_list()),
     )
+
+
+def flaky_warning(found: TrialFindings, run: str) -> list[ReportWarning]:
+    """The flaky questions as a warning: JUnit, ``--strict`` and the pages' alerts see it."""
+    if not found.flaky:
+        return []
+    return [
+        ReportWarning(
+            "verdicts_flaky",
+            f"{len(found.flaky)} question(s) of run {run!r} have judge trials that disagree "
+            f"(of {found.trials} trials): the cells take the majority"
+            + (f", and {len(found.tied)} tied question(s) are left out" if found.tied else ""),
+            len(found.flaky),
+            examples(found.flaky),
+        )
+    ]
 
 
 def judge_trials(

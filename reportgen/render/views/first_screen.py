@@ -192,6 +192,7 @@ SEVERITIES = (
             "no_relevant": "questions with nothing relevant",
             "verdicts_missing": "questions without a verdict",
             "verdicts_unknown": "unknown verdicts",
+            "verdicts_flaky": "questions the judge's trials disagree on",
         },
     ),
     (

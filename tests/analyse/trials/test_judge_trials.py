@@ -17,6 +17,8 @@ from click.testing import CliRunner
 import reportgen
 from reportgen.analyse.trials import fleiss_kappa
 from reportgen.cli import cli
+from reportgen.render.views.transitions import transitions_view
+from reportgen.render.views.trials import trials_line
 
 GOLD = {"q1": ["c1"], "q2": ["c2"], "q3": ["c3"]}
 RUN = {"q1": ["c1", "x"], "q2": ["x", "y"], "q3": ["c3"]}
@@ -246,3 +248,50 @@ def test_trials_of_different_runs_are_refused(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "judge different runs" in result.output and "Fix:" in result.output
+
+
+TRACE = Path(__file__).resolve().parents[2] / "fixtures" / "traces" / "multihop.jsonl"
+
+
+def test_trials_beside_a_trace_with_verdicts_are_refused(tmp_path: Path) -> None:
+    # one source of truth per run: a trace's verdicts are one trial, never mixed with trials
+    trials = []
+    for number in (1, 2):
+        path = tmp_path / f"v{number}.jsonl"
+        path.write_text(json.dumps({"id": "h1", "correct": number == 1}) + "\n")
+        trials += ["--verdicts", str(path)]
+    result = CliRunner().invoke(
+        cli, ["report", str(TRACE), *trials, "--out", str(tmp_path / "out"), "--format", "json"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "judge trials" in result.output and "Fix:" in result.output
+
+
+def test_flaky_moves_are_marked_in_the_transitions_junit_and_strict(tmp_path: Path) -> None:
+    gold, run, judged = _files(tmp_path, 3)
+    then = tmp_path / "then"
+    _report(
+        ["report", str(gold), f"rag={run}", "--verdicts", str(judged[0]), "--out", str(then)]
+        + ["--format", "json"],
+        then,
+    )
+    now, junit = tmp_path / "now", tmp_path / "junit.xml"
+    given = [x for path in judged for x in ("--verdicts", str(path))]
+    args = ["report", str(gold), f"rag={run}", *given, "--baseline", str(then), "--out", str(now)]
+    args += ["--format", "json"]  # the pages' words come from report.json: checked below
+    report = _report([*args, "--junit", str(junit)], now)
+    entry = report["transitions"]["rag"]
+    flaky = set(report["verdicts"]["flaky"]["ids"])
+    moved = {qid for move in entry["moves"] for qid in move["questions"]}
+    # with one trial as baseline, every move is a question some trial judged otherwise
+    assert moved and moved <= flaky
+    assert entry["flaky"]["ids"] == sorted(moved & flaky)
+    for move in entry["moves"]:
+        assert move["flaky"] == [qid for qid in move["questions"] if qid in flaky]
+    view = transitions_view(report, "rag")  # type: ignore[arg-type]
+    assert view is not None and "marked flaky, not regressed" in view.summary
+    assert all(move.flaky.startswith(f"{len(move.ids.split(', '))} flaky") for move in view.moves)
+    assert trials_line(report["verdicts"]).startswith("Judged 3 times")
+    assert 'name="verdicts_flaky (' in junit.read_text()
+    strict = CliRunner().invoke(cli, [*args, "--strict", "-q"])
+    assert strict.exit_code == 1 and "verdicts_flaky" in strict.output
