@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = 'e6c2d15486830c8068fcbef7bf536e1776d647fa85b3ecec9a22d18922ba3cbd'
+KEY = 'bc2a47fe28995f31f60b5ab3ba3dd5abef9895d82abad54ccc5e334dafdbe05c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -21,6 +21,7 @@ def root(context, missing=missing):
     l_0_gate_failed = resolve('gate_failed')
     l_0_gate_passed_rules = resolve('gate_passed_rules')
     l_0_gate_passed_summary = resolve('gate_passed_summary')
+    l_0_replicates = resolve('replicates')
     l_0_cells = resolve('cells')
     l_0_cells_sent = resolve('cells_sent')
     l_0_cell_names = resolve('cell_names')
@@ -210,6 +211,11 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    if (undefined(name='replicates') if l_0_replicates is missing else l_0_replicates):
+        pass
+        yield '\n'
+        yield str(t_2((undefined(name='replicates') if l_0_replicates is missing else l_0_replicates)))
+        yield '\n'
     if (undefined(name='cells') if l_0_cells is missing else l_0_cells):
         pass
         yield '\n#### The four cells ('
@@ -299,7 +305,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 84 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 88 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
@@ -577,4 +583,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=67&2=69&3=97&5=99&6=117&8=121&10=124&12=127&14=131&15=135&17=138&18=141&20=145&22=148&24=150&25=154&27=157&28=160&33=165&34=167&38=171&42=174&44=176&46=178&48=182&50=186&51=190&54=205&55=211&57=214&59=216&60=224&61=230&62=234&64=247&66=250&68=253&70=257&72=261&73=265&75=268&78=272&79=276&84=297&85=303&86=305&88=307&90=310&92=322&95=326&96=330&97=332&101=336&102=339&105=343&107=346&109=348&110=351&112=357&114=361&116=363&117=367&119=370&120=373&125=379&129=382&130=386&132=389&134=392&136=394&137=397&139=404&141=406&143=411&145=415&146=417&147=423&149=426&151=428&152=430&153=436&155=439&160=442&162=445&164=449&165=451&166=457&167=460&174=466&178=469&180=471&181=474&183=481&185=483&189=486&190=490&192=492&195=500&196=504&202=508&204=517&206=525&207=529&210=538&214=541&215=543&217=545&218=549&222=553&224=557'
+debug_info = '1=68&2=70&3=98&5=100&6=118&8=122&10=125&12=128&14=132&15=136&17=139&18=142&20=146&22=149&24=151&25=155&27=158&28=161&33=166&34=168&38=172&42=175&44=177&46=179&48=183&50=187&51=191&54=206&55=212&57=215&59=217&61=220&63=222&64=230&65=236&66=240&68=253&70=256&72=259&74=263&76=267&77=271&79=274&82=278&83=282&88=303&89=309&90=311&92=313&94=316&96=328&99=332&100=336&101=338&105=342&106=345&109=349&111=352&113=354&114=357&116=363&118=367&120=369&121=373&123=376&124=379&129=385&133=388&134=392&136=395&138=398&140=400&141=403&143=410&145=412&147=417&149=421&150=423&151=429&153=432&155=434&156=436&157=442&159=445&164=448&166=451&168=455&169=457&170=463&171=466&178=472&182=475&184=477&185=480&187=487&189=489&193=492&194=496&196=498&199=506&200=510&206=514&208=523&210=531&211=535&214=544&218=547&219=549&221=551&222=555&226=559&228=563'
