@@ -49,6 +49,7 @@ from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
+from reportgen.analyse.replicates import Replicates, refuse_judged_replicates, replicate_findings
 from reportgen.analyse.transitions import transitions
 from reportgen.analyse.trials import TrialFindings, flaky_warning, judge_trials
 from reportgen.core.labels import created_at, default_version_label
@@ -118,6 +119,8 @@ class Findings:
     """The four cells of every run with verdicts, the run the verdicts judge first."""
     trials: TrialFindings | None = None
     """What the judge's trials found for the run the verdicts judge; None for one trial."""
+    replicates: dict[str, Replicates] = field(default_factory=dict)
+    """Run -> its replicates' flaky questions and noise floor, for runs given several times."""
     stale_cells: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     """Run -> cell -> its questions whose gold ids the manifest does not hold."""
     baseline: BaselineComparison | None = None
@@ -219,6 +222,7 @@ def attribute_verdicts(
     trials = None
     for name in (judged, *also):
         result = next(result for result in evaluation.runs if result.name == name)
+        refuse_judged_replicates(result)
         # a run judged through its chunk map has its own gold: the judgments derived there
         gold = evaluation.gold if result.chunked is None else result.chunked.gold
         covered = coverage(gold, result.run, settings.context_k, settings.threshold)
@@ -236,6 +240,19 @@ def attribute_verdicts(
         if trials is not None and name == judged:
             warnings.extend(flaky_warning(trials, name))
     return tuple(found), warnings, trials
+
+
+def flaky_by_run(
+    replicates: Mapping[str, Replicates],
+    trials: TrialFindings | None,
+    attributions: Sequence[Attribution],
+) -> dict[str, set[str]]:
+    """Run -> its flaky questions: its replicates disagree on hit@k_ctx, or (the run the
+    verdicts judge) the judge's trials disagree."""
+    found = {name: set(found.flaky) for name, found in replicates.items()}
+    if trials is not None:
+        found.setdefault(attributions[0].run, set()).update(trials.flaky)
+    return found
 
 
 def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
@@ -278,6 +295,7 @@ def run_analyses(
     attributions, join_warnings, trials = attribute_verdicts(
         evaluation, options.verdicts, options.verdicts_run
     )
+    replicates = replicate_findings(evaluation)
     cutoffs = tuple(analyse(result.run, result.scores) for result in evaluation.runs)
     hygiene = check(evaluation, options.manifest, audience=options.audience, as_of=options.as_of)
     keys, keep = settings.measure_keys, settings.trec_eval
@@ -367,6 +385,7 @@ def run_analyses(
         verdicts=options.verdicts,
         attributions=attributions,
         trials=trials,
+        replicates=replicates,
         stale_cells=stale_cells,
         baseline=versus,
         gate=gate,
@@ -380,6 +399,6 @@ def run_analyses(
             options.baseline,
             attributions,
             versus.shared,
-            flaky={} if trials is None else {attributions[0].run: trials.flaky},
+            flaky=flaky_by_run(replicates, trials, attributions),
         ),
     )

@@ -186,11 +186,13 @@ def _mode_and_note(
 
 def baseline_flaky(baseline: Baseline, run: str) -> set[str]:
     """The questions the baseline found flaky for ``run``: its judge's trials disagreed
-    (when they judged ``run``)."""
+    (when they judged ``run``), or its replicates of ``run`` did."""
     verdicts = baseline.report.get("verdicts") or {}
-    if verdicts.get("run") != run:
-        return set()
-    return set((verdicts.get("flaky") or {}).get("ids") or [])
+    section = (baseline.report.get("runs") or {}).get(run) or {}
+    found = set((section.get("flaky") or {}).get("ids") or [])
+    if verdicts.get("run") == run:
+        found |= set((verdicts.get("flaky") or {}).get("ids") or [])
+    return found
 
 
 def _mark_flaky(entry: dict[str, Any], flaky: set[str]) -> dict[str, Any]:

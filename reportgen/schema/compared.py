@@ -275,7 +275,8 @@ TransitionMove = TypedDict(
     },
 )
 """Questions that went from one state to another, largest moves first; ``flaky``: those
-of them whose judge trials disagree (in this report or the baseline): no regression."""
+of them whose judge trials or run replicates disagree (in this report or the baseline):
+no regression."""
 
 
 class FlakyMoved(TypedDict):

@@ -166,6 +166,16 @@ class LatencySummary(QuantitySummary):
     """Why the baseline gives nothing to compare with (a report from before latency)."""
 
 
+class Listed(TypedDict):
+    count: int
+    ids: list[str]
+
+
+class RunReplicates(TypedDict):
+    count: int
+    files: list[str]
+
+
 class RunSection(TypedDict):
     source: str
     order: str
@@ -195,6 +205,13 @@ class RunSection(TypedDict):
     context_words: NotRequired[QuantitySummary]
     """Words sent per question (runs of non-space characters in the top k_ctx chunks'
     text), with chunk maps that hold text, when the report has latency or cost."""
+    replicates: NotRequired[RunReplicates]
+    """Present when the run was given several times (replicates of one system): the
+    means are then the mean over replicates of each question's value."""
+    flaky: NotRequired[Listed]
+    """With replicates: questions whose hit@k_ctx differs between them."""
+    noise_floor: NotRequired[dict[str, float | None]]
+    """With replicates: measure -> max - min of the replicates' means."""
 
 
 class WarningEntry(TypedDict):
@@ -244,11 +261,6 @@ class HygieneSection(TypedDict):
     provenance: Provenance
     stale: Stale
     forbidden: Forbidden
-
-
-class Listed(TypedDict):
-    count: int
-    ids: list[str]
 
 
 class CellRange(TypedDict):

@@ -411,7 +411,22 @@ def is_one_run(value: Any) -> bool:
         return True
     if not isinstance(value, Mapping):
         return False
-    return not all(is_path(v) or is_frame(v) or _holds_lists(v) for v in value.values())
+    return not all(
+        is_path(v) or is_frame(v) or _holds_lists(v) or is_replicates(v) for v in value.values()
+    )
+
+
+def is_replicates(value: Any) -> bool:
+    """A list of runs of one system (replicates): paths as ``Path`` objects, DataFrames or
+    ``{qid: ...}`` dicts; a list of strings is a question's ranked chunk ids."""
+    return (
+        isinstance(value, list | tuple)
+        and bool(value)
+        and all(
+            isinstance(item, os.PathLike) or is_frame(item) or isinstance(item, Mapping)
+            for item in value
+        )
+    )
 
 
 def _holds_lists(value: Any) -> bool:
@@ -441,7 +456,11 @@ def runs_from(value: Any, parameter: str = "runs") -> list[Run]:
                 f"{parameter} has a run named {name!r}, not a string",
                 "name each run with a string, e.g. {'bm25': ..., 'dense': ...}",
             )
-        runs.append(run_from(run, name, f"{parameter}[{name!r}]"))
+        if is_replicates(run):
+            label = f"{parameter}[{name!r}]"
+            runs += [run_from(one, name, f"{label}[{i}]") for i, one in enumerate(run)]
+        else:
+            runs.append(run_from(run, name, f"{parameter}[{name!r}]"))
     return runs
 
 

@@ -51,7 +51,7 @@ class Move:
     key: str
     """``from>to``: what the question table's transition filter matches."""
     flaky: str = ""
-    """``2 flaky: q3, q7``: its questions whose judge disagrees with itself."""
+    """``2 flaky: q3, q7``: its questions whose judge or run disagrees with itself."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def flaky_words(count: int) -> str:
         return ""
     return (
         f" {plural(count, 'moved question')} {'is' if count == 1 else 'are'} flaky (the "
-        "judge's trials disagree): marked flaky, not regressed."
+        "judge's trials or the run's replicates disagree): marked flaky, not regressed."
     )
 
 
