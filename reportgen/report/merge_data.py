@@ -23,6 +23,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.run import Findings
+from reportgen.errors import UsageError
 from reportgen.load.previous.merge_data import (
     MERGE_DATA_FORMAT,
     MERGE_FOLDER,
@@ -102,6 +103,14 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
     """merge/'s files, by their path in the report folder; ``cut``: the shard's place in
     the `reportgen shard` cut it came from (None when measured outside one)."""
     evaluation = findings.evaluation
+    replicated = [result for result in evaluation.runs if result.replicates]
+    if replicated:
+        raise UsageError(
+            f"run {replicated[0].name!r} is given {len(replicated[0].replicates)} times "
+            "(replicates), and merge/ holds one ranked list per run",
+            "leave out --merge-data (a report of replicates is not merged from shards), or "
+            "name the runs apart",
+        )
     gold, settings, verdicts = evaluation.gold, evaluation.settings, findings.verdicts
     hygiene = findings.hygiene
     meta = {

@@ -321,8 +321,9 @@ def make_shards(
         name = printable(name or path.stem)
         if name in run_files:
             raise UsageError(
-                f"two runs are named {name!r}",
-                "name them explicitly, e.g. bm25=runs/a.trec dense=runs/b.trec",
+                f"two runs are named {name!r}: replicates of one run are not cut into shards",
+                "measure replicates in one report (reportgen report GOLD dense=a.trec "
+                "dense=b.trec), or name the runs apart to shard them",
             )
         run_files[name] = f"runs/{safe_folder_name(name)}{_suffix(path, fmt, 'run')}"
         files[run_files[name]] = cut_run(path, fmt, shards)
