@@ -101,8 +101,10 @@ def test_verdicts_that_judge_a_replicated_run_are_refused(tmp_path: Path) -> Non
     verdicts.write_text(json.dumps({"id": "q00", "correct": True}) + "\n")
     result = CliRunner().invoke(
         cli,
-        ["report", str(gold), *[f"dense={p}" for p in replicates], "--verdicts", str(verdicts)]
-        + ["--out", str(tmp_path / "out")],
+        [
+            *["report", str(gold), *[f"dense={p}" for p in replicates]],
+            *["--verdicts", str(verdicts), "--out", str(tmp_path / "out")],
+        ],
     )
     assert result.exit_code == 2, result.output
     assert "replicates" in result.output and "Fix:" in result.output
