@@ -124,3 +124,22 @@ def test_replicates_are_not_cut_into_shards_nor_written_as_merge_data(tmp_path: 
     )
     assert merged.exit_code == 2 and "replicates" in merged.output, merged.output
     assert not out.exists()
+
+
+def test_replicate_flaky_questions_are_marked_in_the_transitions(tmp_path: Path) -> None:
+    gold, replicates, _ = _write(tmp_path, replicates=2)
+    runner = CliRunner()
+    then, now = tmp_path / "then", tmp_path / "now"
+    common = ["report", str(gold), *[f"dense={p}" for p in replicates], "--format", "json", "-q"]
+    assert runner.invoke(cli, [*common, "--out", str(then)]).exit_code == 0
+    done = runner.invoke(cli, [*common[:3], "--baseline", str(then), "--out", str(now)])
+    assert done.exit_code == 0, done.output
+    report = json.loads((now / "report.json").read_text())
+    flaky = set(json.loads((then / "report.json").read_text())["runs"]["dense"]["flaky"]["ids"])
+    entry = report["transitions"]["dense"]
+    assert entry["mode"] == "retrieval"
+    # the head is the first replicate alone: every question that moved is one the
+    # baseline's replicates disagreed on
+    moved = {qid for move in entry["moves"] for qid in move["questions"]}
+    assert moved and moved <= flaky
+    assert entry["flaky"]["ids"] == sorted(moved)
