@@ -23,7 +23,6 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.run import Findings
-from reportgen.errors import UsageError
 from reportgen.load.previous.merge_data import (
     MERGE_DATA_FORMAT,
     MERGE_FOLDER,
@@ -96,6 +95,8 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
             {"trace_id": u.trace_id, "reason": u.reason, "line": u.line}
             for u in run.unmatched_traces
         ],
+        # each replicate's scores are in replicate_scores.parquet; the lists kept are the first's
+        "replicates": [replicate.run.source for replicate in result.replicates],
     }
 
 
@@ -103,14 +104,6 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
     """merge/'s files, by their path in the report folder; ``cut``: the shard's place in
     the `reportgen shard` cut it came from (None when measured outside one)."""
     evaluation = findings.evaluation
-    replicated = [result for result in evaluation.runs if result.replicates]
-    if replicated:
-        raise UsageError(
-            f"run {replicated[0].name!r} is given {len(replicated[0].replicates)} times "
-            "(replicates), and merge/ holds one ranked list per run",
-            "leave out --merge-data (a report of replicates is not merged from shards), or "
-            "name the runs apart",
-        )
     gold, settings, verdicts = evaluation.gold, evaluation.settings, findings.verdicts
     hygiene = findings.hygiene
     meta = {
@@ -193,6 +186,15 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
     frames |= {"forbidden": gold.forbidden, "evidence": gold.evidence}
     if verdicts is not None:
         frames["verdicts"] = verdicts.rows
+    replicated = [
+        replicate.scores.select(
+            pl.lit(result.name).alias("run"), pl.lit(number, pl.Int64).alias("replicate"), pl.all()
+        )
+        for result in evaluation.runs
+        for number, replicate in enumerate(result.replicates, start=1)
+    ]
+    if replicated:
+        frames["replicate_scores"] = pl.concat(replicated)
     if verdicts is not None and verdicts.trials:
         frames["verdict_trials"] = pl.concat(
             trial.rows.with_columns(trial=pl.lit(number, pl.Int64))

@@ -180,7 +180,7 @@ def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScor
             ties.setdefault(int(k), set()).update(qids)
         for key, qids in meta["ties_within"].items():
             within.setdefault(key, set()).update(qids)
-    return RunScores(
+    merged = RunScores(
         run=run,
         scores=_rows(shards, "scores", name).sort("qid"),
         extra_questions=tuple(sorted(extra)),
@@ -188,6 +188,33 @@ def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScor
         ties={k: sorted(qids) for k, qids in sorted(ties.items())},
         ties_within={key: sorted(within[key]) for key in sorted(within, key=_measure_order)},
     )
+    return dataclasses.replace(merged, replicates=_replicates(shards, name, merged))
+
+
+def _replicates(shards: Sequence[ShardData], name: str, merged: RunScores) -> tuple[RunScores, ...]:
+    """Each replicate of the run over every shard: its scores, the source its shards name
+    (what the replicates' findings read); the rest is the merged run's."""
+    count = agreed(
+        shards, f"run {name!r}'s replicates", lambda s: len(s.meta["runs"][name]["replicates"])
+    )
+    if not count:
+        return ()
+    rows = pl.concat(shard.frames["replicate_scores"] for shard in shards).filter(
+        pl.col("run") == name
+    )
+    return tuple(
+        dataclasses.replace(
+            merged,
+            run=dataclasses.replace(merged.run, source=_named(shards, _replicate(name, number))),
+            scores=rows.filter(pl.col("replicate") == number).drop("run", "replicate").sort("qid"),
+        )
+        for number in range(1, count + 1)
+    )
+
+
+def _replicate(name: str, number: int) -> Callable[[ShardData], str]:
+    """The file a shard names for replicate ``number`` (from 1) of run ``name``."""
+    return lambda shard: str(shard.meta["runs"][name]["replicates"][number - 1])
 
 
 def _verdicts_key(key: str) -> Callable[[ShardData], Any]:

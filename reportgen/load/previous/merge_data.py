@@ -41,7 +41,8 @@ MERGE_DATA_FORMAT = 4
 """Bumped when merge/ changes so that an older merge would misread it (2: the runs'
 longest list and span traces, settings.context_k_assumed; 3: the run the verdicts
 judge, each chunk map's digest, the shard's place in its cut: a merge must not guess
-them; 4: each judge trial's verdicts, which an older merge would drop)."""
+them; 4: each judge trial's verdicts and each run replicate's scores, which an older
+merge would drop)."""
 FRAMES = ("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence")
 
 
@@ -114,9 +115,18 @@ def read_merge_data(folder: Path) -> ShardData:
         meta = _meta(data / "shard.json")
         names = [*FRAMES, *(["verdicts"] if meta["verdicts"] is not None else [])]
         names += ["verdict_trials"] if (meta["verdicts"] or {}).get("trials") else []
+        names += (
+            ["replicate_scores"] if any(run["replicates"] for run in meta["runs"].values()) else []
+        )
         names += ["returned"] if meta["manifest"] is None else []
         names += ["sent"] if any(run["traced"] for run in meta["runs"].values()) else []
-        schemas = SCHEMAS | {"scores": scores_schema(meta)}
+        scores = scores_schema(meta)
+        schemas = SCHEMAS | {
+            "scores": scores,
+            "replicate_scores": pl.Schema(
+                [("run", pl.String), ("replicate", pl.Int64), *list(scores.items())[1:]]
+            ),
+        }
         frames = {name: _frame(data / f"{name}.parquet", schemas[name]) for name in names}
     return ShardData(folder, meta, frames)
 

@@ -110,20 +110,36 @@ def test_verdicts_that_judge_a_replicated_run_are_refused(tmp_path: Path) -> Non
     assert "replicates" in result.output and "Fix:" in result.output
 
 
-def test_replicates_are_not_cut_into_shards_nor_written_as_merge_data(tmp_path: Path) -> None:
-    gold, replicates, _ = _write(tmp_path, replicates=2)
-    runs = [f"dense={p}" for p in replicates]
+def test_shard_and_merge_give_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gold, replicates, other = _write(tmp_path, replicates=2)
+    runs = [*[f"dense={p}" for p in replicates], f"bm25={other}"]
+    whole = _report(tmp_path, str(gold), *runs)
     runner = CliRunner()
-    cut = runner.invoke(
-        cli, ["shard", str(gold), *runs, "--shards", "2", "--out", str(tmp_path / "s")]
-    )
-    assert cut.exit_code == 2 and "replicates" in cut.output and "Fix:" in cut.output
-    out = tmp_path / "out"
-    merged = runner.invoke(
-        cli, ["report", str(gold), *runs, "--merge-data", "--out", str(out), "--format", "json"]
-    )
-    assert merged.exit_code == 2 and "replicates" in merged.output, merged.output
-    assert not out.exists()
+    shards = tmp_path / "shards"
+    cut = runner.invoke(cli, ["shard", str(gold), *runs, "--shards", "2", "--out", str(shards)])
+    assert cut.exit_code == 0, cut.output
+    plan = json.loads((shards / "shards.json").read_text())
+    assert plan["replicates"] == {"dense": ["runs/dense-2.trec"]}
+    outs = []
+    for number, folder in enumerate(plan["folders"]):
+        out = tmp_path / f"out-{number}"
+        args = ["report", "gold.jsonl", "dense=runs/dense.trec", "dense=runs/dense-2.trec"]
+        args += ["bm25=runs/bm25.trec", "--merge-data", "--out", str(out), "--format", "json"]
+        monkeypatch.chdir(shards / folder)
+        done = runner.invoke(cli, [*args, "-q"])
+        assert done.exit_code == 0, done.output
+        outs.append(str(out))
+    merged_out = tmp_path / "merged"
+    done = runner.invoke(cli, ["merge", *outs, "--out", str(merged_out), "--format", "json", "-q"])
+    assert done.exit_code == 0, done.output
+    merged = json.loads((merged_out / "report.json").read_text())
+    for name in ("dense", "bm25"):
+        for key in ("n", "means", "by_kind", "flaky", "noise_floor"):
+            assert merged["runs"][name].get(key) == whole["runs"][name].get(key), (name, key)
+    assert merged["runs"]["dense"]["replicates"]["count"] == 2
+    assert merged["comparisons"]["pairs"] == whole["comparisons"]["pairs"]
 
 
 def test_replicate_flaky_questions_are_marked_in_the_transitions(tmp_path: Path) -> None:
