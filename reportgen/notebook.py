@@ -316,7 +316,12 @@ class Results:
                 f"pass e.g. compare_measures=[{compare_measures!r}]",
                 "--compare-measures",
             )
-        runs = [result.run for result in self.evaluation.runs]
+        # a run's replicates each, so that the report folds them as evaluate did
+        runs = [
+            replicate.run
+            for result in self.evaluation.runs
+            for replicate in (result.replicates or (result,))
+        ]
         inputs = ReportInputs(
             self.evaluation.gold, runs, verdicts=self.verdicts, verdicts_run=self.verdicts_run
         )

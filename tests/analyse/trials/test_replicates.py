@@ -159,3 +159,23 @@ def test_replicate_flaky_questions_are_marked_in_the_transitions(tmp_path: Path)
     moved = {qid for move in entry["moves"] for qid in move["questions"]}
     assert moved and moved <= flaky
     assert entry["flaky"]["ids"] == sorted(moved)
+
+
+def test_results_report_keeps_the_replicates_and_trials(tmp_path: Path) -> None:
+    gold, replicates, other = _write(tmp_path, replicates=2)
+    trials = [
+        {f"q{i:02d}": (i + t) % 3 != 0 for i in range(40)} for t in range(3)
+    ]  # every question is wrong in one trial of three: all flaky, none tied
+    results = reportgen.evaluate(
+        gold,
+        {"dense": replicates, "bm25": other},
+        context_k=3,
+        verdicts=trials,
+        verdicts_run="bm25",
+    )
+    written = results.report(tmp_path / "out", formats=()).report
+    assert written["runs"]["dense"]["replicates"]["count"] == 2
+    verdicts = written["verdicts"]
+    assert verdicts is not None and verdicts["trials"] == 3
+    assert results.trials is not None
+    assert verdicts["flaky"]["ids"] == list(results.trials.flaky)
