@@ -292,3 +292,36 @@ def test_flaky_moves_are_marked_in_the_transitions_junit_and_strict(tmp_path: Pa
     assert 'name="verdicts_flaky (' in junit.read_text()
     strict = CliRunner().invoke(cli, [*args, "--strict", "-q"])
     assert strict.exit_code == 1 and "verdicts_flaky" in strict.output
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_order_of_the_trials_changes_nothing_and_one_trial_is_a_plain_file(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    qids = [f"q{i}" for i in range(30)]
+    gold = {q: [f"{q}-g"] for q in qids}
+    run = {q: [f"{q}-g" if rng.random() < 0.6 else "x", "y"] for q in qids}
+    trials = [
+        {q: (None if rng.random() < 0.1 else rng.random() < 0.7) for q in qids} for _ in range(4)
+    ]
+    shuffled = trials[:]
+    rng.shuffle(shuffled)
+    one, other = (
+        reportgen.evaluate(gold, {"rag": run}, context_k=2, verdicts=given)
+        for given in (trials, shuffled)
+    )
+    assert one.trials is not None and other.trials is not None
+    assert one.trials.flaky == other.trials.flaky and one.trials.tied == other.trials.tied
+    assert one.trials.cell_ranges == other.trials.cell_ranges
+    kappa, again = one.trials.agreement, other.trials.agreement
+    assert kappa.fleiss_kappa == pytest.approx(again.fleiss_kappa, abs=1e-12)
+    assert one.found_cells is not None and other.found_cells is not None
+    assert one.found_cells.overall.counts == other.found_cells.overall.counts
+    plain, listed = (
+        reportgen.evaluate(gold, {"rag": run}, context_k=2, verdicts=given)
+        for given in (trials[0], [trials[0]])
+    )
+    assert listed.trials is None
+    assert plain.found_cells is not None and listed.found_cells is not None
+    assert plain.found_cells.overall.counts == listed.found_cells.overall.counts
