@@ -400,5 +400,6 @@ def run_analyses(
             attributions,
             versus.shared,
             flaky=flaky_by_run(replicates, trials, attributions),
+            tied={} if trials is None else {attributions[0].run: trials.tied},
         ),
     )

@@ -29,7 +29,8 @@ from reportgen.measure.scoring import Evaluation, RunScores
 from reportgen.schema import rounded
 
 Mode = Literal["cells", "retrieval"]
-CELL_STATES = (*CELLS, "unanswerable", "no_verdict")
+CELL_STATES = (*CELLS, "unanswerable", "no_verdict", "tied")
+"""``tied``: an answerable question whose judge trials split evenly (out of the cells)."""
 RETRIEVAL_STATES = ("retrieved", "missed", "unanswerable")
 SIDE_BY_SIDE_KEPT = 200
 """Moved questions whose two top-k lists report.json keeps (largest moves first)."""
@@ -52,13 +53,18 @@ def retrieval_states(per_question: pl.DataFrame, k: int, rule: RetrievedRule) ->
     return per_question.select("qid", state.alias("state"))
 
 
-def cell_states(statuses: pl.DataFrame, cells: pl.DataFrame) -> pl.DataFrame:
-    """(qid, state) from (qid, status) and (qid, cell) of the questions in a cell."""
+def cell_states(
+    statuses: pl.DataFrame, cells: pl.DataFrame, tied: Collection[str] = ()
+) -> pl.DataFrame:
+    """(qid, state) from (qid, status) and (qid, cell) of the questions in a cell;
+    ``tied``: the questions whose judge trials split evenly."""
     state = (
         pl.when(pl.col("cell").is_not_null())
         .then(pl.col("cell"))
         .when(~_answerable())
         .then(pl.lit("unanswerable"))
+        .when(pl.col("qid").is_in(sorted(tied)))
+        .then(pl.lit("tied"))
         .otherwise(pl.lit("no_verdict"))
     )
     return statuses.join(cells, on="qid", how="left").select("qid", state.alias("state"))
@@ -159,7 +165,9 @@ def _baseline_states(
     if mode == "retrieval":
         return retrieval_states(rows, k, rule)
     questions = baseline.report["attribution"][run]["questions"]
-    return cell_states(rows.select("qid", "status"), _cells_frame(questions))
+    verdicts = baseline.report.get("verdicts") or {}
+    tied = (verdicts.get("tied") or {}).get("ids") or [] if verdicts.get("run") == run else []
+    return cell_states(rows.select("qid", "status"), _cells_frame(questions), tied)
 
 
 def _judged_then(baseline: Baseline, run: str) -> bool:
@@ -211,11 +219,13 @@ def transitions(
     attributions: Sequence[Attribution],
     shared: set[str] | None,
     flaky: Mapping[str, Collection[str]] | None = None,
+    tied: Mapping[str, Collection[str]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """``transitions.<run>`` for every run of this report the baseline also measured.
 
     ``shared`` is the questions a gold change leaves comparable (None: all of them);
-    ``flaky``: run -> this report's flaky questions (either side's mark a move flaky).
+    ``flaky``: run -> this report's flaky questions (either side's mark a move flaky);
+    ``tied``: run -> its questions whose judge trials split evenly (their own state).
     """
     settings = evaluation.settings
     then_settings = baseline.report["settings"]
@@ -235,6 +245,7 @@ def transitions(
             now = cell_states(
                 result.scores.select("qid", "status"),
                 judged[name].questions.select("qid", "cell").drop_nulls(),
+                (tied or {}).get(name, ()),
             )
         else:
             now = retrieval_states(result.scores, settings.context_k, settings.retrieved_when)

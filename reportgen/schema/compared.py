@@ -258,6 +258,7 @@ TransitionState = Literal[
     "missed_wrong",
     "unanswerable",
     "no_verdict",
+    "tied",
     "retrieved",
     "missed",
 ]

@@ -21,6 +21,7 @@ STATE_NAMES: dict[str, str] = {
     **{str(cell): name for cell, name in CELL_NAMES.items()},
     "unanswerable": "unanswerable",
     "no_verdict": "no verdict",
+    "tied": "tied (the judge split)",
     "retrieved": "gold in top k",
     "missed": "gold not in top k",
 }

@@ -15,10 +15,13 @@ import pytest
 from click.testing import CliRunner
 
 import reportgen
+from reportgen.analyse.run import AnalysisOptions, run_analyses
 from reportgen.analyse.trials import fleiss_kappa
 from reportgen.cli import cli
+from reportgen.load.previous.baseline import Baseline
 from reportgen.render.views.transitions import transitions_view
 from reportgen.render.views.trials import trials_line
+from reportgen.report.assemble import assemble, per_question_rows
 
 GOLD = {"q1": ["c1"], "q2": ["c2"], "q3": ["c3"]}
 RUN = {"q1": ["c1", "x"], "q2": ["x", "y"], "q3": ["c3"]}
@@ -325,3 +328,18 @@ def test_the_order_of_the_trials_changes_nothing_and_one_trial_is_a_plain_file(
     assert listed.trials is None
     assert plain.found_cells is not None and listed.found_cells is not None
     assert plain.found_cells.overall.counts == listed.found_cells.overall.counts
+
+
+def test_a_tied_question_is_its_own_state_in_the_transitions() -> None:
+    # q1 was correct in the baseline; now two trials split on it: tied, not "no verdict"
+    then = reportgen.evaluate(GOLD, {"rag": RUN}, context_k=2, verdicts={"q1": True, "q2": False})
+    now = reportgen.evaluate(
+        GOLD, {"rag": RUN}, context_k=2, verdicts=[{"q1": True, "q2": False}, {"q1": False}]
+    )
+    earlier = run_analyses(then.evaluation, AnalysisOptions(verdicts=then.verdicts))
+    baseline = Baseline(Path("b"), dict(assemble(earlier)), per_question_rows(then.evaluation))
+    found = run_analyses(now.evaluation, AnalysisOptions(verdicts=now.verdicts, baseline=baseline))
+    assert found.transitions is not None
+    entry = found.transitions["rag"]
+    (move,) = [m for m in entry["moves"] if "q1" in m["questions"]]
+    assert (move["from"], move["to"], move["flaky"]) == ("retrieved_correct", "tied", ["q1"])
