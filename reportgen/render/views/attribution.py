@@ -321,7 +321,7 @@ def _join_lines(
     ):
         ids = f": {', '.join(listed['ids'])}" if listed["ids"] else ""
         lines.append(f"{plural(listed['count'], noun, nouns)} {rest}{ids}.")
-    if verdicts["trials"] > 1:
+    if verdicts.get("trials", 1) > 1:
         lines.append(ranges_line(verdicts))
     unshown = [run for run in verdicts["other_runs"] if run not in report_runs]
     if unshown:

@@ -127,6 +127,11 @@ def flaky_words(count: int) -> str:
     )
 
 
+def _flaky_ids(ids: list[str]) -> str:
+    """``2 flaky: q3, q7``; empty when none (or a report written before flaky moves)."""
+    return f"{len(ids)} flaky: {_ids(ids)}" if ids else ""
+
+
 def _moves(entry: dict[str, Any]) -> list[Move]:
     return [
         Move(
@@ -135,7 +140,7 @@ def _moves(entry: dict[str, Any]) -> list[Move]:
             ids=_ids(move["questions"]),
             test=_test_words(entry, move["from"], move["to"]),
             key=f"{move['from']}>{move['to']}",
-            flaky=f"{len(move['flaky'])} flaky: {_ids(move['flaky'])}" if move["flaky"] else "",
+            flaky=_flaky_ids(move.get("flaky") or []),
         )
         for move in entry["moves"]
     ]
@@ -250,7 +255,8 @@ def transitions_view(report: Report, run: str | None) -> TransitionsView | None:
         column_totals=totals,
         summary=(
             f"{plural(entry['moved'], 'question')} of {entry['questions']} moved, "
-            f"{entry['unchanged']} stayed." + flaky_words(entry["flaky"]["count"])
+            f"{entry['unchanged']} stayed."
+            + flaky_words((entry.get("flaky") or {}).get("count", 0))
         ),
         moves=moves[:MOVES_LISTED],
         groups=[MoveGroup(move, by_move.get(move.key, [])) for move in moves],

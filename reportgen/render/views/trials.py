@@ -11,7 +11,8 @@ from reportgen.schema.sections import VerdictsSection
 def trials_line(verdicts: VerdictsSection | None) -> str:
     """``Judged 3 times: 4 flaky questions (trials disagree), 1 tied (out of the cells);
     Fleiss' kappa 0.81, 90% unanimous.``; empty for one trial."""
-    if verdicts is None or verdicts["trials"] < 2:
+    # a report written before judge trials has no "trials": one trial
+    if verdicts is None or verdicts.get("trials", 1) < 2:
         return ""
     agreement = verdicts["agreement"]
     kappa = "" if agreement is None else f"; Fleiss' kappa {fmt(agreement['fleiss_kappa'])}"
@@ -29,7 +30,7 @@ def trials_line(verdicts: VerdictsSection | None) -> str:
 
 def ranges_line(verdicts: VerdictsSection) -> str:
     """Each cell's min..max over the trials; the cells shown are the majority's."""
-    ranges = verdicts["cell_ranges"]
+    ranges = verdicts.get("cell_ranges")
     if ranges is None:
         return ""
     spans = ", ".join(
