@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.attribution import with_stale
 from reportgen.render.views.common import Cell, Table, fmt, plural, verdict_class
-from reportgen.render.views.replicates import noise_floor_note
+from reportgen.render.views.replicates import compared_runs, noise_floor_note
 from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
@@ -274,8 +274,7 @@ def _blocks(
     for entry, then_now in zip(entries, cells or [None] * len(entries), strict=True):
         changed, total = _changed_table(entry, titles)
         moves = fmt(entry["one_question"])
-        sides = (entry["before"], entry["after"])
-        floor = "" if report is None else noise_floor_note(report, sides)
+        floor = "" if report is None else noise_floor_note(report, compared_runs(entry))
         blocks.append(
             ComparisonBlock(
                 title=f"{entry['before']} → {entry['after']}",

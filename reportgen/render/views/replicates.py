@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from reportgen.render.views.common import fmt, plural
 from reportgen.schema import Report
+
+
+def compared_runs(entry: Mapping[str, object]) -> tuple[str, ...]:
+    """The runs a comparison names: against a baseline its sides are labelled
+    ``rag (v1)``, and the run is ``entry["run"]``."""
+    named = (entry["before"], entry["after"], entry.get("run"))
+    return tuple(str(name) for name in named if name is not None)
 
 
 def noise_floor_note(report: Report, runs: tuple[str, ...]) -> str:
@@ -12,8 +21,9 @@ def noise_floor_note(report: Report, runs: tuple[str, ...]) -> str:
     k = report["context_k"]
     keys = (f"recall@{k}", f"hit@{k}", f"mrr@{k}")
     parts = []
+    known = report.get("runs") or {}
     for name in dict.fromkeys(runs):
-        section = report["runs"].get(name)
+        section = known.get(name)
         if section is None or "noise_floor" not in section or "replicates" not in section:
             continue
         floor = section["noise_floor"]
