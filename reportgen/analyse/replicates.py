@@ -11,8 +11,10 @@ the per-question mean of its replicates (measure/replicates.py). Here, per such 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from reportgen.core.model import ReportWarning, examples
 from reportgen.errors import UsageError
 from reportgen.measure.replicates import flaky_ids
 from reportgen.measure.scoring import Evaluation, RunScores, run_means
@@ -53,6 +55,21 @@ def replicate_findings(evaluation: Evaluation) -> dict[str, Replicates]:
             noise_floor=floor,
         )
     return found
+
+
+def replicate_warnings(found: Mapping[str, Replicates]) -> list[ReportWarning]:
+    """A run whose replicates disagree: JUnit, ``--strict`` and the pages' alerts see it."""
+    return [
+        ReportWarning(
+            "replicates_flaky",
+            f"run {name!r}: {len(run.flaky)} question(s) are retrieved by some of its "
+            f"{len(run.files)} replicates and not by others; their values are the mean",
+            len(run.flaky),
+            examples(run.flaky),
+        )
+        for name, run in found.items()
+        if run.flaky
+    ]
 
 
 def refuse_judged_replicates(result: RunScores) -> None:

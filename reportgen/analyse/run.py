@@ -49,7 +49,12 @@ from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
-from reportgen.analyse.replicates import Replicates, refuse_judged_replicates, replicate_findings
+from reportgen.analyse.replicates import (
+    Replicates,
+    refuse_judged_replicates,
+    replicate_findings,
+    replicate_warnings,
+)
 from reportgen.analyse.transitions import transitions
 from reportgen.analyse.trials import TrialFindings, flaky_warning, judge_trials
 from reportgen.core.labels import created_at, default_version_label
@@ -367,6 +372,7 @@ def run_analyses(
             *hygiene.warnings,
             *evaluation.warnings,
             *join_warnings,
+            *replicate_warnings(replicates),
             *audit(gate),
         ),
         means=means,

@@ -196,6 +196,7 @@ SEVERITIES = (
             "verdicts_missing": "questions without a verdict",
             "verdicts_unknown": "unknown verdicts",
             "verdicts_flaky": "questions the judge's trials disagree on",
+            "replicates_flaky": "questions a run's replicates disagree on",
         },
     ),
     (

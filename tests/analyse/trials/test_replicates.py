@@ -88,6 +88,8 @@ def test_cli_and_python_api_agree_with_a_count_by_hand(tmp_path: Path) -> None:
     assert api["mrr@3"].item() == pytest.approx(dense["means"]["mrr@3"], abs=1e-9)
     flaky = hits.group_by("qid").agg(pl.col("hit@3").n_unique() > 1).filter(pl.col("hit@3"))
     assert dense["flaky"]["ids"] == sorted(flaky["qid"].to_list())
+    (warning,) = [w for w in report["warnings"] if w["code"] == "replicates_flaky"]
+    assert warning["count"] == dense["flaky"]["count"] > 0
     means = [frame["mrr@3"].mean() for frame in alone]
     assert dense["noise_floor"]["mrr@3"] == pytest.approx(max(means) - min(means), abs=1e-9)  # type: ignore[type-var,operator]
     # the comparison reads the folded run, and the means beside it
