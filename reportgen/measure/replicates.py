@@ -7,10 +7,11 @@ differs between replicates. The spread between the replicates' own means is the 
 noise floor: a change smaller than it is what rerunning the same system gives.
 
 Each replicate is measured on its own first (so every check a run gets, each replicate
-gets), then they are folded into one run that keeps them (``RunScores.replicates``, folded in
-measure/scoring.py with the frames made here). Counts that are not measures (``n_retrieved``,
-``first_relevant_rank``) and the ranked lists the other analyses read (the cutoff, the
-stale and leak checks, the pages' top k) are the first replicate's.
+gets), then they are folded into one run that keeps them (``RunScores.replicates``,
+folded in measure/scoring.py with the frames made here). The whole-number columns
+(``n_retrieved``, ``first_relevant_rank``, ``context_chars@k``) and the ranked lists the
+other analyses read (the cutoff, the stale and leak checks, the pages' top k) are the
+first replicate's.
 """
 
 from __future__ import annotations
