@@ -25,6 +25,7 @@ import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.latency import cost_findings
+from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import attribute_verdicts
 from reportgen.analyse.trials import TrialFindings
 from reportgen.core.labels import created_at
@@ -490,7 +491,7 @@ def evaluate(
         cells[0] if cells else None,
         tuple(join_warnings),
         trials=trials,
-        judgments=None if judgments is None else judgments_from(judgments),
+        judgments=None if judgments is None else _graded(evaluation, judgments),
         judgments_source=_judgments_source(judgments),
     )
     if baseline is None:
@@ -605,6 +606,12 @@ def _grades_of(qid: Any, grades: Any) -> Mapping[Any, int]:
             "--judgments",
         )
     return grades
+
+
+def _graded(evaluation: Evaluation, judgments: JudgmentsInput) -> pl.DataFrame:
+    """The judge's grades, refused beside replicates as `reportgen report` refuses them."""
+    refuse_graded_replicates(evaluation)
+    return judgments_from(judgments)
 
 
 def _judgments_source(value: JudgmentsInput | None) -> str:

@@ -34,6 +34,7 @@ from reportgen.analyse.ppi import (
     refuse_gate_rules,
     refuse_unguarded,
 )
+from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
@@ -257,6 +258,8 @@ def analyse_and_write(
     ``cut``: the shard's place in its `reportgen shard` cut, for merge/; ``coverage``:
     how much of its cut a merge holds; ``warnings``: the command's own, said first."""
     checks = ending.checks
+    if evidence.judgments is not None:
+        refuse_graded_replicates(evaluation)
     ppi = _ppi(evaluation, evidence, ending)
     options = AnalysisOptions(
         verdicts=evidence.verdicts,

@@ -72,6 +72,19 @@ def replicate_warnings(found: Mapping[str, Replicates]) -> list[ReportWarning]:
     ]
 
 
+def refuse_graded_replicates(evaluation: Evaluation) -> None:
+    """A judge's grades (``--judgments``) read each run's ranked list, and a replicated
+    run's is its first replicate's: its judge-only means would not be the gold set's."""
+    replicated = [result for result in evaluation.runs if result.replicates]
+    if replicated:
+        name, count = replicated[0].name, len(replicated[0].replicates)
+        raise UsageError(
+            f"--judgments grade each run's ranked list, and run {name!r} is given {count} "
+            "times (replicates)",
+            "leave out --judgments, or give each replicate its own run name",
+        )
+
+
 def refuse_judged_replicates(result: RunScores) -> None:
     """Verdicts judge one set of answers: which replicate's chunks were sent is unknown."""
     if result.replicates:

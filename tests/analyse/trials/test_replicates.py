@@ -182,3 +182,10 @@ def test_results_report_keeps_the_replicates_and_trials(tmp_path: Path) -> None:
     assert verdicts is not None and verdicts["trials"] == 3
     assert results.trials is not None
     assert verdicts["flaky"]["ids"] == list(results.trials.flaky)
+
+
+def test_a_judges_grades_beside_replicates_are_refused() -> None:
+    # the judge-only means would read the first replicate's list, the gold set's all of them
+    run = {"q1": ["c1"], "q2": ["x"]}
+    with pytest.raises(reportgen.errors.UsageError, match="replicates"):
+        reportgen.evaluate(GOLD, {"rag": [run, run]}, context_k=1, judgments={"q1": {"c1": 1}})
