@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 import reportgen
 from reportgen.cli import cli
+from reportgen.render.views.replicates import compared_runs, noise_floor_note, replicates_line
 
 GOLD = {"q1": ["c1"], "q2": ["c2"]}
 
@@ -92,9 +93,13 @@ def test_cli_and_python_api_agree_with_a_count_by_hand(tmp_path: Path) -> None:
     assert warning["count"] == dense["flaky"]["count"] > 0
     means = [frame["mrr@3"].mean() for frame in alone]
     assert dense["noise_floor"]["mrr@3"] == pytest.approx(max(means) - min(means), abs=1e-9)  # type: ignore[type-var,operator]
-    # the comparison reads the folded run, and the means beside it
+    # the comparison reads the folded run; the pages and the terminal say its noise floor
     (pair,) = report["comparisons"]["pairs"]
     assert {pair["before"], pair["after"]} == {"dense", "bm25"}
+    floor = noise_floor_note(report, compared_runs(pair))  # type: ignore[arg-type]
+    assert f"dense (3 replicates) recall@3 {dense['noise_floor']['recall@3']:.3f}" in floor
+    line = replicates_line(report)  # type: ignore[arg-type]
+    assert line.startswith(f"Replicates: dense 3 runs, {dense['flaky']['count']} flaky")
 
 
 def test_verdicts_that_judge_a_replicated_run_are_refused(tmp_path: Path) -> None:
