@@ -34,6 +34,7 @@ from reportgen.analyse.ppi import (
     refuse_gate_rules,
     refuse_unguarded,
 )
+from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
@@ -258,6 +259,7 @@ def analyse_and_write(
     how much of its cut a merge holds; ``warnings``: the command's own, said first."""
     checks = ending.checks
     if evidence.judgments is not None:  # the runs' questions the judge grades are measured
+        refuse_graded_replicates(evaluation)
         judge_qids = evidence.judgments.get_column("qid").unique().to_list()
         evaluation = with_judged_questions(evaluation, judge_qids)
     ppi = _ppi(evaluation, evidence, ending)

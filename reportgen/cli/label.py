@@ -64,8 +64,10 @@ def label() -> None:
     PER_QUESTION,
     CONTEXT_K.but(help="Chunks sent to the model: the pool is the top k of every run (default 5)."),
     VERDICTS_FILE.but(
+        multiple=False,
+        default=None,
         help="End-to-end verdicts: questions answered correctly with no relevant chunk "
-        "sent (missed_correct) are queued first."
+        "sent (missed_correct) are queued first.",
     ),
     VERDICTS_RUN,
     *READ_VERDICTS,

@@ -43,6 +43,7 @@ from reportgen.measure.measures import (
     per_question,
     read_run,
 )
+from reportgen.measure.replicates import mean_scores
 from reportgen.measure.spans import DEFAULT_MIN_COVERAGE, span_keys
 from reportgen.measure.ties import ties_at_cutoffs, ties_within_top_k
 
@@ -154,6 +155,9 @@ class RunScores:
     """Measure key -> questions whose value a tie inside the top k decides."""
     chunked: ChunkedRun | None = None
     """What the run's chunk map added: derived judgments, span measures; None without one."""
+    replicates: tuple[RunScores, ...] = ()
+    """The same system run again under one name, each measured alone, in the order given;
+    ``scores`` is then their per-question mean (measure/replicates.py). Empty for one."""
 
     @property
     def name(self) -> str:
@@ -423,13 +427,6 @@ def evaluate(
             "no run to evaluate",
             "pass at least one run file after the gold set, or a trace file as the gold set",
         )
-    names = [run.name for run in runs]
-    duplicated = sorted({n for n in names if names.count(n) > 1})
-    if duplicated:
-        raise UsageError(
-            f"two runs are named {duplicated[0]!r}",
-            "name them explicitly, e.g. bm25=runs/a.trec dense=runs/b.trec",
-        )
     measuring = track(runs, "Measuring", lambda run: run.name)
     gold_side = judge(gold, settings.ks, settings.threshold)
     refuse_unmapped_evidence(gold, [run.name for run in runs], chunkings)
@@ -444,8 +441,43 @@ def evaluate(
                 1,
             )
     scored = with_costs(scored, settings)
-    warnings = measuring_warnings(gold, scored, settings, chunkings)
+    # replicates of a run find the same problems: each said once
+    warnings = tuple(dict.fromkeys(measuring_warnings(gold, scored, settings, chunkings)))
+    scored = _replicates_folded(scored)
     return Evaluation(gold, settings, scored, warnings, chunkings=chunkings)
+
+
+def _replicates_folded(scored: tuple[RunScores, ...]) -> tuple[RunScores, ...]:
+    """Runs given under one name are replicates of one system: one run each, in the
+    order their names first came (measure/replicates.py)."""
+    names = list(dict.fromkeys(result.name for result in scored))
+    if len(names) == len(scored):
+        return scored
+    return tuple(
+        fold_replicates([result for result in scored if result.name == name]) for name in names
+    )
+
+
+def fold_replicates(replicates: Sequence[RunScores]) -> RunScores:
+    """One run's replicates as one run: the mean scores, every replicate kept, the first
+    replicate's run (its ranked lists) and chunk map, the ties of any replicate."""
+    if len(replicates) == 1:
+        return replicates[0]
+    ties: dict[int, set[str]] = {}
+    within: dict[str, set[str]] = {}
+    for replicate in replicates:
+        for k, qids in replicate.ties.items():
+            ties.setdefault(k, set()).update(qids)
+        for key, qids in replicate.ties_within.items():
+            within.setdefault(key, set()).update(qids)
+    return dataclasses.replace(
+        replicates[0],
+        scores=mean_scores([replicate.scores for replicate in replicates]),
+        extra_questions=tuple(sorted({q for r in replicates for q in r.extra_questions})),
+        ties={k: sorted(qids) for k, qids in sorted(ties.items())},
+        ties_within={key: sorted(qids) for key, qids in within.items()},
+        replicates=tuple(replicates),
+    )
 
 
 COST_COLUMNS = ("latency_ms", "cost", "context_words")

@@ -95,6 +95,8 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
             {"trace_id": u.trace_id, "reason": u.reason, "line": u.line}
             for u in run.unmatched_traces
         ],
+        # each replicate's scores are in replicate_scores.parquet; the lists kept are the first's
+        "replicates": [replicate.run.source for replicate in result.replicates],
     }
 
 
@@ -140,6 +142,7 @@ def merge_data_files(
             "threshold": verdicts.threshold,
             # the run they judge: merge judges the same, whatever its own options say
             "judged": findings.attributions[0].run,
+            "trials": [{"source": t.source, "format": t.format} for t in verdicts.trials],
         },
         "manifest": None
         if hygiene.manifest is None
@@ -188,6 +191,20 @@ def merge_data_files(
     frames |= {"forbidden": gold.forbidden, "evidence": gold.evidence}
     if verdicts is not None:
         frames["verdicts"] = verdicts.rows
+    replicated = [
+        replicate.scores.select(
+            pl.lit(result.name).alias("run"), pl.lit(number, pl.Int64).alias("replicate"), pl.all()
+        )
+        for result in evaluation.runs
+        for number, replicate in enumerate(result.replicates, start=1)
+    ]
+    if replicated:
+        frames["replicate_scores"] = pl.concat(replicated)
+    if verdicts is not None and verdicts.trials:
+        frames["verdict_trials"] = pl.concat(
+            trial.rows.with_columns(trial=pl.lit(number, pl.Int64))
+            for number, trial in enumerate(verdicts.trials, start=1)
+        )
     files = {
         f"{MERGE_FOLDER}/{name}.parquet": _parquet(frame) for name, frame in sorted(frames.items())
     }

@@ -47,7 +47,8 @@ MERGE_DATA_FORMAT = 4
 """Bumped when merge/ changes so that an older merge would misread it (2: the runs'
 longest list and span traces, settings.context_k_assumed; 3: the run the verdicts
 judge, each chunk map's digest, the shard's place in its cut: a merge must not guess
-them; 4: --judgments' PPI_FRAMES, which a merge of format 3 would drop unseen)."""
+them; 4: --judgments' PPI_FRAMES, each judge trial's verdicts and each run replicate's
+scores, which a merge of format 3 would drop unseen)."""
 FRAMES = ("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence")
 
 
@@ -64,6 +65,7 @@ SCHEMAS = {
     "forbidden": FORBIDDEN_SCHEMA,
     "evidence": EVIDENCE_SCHEMA,
     "verdicts": VERDICTS_SCHEMA,
+    "verdict_trials": pl.Schema([*VERDICTS_SCHEMA.items(), ("trial", pl.Int64)]),
     "sent": _by_run(SENT_SCHEMA),
 }
 """Each Parquet file's columns (scores.parquet's follow the settings: merge_schema.py)."""
@@ -118,9 +120,19 @@ def read_merge_data(folder: Path) -> ShardData:
     with reading(data):
         meta = _meta(data / "shard.json")
         names = [*FRAMES, *(["verdicts"] if meta["verdicts"] is not None else [])]
+        names += ["verdict_trials"] if (meta["verdicts"] or {}).get("trials") else []
+        names += (
+            ["replicate_scores"] if any(run["replicates"] for run in meta["runs"].values()) else []
+        )
         names += ["returned"] if meta["manifest"] is None else []
         names += ["sent"] if any(run["traced"] for run in meta["runs"].values()) else []
-        schemas = SCHEMAS | {"scores": scores_schema(meta)}
+        scores = scores_schema(meta)
+        schemas = SCHEMAS | {
+            "scores": scores,
+            "replicate_scores": pl.Schema(
+                [("run", pl.String), ("replicate", pl.Int64), *list(scores.items())[1:]]
+            ),
+        }
         if meta["judgments"] is not None:
             names += PPI_FRAMES
             schemas |= {
