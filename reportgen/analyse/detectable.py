@@ -32,7 +32,11 @@ NEEDED_FOR = 0.10
 """The change whose question count a comparison gives (``n_needed``): "about N questions
 would be needed for a drop of 0.10"."""
 _BISECTIONS = 30
-"""Halvings of the gain share's interval [1/2, 1]: to within 1e-9."""
+"""Halvings of the change's interval [0, 1]: to within 1e-9."""
+_COUNTS = 120
+_THINNED = 60
+"""Up to :data:`_COUNTS` likely discordant counts are summed one by one (about 400
+questions at a discordance of 0.25); more are thinned to :data:`_THINNED`."""
 
 
 def _z(alpha: float) -> float:
@@ -61,6 +65,7 @@ def _log_pmf(m: int, p: float) -> npt.NDArray[np.float64]:
         return np.asarray(log_choose + k * np.log(p) + (m - k) * np.log1p(-p), dtype=np.float64)
 
 
+@functools.lru_cache(maxsize=4096)
 def _critical(m: int, alpha: float) -> int:
     """The largest count c such that min(gains, losses) <= c rejects at alpha (exact
     two-sided McNemar); -1 when nothing rejects."""
@@ -77,33 +82,74 @@ def _mcnemar_power(m: int, c: int, share: float) -> float:
     return float(pmf[: c + 1].sum() + pmf[m - c :].sum())
 
 
+def _discordant_counts(n: int, rate: float) -> tuple[list[int], npt.NDArray[np.float64]]:
+    """The likely discordant counts m ~ Binomial(n, rate) and their probabilities: every
+    m within 6 standard deviations of n * rate; beyond :data:`_COUNTS` of them, every
+    few (each kept m carries the probability of the counts it stands for: the power's
+    steps from one m to the next are small by then)."""
+    spread = 6 * math.sqrt(n * rate * (1 - rate)) + 1
+    low, high = max(0, math.floor(n * rate - spread)), min(n, math.ceil(n * rate + spread))
+    counts = np.arange(low, high + 1)
+    log_choose = _log_choose(n)[1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_pmf = log_choose[counts] + counts * np.log(rate) + (n - counts) * np.log1p(-rate)
+    weights = np.exp(log_pmf)
+    step = 1 if len(counts) <= _COUNTS else math.ceil(len(counts) / _THINNED)
+    kept = counts[step // 2 :: step]
+    summed = np.add.reduceat(weights, np.arange(0, len(counts), step))[: len(kept)]
+    return [int(m) for m in kept], np.asarray(summed / summed.sum(), dtype=np.float64)
+
+
+def mcnemar_power(n: int, rate: float, change: float, alpha: float) -> float:
+    """P(exact McNemar rejects at ``alpha``) when the true change is ``change``: each
+    question is discordant with probability q = max(rate, change) (a change d needs at
+    least d of the questions to move), so the discordant count is Binomial(n, q), and
+    among them the gains are Binomial(m, 1/2 + d / 2q) (SPEC.md, "Calibration of
+    labels")."""
+    q = max(rate, change)
+    if q <= 0.0:
+        return 0.0
+    share = min(1.0, 0.5 + change / (2 * q))
+    counts, weights = _discordant_counts(n, q)
+    power = 0.0
+    for m, weight in zip(counts, weights, strict=True):
+        c = _critical(m, alpha) if m else -1
+        if c >= 0:
+            power += float(weight) * _mcnemar_power(m, c, share)
+    return power
+
+
 def mcnemar_mde(n: int, discordant: int, alpha: float) -> float | None:
-    """The mde of a binary measure over n questions, ``discordant`` of which changed."""
-    if n == 0:
+    """The mde of a binary measure over n questions, ``discordant`` of which changed:
+    the smallest d with :func:`mcnemar_power` >= :data:`POWER`, searched by bisection
+    (power grows with d); None when even every question changing one way falls short
+    (n below :func:`fewest`)."""
+    if n == 0 or mcnemar_power(n, discordant / n, 1.0, alpha) < POWER:
         return None
-    m = discordant
-    c = _critical(m, alpha) if m else -1
-    if c < 0:
-        # too few changed for any split to reject: a larger d brings more changes, all
-        # one way (power 1 once 2 / 2^m < alpha)
-        least = fewest(alpha)
-        return None if least > n else least / n
-    rate = m / n
-    low, high = 0.5, 1.0
+    rate = discordant / n
+    low, high = 0.0, 1.0
     for _ in range(_BISECTIONS):
         middle = (low + high) / 2
-        if _mcnemar_power(m, c, middle) >= POWER:
+        if mcnemar_power(n, rate, middle, alpha) >= POWER:
             high = middle
         else:
             low = middle
-    return rate * (2 * high - 1)
+    return high
 
 
-def normal_mde(n: int, variance_of_mean: float, alpha: float, bound: float | None) -> float | None:
+def normal_mde(
+    n: int,
+    variance_of_mean: float,
+    alpha: float,
+    bound: float | None,
+    smallest_p: float = 0.0,
+) -> float | None:
     """The mde of a measure tested by randomization, from the variance of its mean
-    difference; None beyond ``bound`` (the largest possible difference) or below
-    :func:`fewest` questions (clusters, when whole clusters are flipped)."""
-    if n < fewest(alpha):
+    difference; None beyond ``bound`` (the largest possible difference), below
+    :func:`fewest` questions (clusters, when whole clusters are flipped), or when
+    ``alpha`` is at most the test's ``smallest_p`` (R random sign flips never give a
+    two-sided p below 2 / (R + 1): a large family's alpha / m can sit under it)."""
+    if n < fewest(alpha) or alpha <= smallest_p:
         return None
     mde = _z(alpha) * math.sqrt(max(variance_of_mean, 0.0))
     return None if bound is not None and mde > bound else mde

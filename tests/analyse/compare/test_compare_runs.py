@@ -8,6 +8,7 @@ import pytest
 from reportgen.analyse import paired
 from reportgen.analyse.compare import (
     CHANGED_QUESTIONS_KEPT,
+    PRIMARY,
     Side,
     compare_runs,
     compare_sides,
@@ -145,8 +146,9 @@ def test_a_pair_gets_the_same_numbers_alone_or_resampled_with_others(
         keys,
         keys,
     )
+    # alone, each in the family of all 6 tests, as together (the family sets the mde)
     alone = [
-        paired_measures(Side("a", a), Side(name, side), keys, keys)
+        paired_measures(Side("a", a), Side(name, side), keys, keys, family_sizes={PRIMARY: 6})
         for name, side in (("b", b), ("c", c), ("s", shorter))
     ]
     assert together == alone
@@ -193,15 +195,14 @@ def test_a_measure_some_questions_lack_is_paired_on_those_that_have_it() -> None
     assert found["n"] == 4 and list(found["measures"]) == keys
     span = found["measures"]["span_recall@1"]
     assert span["n"] == 3 and "n" not in found["measures"]["hit@1"]
+    two = {PRIMARY: 2}  # the family of the comparison above: its mde_alpha is 0.05 / 2
     alone = paired_measures(
-        Side("old", before.head(3)), Side("new", after.head(3)), ["span_recall@1"]
+        Side("old", before.head(3)), Side("new", after.head(3)), ["span_recall@1"], family_sizes=two
     )["measures"]["span_recall@1"]
     assert span == {**alone, "n": 3}
     assert span["before"] == pytest.approx(0.5) and span["difference"] == pytest.approx(0.0)
-    assert (
-        found["measures"]["hit@1"]
-        == paired_measures(Side("old", BEFORE), Side("new", AFTER), ["hit@1"])["measures"]["hit@1"]
-    )
+    hit = paired_measures(Side("old", BEFORE), Side("new", AFTER), ["hit@1"], family_sizes=two)
+    assert found["measures"]["hit@1"] == hit["measures"]["hit@1"]
 
 
 def test_comparing_more_runs_does_not_collect_more(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -48,8 +48,10 @@ def test_the_worked_example_is_too_few_questions_not_within_noise() -> None:
     assert hit["p_mcnemar"] == 0.25
     assert hit["mde"] is None
     assert hit["label"] == "too few questions"
-    # at this discordance (3 of 4), a drop of 0.10 needs hundreds of questions
-    assert hit["n_needed"] == mcnemar_n_needed(4, 3, 0.05, 0.10) > 100
+    # at this discordance (3 of 4), a drop of 0.10 needs hundreds of questions, at the
+    # per-test alpha of its family (hit@3 and recall@3: 0.05 / 2)
+    assert hit["mde_alpha"] == 0.025
+    assert hit["n_needed"] == mcnemar_n_needed(4, 3, 0.025, 0.10) > 100
     recall = entry["measures"]["recall@3"]  # type: ignore[index]
     assert recall["mde"] is None and recall["label"] == "too few questions"
 
@@ -83,8 +85,10 @@ def test_mcnemar_mde_needs_enough_discordant_questions() -> None:
     assert fewest(0.05) == 6  # 2 / 2^5 = 0.0625 >= 0.05, 2 / 2^6 = 0.03125 < 0.05
     assert mcnemar_mde(4, 3, 0.05) is None
     assert mcnemar_mde(5, 0, 0.05) is None
-    # nothing changed among 60: a change needs 6 questions all one way, 6/60
-    assert mcnemar_mde(60, 0, 0.05) == pytest.approx(0.1)
+    # nothing changed among 60: a change d makes Binomial(60, d) questions move, all one
+    # way, and needs at least 6 of them; P(Binomial(60, d) >= 6) = 0.80 at d = 0.1286
+    # (6/60 = 0.10 reaches 6 only about half the time)
+    assert mcnemar_mde(60, 0, 0.05) == pytest.approx(0.1286, abs=1e-4)
     found = mcnemar_mde(200, 40, 0.05)
     assert found is not None and 0 < found <= 0.2
 
