@@ -23,6 +23,7 @@ import polars as pl
 
 from reportgen.analyse.attribution import (
     Attribution,
+    assumed_run_warning,
     attribute,
     choose_run,
     join_verdicts,
@@ -230,7 +231,7 @@ def attribute_verdicts(
     judged = choose_run(verdicts, names, verdicts_run)
     also = [name for name in verdicts.runs if name in names and name != judged]
     found: list[Attribution] = []
-    warnings: list[ReportWarning] = []
+    warnings = assumed_run_warning(verdicts, names, verdicts_run, judged)
     for name in (judged, *also):
         result = next(result for result in evaluation.runs if result.name == name)
         # a run judged through its chunk map has its own gold: the judgments derived there

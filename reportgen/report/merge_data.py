@@ -22,6 +22,7 @@ from typing import Any
 
 import polars as pl
 
+from reportgen.analyse.attribution import VERDICTS_RUN_ASSUMED
 from reportgen.analyse.run import Findings
 from reportgen.load.previous.merge_data import (
     MERGE_DATA_FORMAT,
@@ -137,6 +138,11 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
             "threshold": verdicts.threshold,
             # the run they judge: merge judges the same, whatever its own options say
             "judged": findings.attributions[0].run,
+            # whether that run was assumed (no --verdicts-run, no run named): merge
+            # assumes it again, so that its report warns as the unsharded one does
+            "judged_assumed": any(
+                warning.code == VERDICTS_RUN_ASSUMED for warning in findings.warnings
+            ),
         },
         "manifest": None
         if hygiene.manifest is None

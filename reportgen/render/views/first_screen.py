@@ -192,6 +192,7 @@ SEVERITIES = (
             "no_relevant": "questions with nothing relevant",
             "verdicts_missing": "questions without a verdict",
             "verdicts_unknown": "unknown verdicts",
+            "verdicts_run_assumed": "the verdicts' run assumed",
         },
     ),
     (
