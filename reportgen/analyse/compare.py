@@ -198,7 +198,8 @@ def families_sentence(families: Mapping[str, Any]) -> str:
             f"{plural_tests(exploratory['tests'])}"
             if parts
             else f"{lead} ({exploratory['holds']}): Holm-corrected across its "
-            f"{plural_tests(exploratory['tests'])}; no primary family"
+            f"{plural_tests(exploratory['tests'])}; no primary family (--reference-run "
+            "names the run the others are judged against)"
         )
     if not parts:
         return ""
@@ -622,7 +623,9 @@ def compare_runs(
     shown = ", ".join(key for key in keys if key in wanted)
     families = families_of(
         entries,
-        f"{shown} of each run against {primary_run}",
+        f"{shown} of each run against {primary_run}"
+        if primary_run is not None
+        else "nothing: no reference run",
         "every other measure, and every other pair of runs"
         if primary_run is not None
         else "every measure of every pair of runs",
