@@ -66,19 +66,19 @@ def assumed_run_warning(
     verdicts: VerdictSet, run_names: Sequence[str], requested: str | None, chosen: str
 ) -> list[ReportWarning]:
     """A warning when the run the verdicts judge was a guess: several runs, no
-    --verdicts-run, and verdicts that name no run of them. The four cells (and which
-    comparisons are primary) then rest on the first run given; every output says so
-    (the k_ctx assumed notice's pattern), and the report stays usable: refusing would
-    break every pipeline that gives one run then others to compare."""
+    --verdicts-run, and verdicts that name none of them (when they name some, each of
+    those gets its own cells). The four cells (and which comparisons are primary) then
+    rest on the first run given; every output says so (the k_ctx assumed notice's
+    pattern), and the report stays usable: refusing would break every pipeline that
+    gives its system first and others to compare."""
     named = [name for name in verdicts.runs if name in run_names]
-    if requested is not None or len(run_names) < 2 or len(named) == 1:
+    if requested is not None or len(run_names) < 2 or named:
         return []
-    said = f"name runs {', '.join(named)}" if named else "name no run"
     return [
         ReportWarning(
             VERDICTS_RUN_ASSUMED,
-            f"the verdicts ({verdicts.source}) {said}, so they were taken to judge "
-            f"{chosen!r}, the first run given: the four cells are {chosen}'s. Fix: pass "
+            f"the verdicts ({verdicts.source}) name no run given here, so they were taken "
+            f"to judge {chosen!r}, the first run given: the four cells are {chosen}'s. Fix: pass "
             f"--verdicts-run with the run whose top k_ctx chunks were sent to the model "
             f"(one of {', '.join(run_names)})",
             1,
