@@ -227,3 +227,38 @@ def test_comparing_more_runs_does_not_collect_more(monkeypatch: pytest.MonkeyPat
     assert two[0] == three[0] == clustered[0] == 2
     assert result["pairs"][1]["measures"]["recall@1"]["n"] < 300  # the gaps were paired apart
     assert grouped["pairs"][0]["clusters"] == 30
+
+
+def test_the_primary_family_is_the_headline_and_the_gate_s_measures() -> None:
+    from reportgen.analyse.run import primary_keys
+    from reportgen.load.inputs.config import GateRules, Rule
+
+    tested = ["hit@5", "recall@5", "precision@5", "mrr@5", "ap"]
+    assert primary_keys(5, tested, None) == ["hit@5", "recall@5"]
+    gate = GateRules((Rule("max-drop", "mrr@5", 0.05), Rule("min", "hit@1", 0.5)))
+    # a drop the gate reads is always primary; a measure not tested adds nothing
+    assert primary_keys(5, tested, gate) == ["hit@5", "recall@5", "mrr@5"]
+
+
+def test_pairs_with_the_primary_run_are_primary_and_the_rest_exploratory() -> None:
+    keys = ["hit@1", "recall@1"]
+    sides = {name: _random_side(seed, 60) for seed, name in enumerate(("a", "b", "c"))}
+    found = compare_runs(sides, keys, [], primary_keys=["hit@1"], primary_run="b")
+    families = {
+        (pair["before"], pair["after"]): {k: m["family"] for k, m in pair["measures"].items()}
+        for pair in found["pairs"]
+    }
+    assert families == {
+        ("a", "b"): {"hit@1": "primary", "recall@1": "exploratory"},
+        ("a", "c"): {"hit@1": "exploratory", "recall@1": "exploratory"},
+        ("b", "c"): {"hit@1": "primary", "recall@1": "exploratory"},
+    }
+    method = found["method"]
+    assert method["families"]["primary"]["tests"] == 2
+    assert method["families"]["primary"]["mde_alpha"] == 0.025
+    assert method["families"]["exploratory"]["tests"] == 4
+    assert "Holm-corrected across those 2 tests only" in method["families_text"]
+    # without a reference, the all-pairs table is exploratory, and says so
+    alone = compare_runs(sides, keys, [])
+    assert {m["family"] for p in alone["pairs"] for m in p["measures"].values()} == {"exploratory"}
+    assert alone["method"]["families_text"].startswith("Every label here is exploratory")
