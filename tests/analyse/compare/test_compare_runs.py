@@ -262,3 +262,15 @@ def test_pairs_with_the_primary_run_are_primary_and_the_rest_exploratory() -> No
     alone = compare_runs(sides, keys, [])
     assert {m["family"] for p in alone["pairs"] for m in p["measures"].values()} == {"exploratory"}
     assert alone["method"]["families_text"].startswith("Every label here is exploratory")
+
+
+def test_more_measures_to_look_at_never_move_a_primary_label() -> None:
+    # the primary family (hit@1 of a -> b) reads the same whatever is explored beside it
+    a, b = _random_side(11, 80), _random_side(12, 80)
+    extra = {f"m{i}": pl.col("recall@1").shuffle(seed=i) for i in range(6)}
+    a, b = a.with_columns(**extra), b.with_columns(**extra)
+    few = compare_runs({"a": a, "b": b}, ["hit@1"], [], reference="a", primary_keys=["hit@1"])
+    many = compare_runs(
+        {"a": a, "b": b}, ["hit@1", "recall@1", *extra], [], reference="a", primary_keys=["hit@1"]
+    )
+    assert few["pairs"][0]["measures"]["hit@1"] == many["pairs"][0]["measures"]["hit@1"]
