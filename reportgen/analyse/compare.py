@@ -85,10 +85,9 @@ def bound(key: str) -> float | None:
     return None if key.partition("@")[0] in UNBOUNDED_NAMES else 1.0
 
 
-def method(cluster: str | None = None, families: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def method(cluster: str | None, families: Mapping[str, Any]) -> dict[str, Any]:
     """How every comparison was computed, written beside the numbers in report.json;
     ``families`` as :func:`families_of` describes them."""
-    families = families or {}
     return {
         "difference": "after - before: mean over the questions both sides count",
         "interval": {
