@@ -63,7 +63,18 @@ from reportgen.schema.pages import (
     RunRow,
     TopScores,
 )
-from reportgen.schema.secondary import Agreement, SecondaryJudgments, SecondaryMeans
+from reportgen.schema.secondary import (
+    Agreement,
+    AuditFacts,
+    AuditSample,
+    Guard,
+    PPIComparisons,
+    PPIDifference,
+    PPIMean,
+    PPIPair,
+    SecondaryJudgments,
+    SecondaryMeans,
+)
 from reportgen.schema.sections import (
     AttributionSection,
     ByCoverage,
@@ -274,6 +285,8 @@ __all__ = [
     "READABLE_FORMAT_VERSIONS",
     "Agreement",
     "AttributionSection",
+    "AuditFacts",
+    "AuditSample",
     "BaselineComparison",
     "BaselineGold",
     "BaselineSection",
@@ -305,6 +318,7 @@ __all__ = [
     "GateSection",
     "GoldChange",
     "GoldSection",
+    "Guard",
     "HygieneSection",
     "InOverlap",
     "IntervalMethod",
@@ -332,6 +346,10 @@ __all__ = [
     "MergedShard",
     "Method",
     "Outcome",
+    "PPIComparisons",
+    "PPIDifference",
+    "PPIMean",
+    "PPIPair",
     "PagesSection",
     "PairedDifference",
     "Panel",
