@@ -570,13 +570,14 @@ def changed_questions(keys: Sequence[str], frames: Sequence[pl.DataFrame]) -> di
 
 def apply_holm(comparisons: Sequence[dict[str, Any]]) -> None:
     """Holm within each family (every measure of every comparison that belongs to it),
-    written into each measure's entry in place (``p_holm``), with the label it decides."""
+    written into each measure's entry in place (``p_holm``), with the label it decides.
+    A list whose measures name no family (the PPI comparisons) is one family."""
     for family in FAMILIES:
         cells = [
             measure
             for entry in comparisons
             for measure in entry["measures"].values()
-            if measure["family"] == family
+            if measure.get("family", PRIMARY) == family
         ]
         for measure, adjusted in zip(cells, holm([m["p"] for m in cells]), strict=True):
             measure["p_holm"] = significant(adjusted)
