@@ -521,6 +521,9 @@ class LabelQueue:
     """Pairs of questions answered correctly with no relevant chunk sent, queued first."""
     sample: str | None = None
     """With ``sample``: how the audit was drawn, as each row's ``audit`` field says."""
+    graded_whole: int = 0
+    """With ``sample``: drawn questions the gold set already grades whole (nothing to
+    queue; the report counts them in the audit unmarked)."""
 
 
 def _refuse_overwrite(out: Path, inputs: Sequence[tuple[str, Path]]) -> None:
@@ -623,7 +626,7 @@ def export_labels(
     settings = Settings(context_k=context_k, ks=(context_k,))
     gold_set, first = load_gold_input(Path(gold), gold_format, None, None)
     read = load_run_inputs(named, gold_set, run_format, None, first)
-    marker = None
+    marker, graded_whole = None, 0
     if sample is not None and judgments is not None:
         from reportgen.analyse.ppi import audit_marker, audit_pool, draw_audit
         from reportgen.load.inputs.labels import load_judgments
@@ -641,6 +644,7 @@ def export_labels(
         marker = audit_marker(sample, len(population), seed)
         drawn = draw_audit(population, sample, seed)
         pool = audit_pool(gold_set, read.runs, judged, drawn, settings.context_k)
+        graded_whole = len(drawn) - pool.get_column("qid").n_unique()
     else:
         pool = _unjudged_pool(gold_set, read, settings, verdicts, verdict_format, verdicts_run)
     kept = limited(pool, limit, per_question)
@@ -669,6 +673,7 @@ def export_labels(
         questions=kept.get_column("qid").n_unique(),
         first=int(kept.get_column("missed_correct").sum()),
         sample=marker,
+        graded_whole=graded_whole,
     )
 
 

@@ -33,7 +33,13 @@ from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.names import SUMMARY_STATISTICS
-from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
+from reportgen.measure.scoring import (
+    DEFAULT_CONTEXT_K,
+    DEFAULT_KS,
+    Evaluation,
+    Settings,
+    with_judged_questions,
+)
 from reportgen.measure.scoring import evaluate as score
 from reportgen.render.output import FORMATS
 from reportgen.report.assemble import per_question_rows
@@ -471,6 +477,9 @@ def evaluate(
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
     evaluation = score(gold_set, loaded, settings)
+    judged = None if judgments is None else judgments_from(judgments)
+    if judged is not None:  # the runs' questions the judge grades are measured (PPI)
+        evaluation = with_judged_questions(evaluation, judged.get_column("qid").unique().to_list())
     cells, join_warnings = attribute_verdicts(evaluation, verdict_set, verdicts_run)
     results = Results(
         evaluation,
@@ -478,7 +487,7 @@ def evaluate(
         verdicts_run,
         cells[0] if cells else None,
         tuple(join_warnings),
-        judgments=None if judgments is None else judgments_from(judgments),
+        judgments=judged,
         judgments_source=_judgments_source(judgments),
     )
     if baseline is None:

@@ -340,7 +340,8 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
             "estimate",
             estimate,
             "the prediction-powered means need the judge's grades",
-            "pass --judgments FILE (an LLM judge's grades of its questions)",
+            "pass the LLM judge's grades of its questions (--judgments FILE; "
+            "judgments= to reportgen.evaluate)",
             option="--estimate",
         )
 

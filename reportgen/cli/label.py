@@ -123,9 +123,14 @@ def export(gold: Path, runs: Sequence[str], **options: Any) -> None:
         seed=options["seed"],
     )
     if not options["quiet"] and queued.sample is not None:
+        whole = (
+            f"; {queued.graded_whole} drawn question(s) the gold set already grades whole"
+            if queued.graded_whole
+            else ""
+        )
         click.echo(
             f"{queued.path}: {queued.pairs} pair(s) of {queued.questions} question(s) to "
-            f"label, the audit {queued.sample}"
+            f"label, the audit {queued.sample}{whole}"
         )
     elif not options["quiet"]:
         first = (

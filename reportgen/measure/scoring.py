@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -293,7 +293,9 @@ def misspelt_key_warnings(gold: GoldSet) -> list[ReportWarning]:
     ]
 
 
-def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
+def _run_warnings(
+    scored: RunScores, settings: Settings, judged: Collection[str] = ()
+) -> list[ReportWarning]:
     name = scored.name
     missing = scored.scores.filter(pl.col("status") == "missing").get_column("qid").to_list()
     found: list[ReportWarning] = []
@@ -308,16 +310,7 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
             )
         )
     if scored.extra_questions:
-        found.append(
-            ReportWarning(
-                "extra_questions",
-                f"run {name!r} answers {len(scored.extra_questions)} question(s) that are "
-                "not in the gold set; they are ignored"
-                + case_hint(scored.extra_questions, missing),
-                len(scored.extra_questions),
-                examples(scored.extra_questions),
-            )
-        )
+        found.append(_extra_questions_warning(name, scored.extra_questions, missing, judged))
     if scored.run.repeated_chunks:
         found.append(
             ReportWarning(
@@ -522,13 +515,47 @@ def _words_sent(result: RunScores, context_k: int) -> pl.DataFrame:
     )
 
 
+def _extra_questions_warning(
+    name: str, extra: Sequence[str], missing: Sequence[str], judged: Collection[str]
+) -> ReportWarning:
+    """A run's questions the gold set lacks: ignored, but for those an LLM judge grades,
+    which the prediction-powered means measure (and count in their n_all)."""
+    graded = len(set(extra).intersection(judged))
+    if graded == 0:
+        fate = "they are ignored"
+    else:
+        which = "them" if graded == len(extra) else f"the {graded} the judge grades"
+        fate = (
+            f"the prediction-powered means use {which} (counted in their n_all); every "
+            "other number ignores them"
+        )
+    return ReportWarning(
+        "extra_questions",
+        f"run {name!r} answers {len(extra)} question(s) that are not in the gold set; {fate}"
+        + case_hint(extra, missing),
+        len(extra),
+        examples(extra),
+    )
+
+
+def with_judged_questions(evaluation: Evaluation, judged: Collection[str]) -> Evaluation:
+    """The evaluation with its warnings saying which of the runs' extra questions the
+    judge grades (``judged``: --judgments' question ids): those are not ignored."""
+    warnings = measuring_warnings(
+        evaluation.gold, evaluation.runs, evaluation.settings, evaluation.chunkings, judged
+    )
+    return dataclasses.replace(evaluation, warnings=warnings)
+
+
 def measuring_warnings(
     gold: GoldSet,
     scored: Sequence[RunScores],
     settings: Settings,
     chunkings: Chunkings | None = None,
+    judged: Collection[str] = (),
 ) -> tuple[ReportWarning, ...]:
-    """What measuring found, from the scores alone: ``reportgen merge`` rebuilds them so."""
+    """What measuring found, from the scores alone: ``reportgen merge`` rebuilds them so;
+    ``judged``: the LLM judge's question ids, when the report has its grades."""
     warnings = misspelt_key_warnings(gold)
     no_relevant = scored[0].scores.filter(pl.col("status") == "no_relevant")
     if no_relevant.height:
@@ -543,7 +570,7 @@ def measuring_warnings(
             )
         )
     for result in scored:
-        warnings.extend(_run_warnings(result, settings))
+        warnings.extend(_run_warnings(result, settings, judged))
     chunked = [result.chunked for result in scored if result.chunked is not None]
     warnings.extend(chunk_warnings(chunked, chunkings))
     return tuple(warnings)

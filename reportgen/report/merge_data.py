@@ -25,7 +25,6 @@ import polars as pl
 from reportgen.analyse.attribution import VERDICTS_RUN_ASSUMED
 from reportgen.analyse.run import Findings
 from reportgen.load.previous.merge_data import (
-    JUDGE_SOURCE,
     MERGE_DATA_FORMAT,
     MERGE_FOLDER,
     chunk_map_digest,
@@ -100,9 +99,12 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
     }
 
 
-def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -> dict[str, bytes]:
+def merge_data_files(
+    findings: Findings, cut: Mapping[str, Any] | None = None, judgments: str | None = None
+) -> dict[str, bytes]:
     """merge/'s files, by their path in the report folder; ``cut``: the shard's place in
-    the `reportgen shard` cut it came from (None when measured outside one)."""
+    the `reportgen shard` cut it came from (None when measured outside one);
+    ``judgments``: the --judgments file read (judge_merge_files writes its part)."""
     evaluation = findings.evaluation
     gold, settings, verdicts = evaluation.gold, evaluation.settings, findings.verdicts
     hygiene = findings.hygiene
@@ -158,6 +160,8 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
         "spans_digest": None
         if evaluation.chunkings is None
         else spans_digest(evaluation.chunkings.spans),
+        # the PPI files a merge must find (judge_merge_files)
+        "judgments": judgments,
     }
     by_run = {
         "scores": [
@@ -197,9 +201,7 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
     return {f"{MERGE_FOLDER}/shard.json": text.encode(), **files}
 
 
-def judge_merge_files(
-    evaluation: Evaluation, judgments: pl.DataFrame, source: str
-) -> dict[str, bytes]:
+def judge_merge_files(evaluation: Evaluation, judgments: pl.DataFrame) -> dict[str, bytes]:
     """merge/'s files for the prediction-powered means: the shard's part of the judge's
     grades, every run's values on them (a merge keeps only the gold questions' rows, and
     the judge's questions are more), and the audit's marks (merge keeps no other field)."""
@@ -208,9 +210,7 @@ def judge_merge_files(
 
     keys = measure_keys(evaluation.settings.ks)
     values = judge_values(evaluation, judgments, keys)
-    text = json.dumps({"source": source}, ensure_ascii=False) + "\n"
     return {
-        f"{MERGE_FOLDER}/{JUDGE_SOURCE}": text.encode(),
         f"{MERGE_FOLDER}/ppi_judgments.parquet": _parquet(judgments),
         f"{MERGE_FOLDER}/ppi_values.parquet": _parquet(values),
         f"{MERGE_FOLDER}/ppi_audit.parquet": _parquet(

@@ -110,6 +110,7 @@ SHARD_JSON = {
     "checks": {"audience": Maybe(str), "as_of": Maybe(ISO_DATE)},
     "cut": Maybe(CUT_JSON),
     "spans_digest": Maybe(str),
+    "judgments": Maybe(str),
 }
 """shard.json as report/merge_data.py writes it (extra keys are ignored)."""
 
