@@ -236,14 +236,15 @@ class Results:
     def baseline(self) -> Table:
         """Each run against its namesake in the ``baseline=`` given to evaluate, paired
         by question, as ``reportgen report --baseline`` compares them (the same labels):
-        one row per run and measure; empty without a baseline."""
-        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm")
+        one row per run and measure, with the family its label was corrected in (the
+        headline measures at k_ctx are primary); empty without a baseline."""
+        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm", "mde")
         schema = {"run": pl.String, "measure": pl.String, "n": pl.Int64}
-        schema |= dict.fromkeys(columns, pl.Float64) | {"label": pl.String}
+        schema |= dict.fromkeys(columns, pl.Float64) | {"label": pl.String, "family": pl.String}
         section = self.baseline_section
         rows = [
             {"run": entry["run"], "measure": key, "n": entry["n"]}
-            | {c: values[c] for c in (*columns, "label")}
+            | {c: values[c] for c in (*columns, "label", "family")}
             for entry in (section or {}).get("comparisons", [])
             for key, values in entry["measures"].items()
         ]

@@ -16,6 +16,7 @@ from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import (
     cells_line,
+    families_text,
     gold_change_lines,
     selection_sentence,
     unjudged_note,
@@ -85,7 +86,12 @@ def comparison_lines(report: Report) -> list[str]:
     lines = []
     pairs = report["comparisons"]["pairs"]
     sections: list[tuple[str, Sequence[Comparison], Sequence[CellsThenNow | None], list[str]]] = [
-        ("Runs compared", pairs, [None] * len(pairs), [])
+        (
+            "Runs compared",
+            pairs,
+            [None] * len(pairs),
+            [families_text(report["comparisons"]["method"])],
+        )
     ]
     if baseline := report["baseline"]:
         lines += [baseline_source_line(report, baseline), ""]
@@ -95,7 +101,7 @@ def comparison_lines(report: Report) -> list[str]:
                 f"Against baseline {baseline['version']}",
                 against,
                 [entry["cells"] for entry in against],
-                gold_change_lines(baseline),
+                [*gold_change_lines(baseline), families_text(baseline["method"])],
             )
         )
     for title, entries, then_now, notes in sections:

@@ -298,6 +298,8 @@ def _verdicts_run(request: MergeRequest, shards: Sequence[ShardData]) -> str | N
             f"leave --verdicts-run out (merge takes the shards'), or measure the shards with "
             f"--verdicts-run {given}",
         )
+    if given is None and all(s.meta["verdicts"].get("judged_assumed") for s in shards):
+        return None  # assumed again (the first run, as the shards did), and said so
     return judged
 
 

@@ -197,6 +197,7 @@ SEVERITIES = (
             "verdicts_unknown": "unknown verdicts",
             "verdicts_flaky": "questions the judge's trials disagree on",
             "replicates_flaky": "questions a run's replicates disagree on",
+            "verdicts_run_assumed": "the verdicts' run assumed",
         },
     ),
     (
