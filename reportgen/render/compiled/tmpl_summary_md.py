@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = '14ebf457bf10b67af71badf506f190e9d8392a43c6adb74fdb09105bc6531bd1'
+KEY = 'bc2a47fe28995f31f60b5ab3ba3dd5abef9895d82abad54ccc5e334dafdbe05c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -21,9 +21,11 @@ def root(context, missing=missing):
     l_0_gate_failed = resolve('gate_failed')
     l_0_gate_passed_rules = resolve('gate_passed_rules')
     l_0_gate_passed_summary = resolve('gate_passed_summary')
+    l_0_replicates = resolve('replicates')
     l_0_cells = resolve('cells')
     l_0_cells_sent = resolve('cells_sent')
     l_0_cell_names = resolve('cell_names')
+    l_0_judge_trials = resolve('judge_trials')
     l_0_transitions = resolve('transitions')
     l_0_transitions_moves = resolve('transitions_moves')
     l_0_drilldown = resolve('drilldown')
@@ -209,6 +211,11 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    if (undefined(name='replicates') if l_0_replicates is missing else l_0_replicates):
+        pass
+        yield '\n'
+        yield str(t_2((undefined(name='replicates') if l_0_replicates is missing else l_0_replicates)))
+        yield '\n'
     if (undefined(name='cells') if l_0_cells is missing else l_0_cells):
         pass
         yield '\n#### The four cells ('
@@ -245,6 +252,11 @@ def root(context, missing=missing):
             yield str(environment.getattr(l_1_row, 'pass_rate'))
             yield ' |\n'
         l_1_row = missing
+        if (undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials):
+            pass
+            yield '\n'
+            yield str(t_2((undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials)))
+            yield '\n'
         l_1_loop = missing
         for l_1_row, l_1_loop in LoopContext((undefined(name='cells') if l_0_cells is missing else l_0_cells), undefined):
             _loop_vars = {}
@@ -293,7 +305,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 80 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 88 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
@@ -571,4 +583,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=66&2=68&3=96&5=98&6=116&8=120&10=123&12=126&14=130&15=134&17=137&18=140&20=144&22=147&24=149&25=153&27=156&28=159&33=164&34=166&38=170&42=173&44=175&46=177&48=181&50=185&51=189&54=204&55=210&57=213&59=215&60=223&61=229&62=233&64=247&66=251&68=255&69=259&71=262&74=266&75=270&80=291&81=297&82=299&84=301&86=304&88=316&91=320&92=324&93=326&97=330&98=333&101=337&103=340&105=342&106=345&108=351&110=355&112=357&113=361&115=364&116=367&121=373&125=376&126=380&128=383&130=386&132=388&133=391&135=398&137=400&139=405&141=409&142=411&143=417&145=420&147=422&148=424&149=430&151=433&156=436&158=439&160=443&161=445&162=451&163=454&170=460&174=463&176=465&177=468&179=475&181=477&185=480&186=484&188=486&191=494&192=498&198=502&200=511&202=519&203=523&206=532&210=535&211=537&213=539&214=543&218=547&220=551'
+debug_info = '1=68&2=70&3=98&5=100&6=118&8=122&10=125&12=128&14=132&15=136&17=139&18=142&20=146&22=149&24=151&25=155&27=158&28=161&33=166&34=168&38=172&42=175&44=177&46=179&48=183&50=187&51=191&54=206&55=212&57=215&59=217&61=220&63=222&64=230&65=236&66=240&68=253&70=256&72=259&74=263&76=267&77=271&79=274&82=278&83=282&88=303&89=309&90=311&92=313&94=316&96=328&99=332&100=336&101=338&105=342&106=345&109=349&111=352&113=354&114=357&116=363&118=367&120=369&121=373&123=376&124=379&129=385&133=388&134=392&136=395&138=398&140=400&141=403&143=410&145=412&147=417&149=421&150=423&151=429&153=432&155=434&156=436&157=442&159=445&164=448&166=451&168=455&169=457&170=463&171=466&178=472&182=475&184=477&185=480&187=487&189=489&193=492&194=496&196=498&199=506&200=510&206=514&208=523&210=531&211=535&214=544&218=547&219=549&221=551&222=555&226=559&228=563'
