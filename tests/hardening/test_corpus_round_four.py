@@ -11,9 +11,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-import reportgen
 from reportgen.core.model import ChunkMap
-from reportgen.errors import InputError, UsageError
+from reportgen.errors import InputError
 from reportgen.report.labelling import chunk_texts
 from tests.hardening.corpus import Outcome, assert_clean_failure, run_cli, write_inputs
 
@@ -111,14 +110,6 @@ def test_a_nan_verdict_threshold_in_the_config_names_the_file(tmp_path: Path) ->
     args = ["report", str(gold), f"r={run}", "--verdicts", str(verdicts), "--out", "o"]
     outcome = run_cli(args, cwd=tmp_path)
     assert_clean_failure(outcome, where="reportgen.toml:1", problem="not a finite number")
-
-
-def test_the_api_refusing_a_verdicts_dataframe_offers_no_dataframe() -> None:
-    frame = pl.DataFrame({"id": ["q1"], "correct": [True]})
-    with pytest.raises(UsageError) as refused:
-        reportgen.evaluate({"q1": ["c1"]}, {"q1": ["c1"]}, verdicts=frame)
-    assert "DataFrame" not in refused.value.fix.split("(")[0]
-    assert "dict" in refused.value.fix
 
 
 # label export and import
@@ -371,6 +362,6 @@ def test_a_comparison_whose_questions_share_one_cluster_has_no_mde() -> None:
     old = np.array([[0.0], [1.0], [0.0], [1.0]])
     new = np.array([[1.0], [1.0], [0.0], [0.0]])
     pair = _pair(old, new, np.zeros(4, dtype=np.int64))
-    mde, needed, _ = _detectable(pair, [False], 0.05, [1.0])
+    mde, needed, _ = _detectable(pair, [False], [0.05], [1.0])
     assert mde == [None]
     assert needed[0] > 0

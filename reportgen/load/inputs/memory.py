@@ -397,12 +397,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _unreadable(parameter: str, value: Any, shape: str, frames: bool = True) -> UsageError:
-    """``frames``: whether this parameter takes a DataFrame (verdicts do not)."""
-    offered = "a Polars or pandas DataFrame, " if frames else ""
+def _unreadable(parameter: str, value: Any, shape: str) -> UsageError:
     return UsageError(
         f"{parameter} is a {type(value).__name__}, which reportgen cannot read",
-        f"pass a file path, {offered}or a dict {shape}",
+        f"pass a file path, a Polars or pandas DataFrame, or a dict {shape}",
     )
 
 
@@ -553,8 +551,7 @@ def verdicts_from(value: Any, parameter: str = "verdicts") -> VerdictSet:
             rows = verdict_records(Path(parameter), numbered).frame()
         return VerdictSet(rows=rows, source=parameter, format="memory")
     if not isinstance(value, Mapping):
-        shape = "{qid: correct} (a DataFrame: dict(zip(df['id'], df['correct'])))"
-        raise _unreadable(parameter, value, shape, frames=False)
+        raise _unreadable(parameter, value, "{qid: correct}")
     keys = list(value)
     for qid in keys:
         string_id(qid, parameter, "question id")
