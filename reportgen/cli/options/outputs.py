@@ -69,6 +69,13 @@ OUT = declare(
     help="Folder to write the report into (created if missing; other files kept).",
 )
 QUIET = declare(OUTPUTS, "--quiet/--no-quiet", "-q", help="Print nothing but errors.")
+VERBOSE = declare(
+    OUTPUTS,
+    "--verbose/--no-verbose",
+    "-v",
+    help="Print everything summary.md folds: each run's table by kind, every comparison, "
+    "what the four cells count as retrieved, every warning.",
+)
 FORMAT = declare(
     OUTPUTS,
     "--format",
@@ -140,6 +147,7 @@ WRITTEN = (
         help="Append summary.md to GitHub's job summary ($GITHUB_STEP_SUMMARY).",
     ),
     QUIET,
+    VERBOSE,
 )
 """What to write and how to label it: `report`, `demo` and `merge`."""
 
