@@ -47,9 +47,7 @@ def answered_unanswerable_line(report: Report) -> str | None:
         answered = sorted(outcomes["questions"]["answered"]) if outcomes else []
         if answered:
             total = len(answered)
-            return (
-                f"Unanswerable questions {run} answered anyway ({total}): {named(answered)}"
-            )
+            return f"Unanswerable questions {run} answered anyway ({total}): {named(answered)}"
     return None
 
 
