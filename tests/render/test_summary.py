@@ -92,7 +92,7 @@ def test_four_cells_and_where_the_effort_goes(spec_example: ReportResult) -> Non
     assert "gen00000, gen00001" in text
     # the coverage split beside the cells: all 4 of 9 right, none 3 of 7
     assert "all 0.444 (4 of 9), some n/a (0 of 0), none 0.429 (3 of 7)" in text
-    assert "(--retrieved-when any)" in text
+    assert "(--retrieved-when any; all asks for every one)" in text
 
 
 def test_huge_lists_are_cut_with_a_count_and_a_link(spec_example: ReportResult) -> None:
