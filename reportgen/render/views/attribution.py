@@ -352,7 +352,7 @@ def attribution_view(report: Report) -> AttributionView | None:
 
 def attribution_lines(report: Report, verbose: bool = True) -> list[str]:
     """The four cells in a few terminal lines, for the CLI's summary; the definition of
-    "retrieved" and the pass rate by coverage only with ``verbose``."""
+    "retrieved" only with ``verbose``."""
     view = attribution_view(report)
     if view is None:
         return []
@@ -362,6 +362,6 @@ def attribution_lines(report: Report, verbose: bool = True) -> list[str]:
     where = f"at {view.sent}" if view.sent.startswith("top") else f"with {view.sent}"
     lines = [f"{view.run}, four cells {where}: {counts}."]
     if verbose:
-        lines += [view.rule_note, coverage_words(report["attribution"][view.run])]
-    lines.append(view.conclusion)
+        lines.append(view.rule_note)
+    lines += [coverage_words(report["attribution"][view.run]), view.conclusion]
     return [*lines, view.stale_note] if view.stale_note else lines
