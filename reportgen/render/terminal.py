@@ -35,7 +35,6 @@ from reportgen.schema import (
     counted,
 )
 
-
 TERMINAL_BUDGET = 25
 """Lines the demo prints without --verbose (tests/render/test_summary_budget.py): the
 terminal follows summary.md's headline, in its order."""
