@@ -18,6 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from reportgen.core.display import Glanceable, names
 from reportgen.core.git import is_ancestor, newest_first
 from reportgen.core.labels import created_at
 from reportgen.errors import UsageError, printable
@@ -298,8 +299,8 @@ def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path])
     )
 
 
-@dataclass(frozen=True)
-class Published:
+@dataclass(frozen=True, repr=False)
+class Published(Glanceable):
     version: str
     folder: Path
     index: Path
@@ -309,6 +310,15 @@ class Published:
     """What was done about publishes that had been killed, one sentence each."""
     warnings: list[str] = field(default_factory=list)
     """What the publisher should know: a failed gate, a site over its size budget."""
+
+    def glance(self) -> list[tuple[str, str]]:
+        return [
+            ("version", self.version),
+            ("folder", str(self.folder)),
+            ("index", str(self.index)),
+            ("pruned", names(self.pruned) or "none"),
+            ("warnings", str(len(self.warnings))),
+        ]
 
 
 def _pruned_lines(
