@@ -22,7 +22,6 @@ from reportgen.core.ci import DEFAULT_REPORT_URL
 from reportgen.render.cells import ADVICE, CELL_NAMES
 from reportgen.render.links import link_target
 from reportgen.render.pages import environment, markdown_escape
-from reportgen.render.views.attention import attention
 from reportgen.render.views.attribution import (
     coverage_words,
     marked_ids,
@@ -60,8 +59,6 @@ CHART_MIN_CUTOFFS = 3
 HEADLINE_BUDGET = 40
 """Lines summary.md shows unfolded (outside ``<details>``): a reviewer's glance. Held by
 tests/render/test_summary_budget.py on the demo and on a pull-request-style report."""
-DROPS_INLINE = 2
-"""Large drops named in the headline's one line; the rest are folded."""
 MERMAID_TITLE = 90
 
 FAILURE_ADVICE = {
@@ -333,9 +330,9 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
     drops = screen.notes.drops
     return {
         "screen": screen,
-        "drops_shown": drops[:DROPS_INLINE],
-        "drops_folded": drops[DROPS_INLINE:],
-        "attention_lines": attention(report, screen.run).lines,
+        "drops_shown": drops[: screen.drops_inline],
+        "drops_folded": drops[screen.drops_inline :],
+        "attention_lines": screen.attention,
         "others_summary": others_summary(report, screen.run),
         "pairs_summary": pairs_summary(report),
         "gate_failed": cut(screen.gate.failed if screen.gate else [], limit),

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from reportgen.core.model import outcome_word
 from reportgen.errors import printable
-from reportgen.render.views.attention import attention
 from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import (
@@ -56,7 +55,7 @@ def report_lines(report: Report, files: Sequence[Path], verbose: bool = False) -
     lines += comparison_lines(report, verbose)
     lines += attribution_lines(report, verbose)
     screen = first_screen(report)
-    lines += attention(report, screen.run).lines
+    lines += screen.attention
     lines += [f"warning: {message}" for message in screen.alerts]
     others = [w["message"] for w in report["warnings"] if w["code"] not in ALERT_CODES]
     if verbose:

@@ -26,7 +26,7 @@ from reportgen.load.previous.published import FINGERPRINT_FROM, load_history, lo
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec, render_charts
 from reportgen.render.charts import cells_trend_spec, trend_spec
-from reportgen.render.pages import Figure, environment, fmt, page_assets
+from reportgen.render.pages import Figure, environment, fmt, keep_words_whole, page_assets
 from reportgen.site.install import (
     HISTORY,
     INDEX,
@@ -286,7 +286,7 @@ def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path])
         Figure(name.removesuffix(".svg"), Markup(data.decode()), "")
         for name, data in charts.items()
     ]
-    return (
+    return keep_words_whole(
         environment()
         .get_template("site_index.html.j2")
         .render(

@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = '0808606095aac1c104b0fb82b170f48d919deb3330897a9c7eee43563cc90fc0'
+KEY = 'd7eed6d56fd0453160cb68ae9b7444fd2ecafe816d9d5cb4a653eb08f8cfc392'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -109,6 +109,17 @@ def root(context, missing=missing):
         yield '    </div>\n'
     l_1_figure = missing
     yield '  </div>\n'
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+        pass
+        yield '  <ul id="attention" class="attention">\n'
+        for l_1_line in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+            _loop_vars = {}
+            pass
+            yield '    <li>'
+            yield escape(l_1_line)
+            yield '</li>\n'
+        l_1_line = missing
+        yield '  </ul>\n'
     template = environment.get_template('_verdict_notes.html.j2', '_first_screen.html.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view}))
     try:
@@ -221,7 +232,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
     l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
     if l_0_transitions_matrix is missing:
-        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 96 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 103 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
     context.vars['transitions_matrix'] = l_0_transitions_matrix
     context.exported_vars.discard('transitions_matrix')
     yield '  '
@@ -270,4 +281,4 @@ def root(context, missing=missing):
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=117&52=119&55=123&58=127&60=131&61=133&62=137&63=142&64=152&65=157&73=167&74=169&75=171&76=173&77=176&78=182&81=188&82=195&88=204&89=206&90=209&96=219&97=226&98=228&100=231&101=235&105=239&106=241&107=244&109=251&110=255&111=257&113=259&114=263'
+debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=113&52=117&56=121&58=128&59=130&62=134&65=138&67=142&68=144&69=148&70=153&71=163&72=168&80=178&81=180&82=182&83=184&84=187&85=193&88=199&89=206&95=215&96=217&97=220&103=230&104=237&105=239&107=242&108=246&112=250&113=252&114=255&116=262&117=266&118=268&120=270&121=274'
