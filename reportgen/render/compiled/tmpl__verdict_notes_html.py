@@ -1,5 +1,5 @@
 # Generated from templates/_verdict_notes.html.j2 by scripts/make_compiled_templates.py
-KEY = 'bf503b06f9ad92894b14cc5027c589d8182065979b9f7c1bedadef521c518e52'
+KEY = 'c4ada1155208b33a8c160e3d643abb353739d5c6040eb35c1769de176f3ed9e9'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_verdict_notes.html.j2'
 
@@ -10,7 +10,6 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_first_screen = resolve('first_screen')
-    l_0_folded = resolve('folded')
     l_0_notes = missing
     try:
         t_1 = environment.filters['length']
@@ -27,8 +26,10 @@ def root(context, missing=missing):
         yield '<div class="verdict-notes">\n'
         if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops'):
             pass
-            yield '  <p>Large drops against the baseline, whatever the test says:</p>\n  <ul class="drops">\n'
-            for l_1_drop in environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops')[:environment.getattr((undefined(name='first_screen') if l_0_first_screen is missing else l_0_first_screen), 'drops_inline')]:
+            yield '  <details class="drops-more"><summary>'
+            yield escape((t_1(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops')) + environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more')))
+            yield ' large drops against the baseline, whatever the test says</summary>\n  <ul class="drops">\n'
+            for l_1_drop in environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops'):
                 _loop_vars = {}
                 pass
                 yield '    <li class="'
@@ -39,32 +40,12 @@ def root(context, missing=missing):
                 yield escape(environment.getattr(l_1_drop, 'mark'))
                 yield '</span></li>\n'
             l_1_drop = missing
-            yield '  </ul>\n'
-            l_0_folded = environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops')[environment.getattr((undefined(name='first_screen') if l_0_first_screen is missing else l_0_first_screen), 'drops_inline'):]
-            context.vars['folded'] = l_0_folded
-            context.exported_vars.add('folded')
-            if ((undefined(name='folded') if l_0_folded is missing else l_0_folded) or environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more')):
+            if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more'):
                 pass
-                yield '  <details class="drops-more"><summary>'
-                yield escape((t_1((undefined(name='folded') if l_0_folded is missing else l_0_folded)) + environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more')))
-                yield ' more large drops</summary>\n  <ul class="drops">\n'
-                for l_1_drop in (undefined(name='folded') if l_0_folded is missing else l_0_folded):
-                    _loop_vars = {}
-                    pass
-                    yield '    <li class="'
-                    yield escape(environment.getattr(l_1_drop, 'css'))
-                    yield '">'
-                    yield escape(environment.getattr(l_1_drop, 'text'))
-                    yield ': <span class="drop-mark">'
-                    yield escape(environment.getattr(l_1_drop, 'mark'))
-                    yield '</span></li>\n'
-                l_1_drop = missing
-                if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more'):
-                    pass
-                    yield '<li>… and '
-                    yield escape(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more'))
-                    yield ' more in <a href="#baseline">the baseline section</a></li>'
-                yield '  </ul>\n  </details>\n'
+                yield '<li>… and '
+                yield escape(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more'))
+                yield ' more in <a href="#baseline">the baseline section</a></li>'
+            yield '  </ul>\n  </details>\n'
         if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'clustered'):
             pass
             yield '  <p class="note clustered">'
@@ -73,4 +54,4 @@ def root(context, missing=missing):
         yield '</div>\n'
 
 blocks = {}
-debug_info = '2=20&3=23&5=26&8=29&9=33&12=41&13=44&14=47&16=49&17=53&19=60&24=66&25=69'
+debug_info = '2=19&3=22&5=25&7=28&9=30&10=34&12=41&16=47&17=50'

@@ -137,7 +137,8 @@ class FirstScreen:
     """What changes the verdict, named: the largest moves since the baseline, the stale
     gold ids, the unanswerable questions answered anyway (views/attention.py)."""
     drops_inline: int = 2
-    """Large drops the first screen lists; the rest are folded."""
+    """Large drops summary.md's headline names; the rest are folded (the HTML folds all:
+    its figures already show hit and recall's change)."""
 
     @property
     def css(self) -> str:
