@@ -39,18 +39,23 @@ TERMINAL_BUDGET = 25
 terminal follows summary.md's headline, in its order."""
 
 
+OTHER_WARNINGS_SHOWN = 2
+"""Warnings other than alerts printed whole; more are counted in one line."""
+
+
 def report_lines(report: Report, files: Sequence[Path], verbose: bool = False) -> list[str]:
-    """What a person reads first, in summary.md's order: the context note, per run the
-    headline, the comparisons, the gate, the cells, the facts that change the verdict,
-    the warnings and where the files went.
+    """What a person reads first, in summary.md's order: per run the headline (first,
+    for ``| head -1``), the context note, the gate, the comparisons, the cells, the facts
+    that change the verdict, the warnings and where the files went.
 
     Without ``verbose``, the tables by kind, the comparisons within noise, the cells'
-    definitions and the warnings other than alerts are counted, not printed.
+    definitions and, past OTHER_WARNINGS_SHOWN, the warnings other than alerts are
+    counted, not printed.
     """
+    lines = _run_lines(report, verbose)  # first, for `| head -1`
     notes = context_notes(report)
-    lines = [*notes, ""] if notes else []
+    lines += [*notes, ""] if notes else []
     lines += [*_gate_lines(report), ""] if report["gate"] else []
-    lines += _run_lines(report, verbose)
     lines += secondary_lines(report)
     lines += comparison_lines(report, verbose)
     lines += attribution_lines(report, verbose)
@@ -58,9 +63,9 @@ def report_lines(report: Report, files: Sequence[Path], verbose: bool = False) -
     lines += screen.attention
     lines += [f"warning: {message}" for message in screen.alerts]
     others = [w["message"] for w in report["warnings"] if w["code"] not in ALERT_CODES]
-    if verbose:
+    if verbose or len(others) <= OTHER_WARNINGS_SHOWN:
         lines += [f"warning: {message}" for message in others]
-    elif others:
+    else:
         lines.append(
             f"warning: {plural(len(others), 'other warning')} ({', '.join(_phrases(screen))}): "
             "see summary.md, or --verbose"

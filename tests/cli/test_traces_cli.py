@@ -40,7 +40,7 @@ def test_a_span_export_is_a_run_next_to_the_trace_file(tmp_path: Path) -> None:
     assert list(report["attribution"]) == ["ircot"]
     codes = {w["code"] for w in report["warnings"]}
     assert "unmatched_traces" in codes
-    assert "traces matching no question" in output  # folded: --verbose prints it whole
+    assert "2 of its 4 traces match no gold question" in output
 
 
 def test_a_second_trace_file_adds_a_run_with_its_own_cells(tmp_path: Path) -> None:
