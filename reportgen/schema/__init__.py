@@ -61,7 +61,18 @@ from reportgen.schema.pages import (
     RunRow,
     TopScores,
 )
-from reportgen.schema.secondary import Agreement, SecondaryJudgments, SecondaryMeans
+from reportgen.schema.secondary import (
+    Agreement,
+    AuditFacts,
+    AuditSample,
+    Guard,
+    PPIComparisons,
+    PPIDifference,
+    PPIMean,
+    PPIPair,
+    SecondaryJudgments,
+    SecondaryMeans,
+)
 from reportgen.schema.sections import (
     AttributionSection,
     ByCoverage,
@@ -272,6 +283,8 @@ __all__ = [
     "READABLE_FORMAT_VERSIONS",
     "Agreement",
     "AttributionSection",
+    "AuditFacts",
+    "AuditSample",
     "BaselineComparison",
     "BaselineGold",
     "BaselineSection",
@@ -301,6 +314,7 @@ __all__ = [
     "GateSection",
     "GoldChange",
     "GoldSection",
+    "Guard",
     "HygieneSection",
     "InOverlap",
     "IntervalMethod",
@@ -328,6 +342,10 @@ __all__ = [
     "MergedShard",
     "Method",
     "Outcome",
+    "PPIComparisons",
+    "PPIDifference",
+    "PPIMean",
+    "PPIPair",
     "PagesSection",
     "PairedDifference",
     "Panel",

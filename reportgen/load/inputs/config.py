@@ -35,6 +35,7 @@ REPORT_KEYS = (
         "reference-run",
         "compare-measures",
         "cluster-by",
+        "estimate",
         "baseline",
         "baseline-version",
         "on-gold-change",
