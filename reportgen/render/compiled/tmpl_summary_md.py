@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = 'f7555e24bfab75315e0265fa844c9742678de95771475bb243c90195c4adfe57'
+KEY = '29cc2bb61b555046c0c9bbe2b5213d4be69e7676977b01afe9be6af8e31d0cc4'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -426,11 +426,11 @@ def root(context, missing=missing):
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
         pass
-        yield '\n<details><summary>Since the baseline: '
+        yield '\n<details><summary>Since the baseline, '
         yield str(t_3(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'run')))
-        yield "'s questions, "
-        yield str(t_3(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'summary')))
-        yield ' The matrix and every move</summary>\n'
+        yield ': '
+        yield str(t_3(context.call(environment.getattr(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'summary'), 'rstrip'), '.')))
+        yield '; the matrix and every move</summary>\n'
         yield str(context.call((undefined(name='transitions_md') if l_0_transitions_md is missing else l_0_transitions_md), '####', (undefined(name='transitions_moves') if l_0_transitions_moves is missing else l_0_transitions_moves), str_join(('in the ', context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)), ))))
         yield '\n\n</details>\n'
     for (l_1_summary, l_1_listed) in (undefined(name='warning_groups') if l_0_warning_groups is missing else l_0_warning_groups):
