@@ -148,15 +148,14 @@ _MARKUP = re.compile(
     r"<(script|style|svg|title|textarea)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>", re.S | re.I
 )
 """Tags, and elements whose text is not laid out as HTML text (a span there would show)."""
-_WHOLE = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*|passed|FAILED)(?![\w-])")
-"""Option names and the gate's words: a line must not break inside them (browsers break
-after a hyphen, and ``overflow-wrap: anywhere`` anywhere: "(--" / "retrieved-when",
-"passe" / "d")."""
+_WHOLE = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
+"""Option names: a line must not break inside them (browsers break after a hyphen:
+"(--" / "retrieved-when")."""
 
 
 def keep_words_whole(page: str) -> str:
-    """``page`` with every option name and gate word of its text in ``<span class="nw">``
-    (CSS: no wrapping inside). Applied to the written HTML, so that every view's text,
+    """``page`` with every option name of its text in ``<span class="nw">`` (CSS: no
+    wrapping inside). Applied to the written HTML, so that every view's text,
     whoever worded it, gets it; tags, scripts, styles and SVG are left as they are."""
     parts = []
     last = 0
