@@ -16,6 +16,7 @@ from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import (
     cells_line,
+    families_text,
     gold_change_lines,
     selection_sentence,
     unjudged_note,
@@ -23,6 +24,7 @@ from reportgen.render.views.comparisons import (
 from reportgen.render.views.context import context_notes
 from reportgen.render.views.first_screen import ALERT_CODES, FirstScreen, first_screen
 from reportgen.render.views.methods import headline
+from reportgen.render.views.replicates import compared_runs, noise_floor_note, replicates_line
 from reportgen.render.views.secondary import secondary_lines
 from reportgen.schema import (
     BaselineSection,
@@ -53,6 +55,8 @@ def report_lines(report: Report, files: Sequence[Path], verbose: bool = False) -
     counted, not printed.
     """
     lines = _run_lines(report, verbose)  # first, for `| head -1`
+    replicated = replicates_line(report)
+    lines += [replicated, ""] if replicated else []
     notes = context_notes(report)
     lines += [*notes, ""] if notes else []
     lines += [*_gate_lines(report), ""] if report["gate"] else []
@@ -116,7 +120,12 @@ def comparison_lines(report: Report, verbose: bool = True) -> list[str]:
     lines = []
     pairs = report["comparisons"]["pairs"]
     sections: list[tuple[str, Sequence[Comparison], Sequence[CellsThenNow | None], list[str]]] = [
-        ("Runs compared", pairs, [None] * len(pairs), [])
+        (
+            "Runs compared",
+            pairs,
+            [None] * len(pairs),
+            [families_text(report["comparisons"]["method"])],
+        )
     ]
     if baseline := report["baseline"]:
         lines.append(baseline_source_line(report, baseline))
@@ -127,7 +136,7 @@ def comparison_lines(report: Report, verbose: bool = True) -> list[str]:
                 f"Against baseline {baseline['version']}",
                 against,
                 [entry["cells"] for entry in against],
-                gold_change_lines(baseline),
+                [*gold_change_lines(baseline), families_text(baseline["method"])],
             ),
         )
     for title, entries, then_now, notes in sections:
@@ -148,6 +157,9 @@ def comparison_lines(report: Report, verbose: bool = True) -> list[str]:
         lines += [f"  {note}" for note in notes]
         for entry, entry_cells in shown:
             lines.append(_comparison_line(entry, key))
+            floor = noise_floor_note(report, compared_runs(entry))
+            if floor:
+                lines.append(f"   {floor}")
             cells = cells_line(entry_cells)
             if cells:
                 lines.append(f"    {cells}")

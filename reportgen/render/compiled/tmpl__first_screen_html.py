@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = 'd7eed6d56fd0453160cb68ae9b7444fd2ecafe816d9d5cb4a653eb08f8cfc392'
+KEY = 'a2bf2af9ae962fd32afb1666b5197249eef35524bb0064ca706bc9c871d392b1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -126,6 +126,11 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'replicates'):
+        pass
+        yield '<p class="note replicates">'
+        yield escape(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'replicates'))
+        yield '</p>'
     yield '  <div id="four-cells">\n'
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells'):
         pass
@@ -180,7 +185,13 @@ def root(context, missing=missing):
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'conclusion'))
         yield '</p>\n  <p class="pass-rate">'
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'pass_rate'))
-        yield '</p>\n  <p class="note rule-note">'
+        yield '</p>\n'
+        if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'trials'):
+            pass
+            yield '<p class="trials">'
+            yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'trials'))
+            yield '</p>'
+        yield '  <p class="note rule-note">'
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rule_note'))
         yield '</p>\n'
         l_0_table = environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'coverage')
@@ -232,7 +243,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
     l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
     if l_0_transitions_matrix is missing:
-        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 103 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 105 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
     context.vars['transitions_matrix'] = l_0_transitions_matrix
     context.exported_vars.discard('transitions_matrix')
     yield '  '
@@ -281,4 +292,4 @@ def root(context, missing=missing):
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=113&52=117&56=121&58=128&59=130&62=134&65=138&67=142&68=144&69=148&70=153&71=163&72=168&80=178&81=180&82=182&83=184&84=187&85=193&88=199&89=206&95=215&96=217&97=220&103=230&104=237&105=239&107=242&108=246&112=250&113=252&114=255&116=262&117=266&118=268&120=270&121=274'
+debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=113&52=117&56=121&57=127&59=133&60=135&63=139&66=143&68=147&69=149&70=153&71=158&72=168&73=173&81=183&82=185&83=187&84=193&85=195&86=198&87=204&90=210&91=217&97=226&98=228&99=231&105=241&106=248&107=250&109=253&110=257&114=261&115=263&116=266&118=273&119=277&120=279&122=281&123=285'

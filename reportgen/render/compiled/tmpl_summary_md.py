@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = '29cc2bb61b555046c0c9bbe2b5213d4be69e7676977b01afe9be6af8e31d0cc4'
+KEY = 'aeaad39fd3d8be006e620b132cc4e71eb21330634d1b32e8b77f0f42c055a66b'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -23,9 +23,11 @@ def root(context, missing=missing):
     l_0_gate_passed_summary = resolve('gate_passed_summary')
     l_0_drops_shown = resolve('drops_shown')
     l_0_drops_folded = resolve('drops_folded')
+    l_0_replicates = resolve('replicates')
     l_0_cells = resolve('cells')
     l_0_cells_sent = resolve('cells_sent')
     l_0_cell_names = resolve('cell_names')
+    l_0_judge_trials = resolve('judge_trials')
     l_0_attention_lines = resolve('attention_lines')
     l_0_alerts = resolve('alerts')
     l_0_drilldown = resolve('drilldown')
@@ -251,6 +253,11 @@ def root(context, missing=missing):
         yield '\n'
         yield str(t_3(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'clustered')))
         yield '\n'
+    if (undefined(name='replicates') if l_0_replicates is missing else l_0_replicates):
+        pass
+        yield '\n'
+        yield str(t_3((undefined(name='replicates') if l_0_replicates is missing else l_0_replicates)))
+        yield '\n'
     if (undefined(name='cells') if l_0_cells is missing else l_0_cells):
         pass
         yield '\n#### The four cells ('
@@ -287,6 +294,11 @@ def root(context, missing=missing):
             yield str(environment.getattr(l_1_row, 'pass_rate'))
             yield ' |\n'
         l_1_row = missing
+        if (undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials):
+            pass
+            yield '\n'
+            yield str(t_3((undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials)))
+            yield '\n'
         for l_1_row in (undefined(name='cells') if l_0_cells is missing else l_0_cells):
             _loop_vars = {}
             pass
@@ -421,7 +433,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'notes': l_0_notes, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 141 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 149 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
@@ -679,4 +691,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=78&10=80&11=108&13=110&14=128&16=132&18=135&20=138&22=142&23=146&25=149&26=152&28=156&30=159&32=161&33=165&35=168&36=171&41=176&42=178&46=182&50=185&52=187&54=189&56=193&58=197&59=201&62=216&63=219&65=223&67=247&69=250&71=252&73=255&75=257&76=265&77=271&78=275&80=288&82=292&85=297&87=300&88=304&91=307&94=311&95=315&96=317&100=321&101=324&105=328&107=331&109=333&110=337&112=349&113=352&118=357&121=361&123=365&124=371&126=374&129=378&130=382&134=403&136=406&141=419&142=425&144=428&145=432&149=434&151=438&153=440&154=444&156=447&157=450&162=456&164=459&166=461&167=465&169=468&171=471&173=473&174=476&176=483&178=485&180=490&182=494&183=496&184=502&186=505&188=507&189=509&190=515&192=518&195=520&197=523&199=527&200=529&201=535&202=538&209=544&211=547&213=551&214=554&218=561&220=564&222=566&223=569&225=576&229=578&233=581&234=585&236=587&239=595&240=599&246=604&248=609&250=618&252=626&253=630&256=639&260=642&261=644&263=646&264=650&270=655&272=659'
+debug_info = '1=80&10=82&11=110&13=112&14=130&16=134&18=137&20=140&22=144&23=148&25=151&26=154&28=158&30=161&32=163&33=167&35=170&36=173&41=178&42=180&46=184&50=187&52=189&54=191&56=195&58=199&59=203&62=218&63=221&65=225&67=249&69=252&71=254&73=257&75=259&77=262&79=264&80=272&81=278&82=282&84=295&86=298&88=300&90=304&93=309&95=312&96=316&99=319&102=323&103=327&104=329&108=333&109=336&113=340&115=343&117=345&118=349&120=361&121=364&126=369&129=373&131=377&132=383&134=386&137=390&138=394&142=415&144=418&149=431&150=437&152=440&153=444&157=446&159=450&161=452&162=456&164=459&165=462&170=468&172=471&174=473&175=477&177=480&179=483&181=485&182=488&184=495&186=497&188=502&190=506&191=508&192=514&194=517&196=519&197=521&198=527&200=530&203=532&205=535&207=539&208=541&209=547&210=550&217=556&219=559&221=563&222=566&226=573&228=576&230=578&231=581&233=588&237=590&241=593&242=597&244=599&247=607&248=611&254=616&256=621&258=630&260=638&261=642&264=651&268=654&269=656&271=658&272=662&278=667&280=671'

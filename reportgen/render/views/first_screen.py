@@ -24,6 +24,7 @@ from reportgen.render.views.common import (
     verdict_class,
 )
 from reportgen.render.views.comparisons import unjudged_note
+from reportgen.render.views.replicates import replicates_line
 from reportgen.render.views.verdicts import TOO_FEW, VerdictNotes, too_few_title, verdict_notes
 from reportgen.schema import BaselineComparison, Report
 
@@ -136,6 +137,8 @@ class FirstScreen:
     attention: list[str]
     """What changes the verdict, named: the largest moves since the baseline, the stale
     gold ids, the unanswerable questions answered anyway (views/attention.py)."""
+    replicates: str = ""
+    """Runs given several times: replicates and flaky questions, in one line."""
     drops_inline: int = 2
     """Large drops summary.md's headline names; the rest are folded (the HTML folds all:
     its figures already show hit and recall's change)."""
@@ -199,6 +202,9 @@ SEVERITIES = (
             "no_relevant": "questions with nothing relevant",
             "verdicts_missing": "questions without a verdict",
             "verdicts_unknown": "unknown verdicts",
+            "verdicts_flaky": "questions the judge's trials disagree on",
+            "replicates_flaky": "questions a run's replicates disagree on",
+            "verdicts_run_assumed": "the verdicts' run assumed",
         },
     ),
     (
@@ -453,4 +459,5 @@ def first_screen(report: Report) -> FirstScreen:
         others=_others(report, run),
         notes=_notes(report),
         attention=attention(report, run).lines,
+        replicates=replicates_line(report),
     )
