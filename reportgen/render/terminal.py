@@ -115,7 +115,8 @@ def _run_lines(report: Report, verbose: bool) -> list[str]:
 
 def comparison_lines(report: Report, verbose: bool = True) -> list[str]:
     """One line per comparison on recall at k_ctx (and a baseline's four cells, stale
-    gold marked); without ``verbose``, the pairs of runs within noise are counted only."""
+    gold marked); without ``verbose``, the pairs of runs within noise are counted only
+    and their families' note (summary.md folds it too) is left out."""
     key = f"recall@{report['context_k']}"
     lines = []
     pairs = report["comparisons"]["pairs"]
@@ -124,7 +125,7 @@ def comparison_lines(report: Report, verbose: bool = True) -> list[str]:
             "Runs compared",
             pairs,
             [None] * len(pairs),
-            [families_text(report["comparisons"]["method"])],
+            [families_text(report["comparisons"]["method"])] if verbose else [],
         )
     ]
     if baseline := report["baseline"]:
