@@ -25,7 +25,7 @@ def run_request(request: ReportRequest, options: dict[str, Any]) -> None:
         if not quiet:
             from reportgen.render.terminal import report_lines  # the views: only to print
 
-            say_lines(report_lines(result.report, result.files))
+            say_lines(report_lines(result.report, result.files, options["verbose"]))
         if os.environ.get("GITHUB_ACTIONS") == "true":
             annotate(workflow_annotations(result.report, request.inputs.gold))
         if options["github_summary"]:
