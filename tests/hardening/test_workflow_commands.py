@@ -73,8 +73,10 @@ def _run_name(folder: Path) -> list[str]:
 
 
 def _kind(folder: Path) -> list[str]:
+    """The table by kind is --verbose's."""
     gold = _inputs(folder, kind=HOSTILE)
-    return ["report", str(gold), f"r={folder / 'run.jsonl'}", "--out", str(folder / "o")]
+    run = f"r={folder / 'run.jsonl'}"
+    return ["report", str(gold), run, "--out", str(folder / "o"), "--verbose"]
 
 
 def _index_versions(folder: Path) -> list[str]:
