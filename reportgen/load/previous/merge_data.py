@@ -51,6 +51,8 @@ judge, each chunk map's digest, the shard's place in its cut: a merge must not g
 them; 4: --judgments' PPI_FRAMES, each judge trial's verdicts and each run replicate's
 scores, which a merge of format 3 would drop unseen)."""
 FRAMES = ("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence")
+OPTIONAL_FRAMES = ("returned", "sent", "verdicts", "verdict_trials", "replicate_scores")
+"""Written when shard.json calls for them (see :func:`read_merge_data`)."""
 
 
 def _by_run(schema: pl.Schema) -> pl.Schema:
