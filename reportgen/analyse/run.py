@@ -48,6 +48,7 @@ from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
+from reportgen.analyse.predictors import Predictors, predictors_of
 from reportgen.analyse.transitions import transitions
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
@@ -128,6 +129,8 @@ class Findings:
     transitions: dict[str, dict[str, Any]] | None = None
     """The ``transitions`` section: per run, how its questions moved since the
     baseline; None without a baseline."""
+    predictors: dict[str, Predictors] = field(default_factory=dict)
+    """Judged run -> what predicts its answers: first gold rank, AUCs, headroom."""
 
     @property
     def attribution(self) -> Attribution | None:
@@ -362,4 +365,9 @@ def run_analyses(
         transitions=None
         if versus is None or options.baseline is None
         else transitions(evaluation, options.baseline, attributions, versus.shared),
+        predictors=predictors_of(
+            evaluation,
+            attributions,
+            [rule.measure for rule in options.gate.rules] if options.gate else (),
+        ),
     )

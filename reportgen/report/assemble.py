@@ -97,6 +97,7 @@ from reportgen.measure.scoring import (
 )
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
 from reportgen.report.pages import pages_section, top_scores_section
+from reportgen.report.predictors import predictors_section
 from reportgen.report.traces import context_section, traces_section
 from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
@@ -378,6 +379,7 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
         "verdicts": verdicts_section(findings),
         "attribution": {
             attribution.run: attribution_section(attribution, findings.stale_cells[attribution.run])
+            | predictors_section(findings.predictors[attribution.run])
             for attribution in findings.attributions
         },
         "cutoff": {analysis.run: cutoff_section(analysis) for analysis in findings.cutoffs},
