@@ -214,7 +214,7 @@ class Results:
         (``1``..k_ctx, ``none``) of the run the verdicts judge: one block of rows for all
         questions (kind null), then one per kind; ``low``/``high`` the Wilson interval.
         Its Cochran-Armitage trend is report.json's ``first_gold_rank.trend``."""
-        schema = {"run": pl.String, "kind": pl.String, "rank": pl.String}
+        schema: dict[str, Any] = {"run": pl.String, "kind": pl.String, "rank": pl.String}
         schema |= {"n": pl.Int64, "correct": pl.Int64} | dict.fromkeys(
             ("pass_rate", "low", "high"), pl.Float64
         )
@@ -240,7 +240,7 @@ class Results:
         """Per measure at k_ctx, its AUC against the verdict (Mann-Whitney, ties half)
         with the bootstrap interval (``low``, ``high``), for the run the verdicts judge;
         null with a ``reason`` when every verdict agrees."""
-        schema = {"run": pl.String, "measure": pl.String}
+        schema: dict[str, Any] = {"run": pl.String, "measure": pl.String}
         schema |= dict.fromkeys(("n", "correct", "wrong"), pl.Int64)
         schema |= dict.fromkeys(("auc", "low", "high"), pl.Float64) | {"reason": pl.String}
         found = self._predictors
@@ -261,7 +261,12 @@ class Results:
         """What each fix is worth for the run the verdicts judge: per kind (null: all)
         and fix (``retrieval``, ``generation``), the failures, the answers it adds (an
         upper estimate; ``low``/``high`` its bootstrap interval) and the pass rate after."""
-        schema = {"run": pl.String, "kind": pl.String, "fix": pl.String, "failures": pl.Int64}
+        schema: dict[str, Any] = {
+            "run": pl.String,
+            "kind": pl.String,
+            "fix": pl.String,
+            "failures": pl.Int64,
+        }
         schema |= dict.fromkeys(("added", "low", "high", "pass_rate_after"), pl.Float64)
         found = self._predictors
         if not found:
