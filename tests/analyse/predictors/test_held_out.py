@@ -1,0 +1,150 @@
+"""The issue's check from outside: 150 questions with a known rank for the first gold
+chunk and a pass probability falling with rank. The counts per rank are exact, the AUC
+of recall@5 equals scipy's Mann-Whitney U / (n_right n_wrong) to 1e-9, through the
+command line's report.json, the Python API and shard + merge (the same report.json)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from scipy import stats
+
+import reportgen
+from reportgen.analyse.run import AnalysisOptions, run_analyses
+from reportgen.cli import cli
+from reportgen.load import load_gold, load_run, load_verdicts
+from reportgen.load.previous.merge_data import read_merge_data
+from reportgen.measure.scoring import Settings, evaluate
+from reportgen.report.assemble import assemble
+from reportgen.scale.rebuild import merged_evaluation, merged_verdicts
+from tests.scale.test_merge_data import CREATED, write_shards
+
+QUESTIONS = 150
+K = 5
+PASS_BY_RANK = {1: 0.9, 2: 0.75, 3: 0.6, 4: 0.45, 5: 0.3, None: 0.15}
+"""The probability an answer passes, by the rank of its first gold chunk (None: not sent)."""
+
+
+def build(folder: Path, seed: int = 42) -> tuple[Path, Path, Path, dict[str, Any]]:
+    """Gold, run and verdicts files, and what the test knows: each question's first
+    gold rank, verdict and recall@5 (one to three gold chunks, the others deeper)."""
+    draw = random.Random(seed)
+    gold, run, verdicts = [], [], []
+    known: dict[str, Any] = {"rank": {}, "correct": {}, "recall": {}}
+    for number in range(QUESTIONS):
+        qid = f"q{number:03d}"
+        rank = draw.choice([1, 2, 3, 4, 5, None])
+        chunks = [f"{qid}-x{i}" for i in range(1, 11)]
+        golds = [f"{qid}-g{i}" for i in range(draw.randint(1, 3))]
+        places = []
+        if rank is not None:
+            # the first gold at its rank; the others after it, inside or outside the top 5
+            places = [rank, *sorted(draw.sample(range(rank + 1, 11), len(golds) - 1))]
+            for chunk, place in zip(golds, places, strict=False):
+                chunks[place - 1] = chunk
+        correct = draw.random() < PASS_BY_RANK[rank]
+        gold.append({"id": qid, "gold": golds})
+        run.append({"id": qid, "chunks": chunks})
+        verdicts.append({"id": qid, "correct": correct})
+        known["rank"][qid] = rank
+        known["correct"][qid] = correct
+        known["recall"][qid] = sum(place <= K for place in places) / len(golds)
+    paths = (folder / "gold.jsonl", folder / "run.jsonl", folder / "verdicts.jsonl")
+    for path, lines in zip(paths, (gold, run, verdicts), strict=True):
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return *paths, known
+
+
+def expected_counts(known: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    counts = {str(rank): (0, 0) for rank in range(1, K + 1)} | {"none": (0, 0)}
+    for qid, rank in known["rank"].items():
+        key = "none" if rank is None else str(rank)
+        n, right = counts[key]
+        counts[key] = (n + 1, right + int(known["correct"][qid]))
+    return counts
+
+
+def mann_whitney_auc(known: dict[str, Any]) -> float:
+    right = [known["recall"][q] for q, ok in known["correct"].items() if ok]
+    wrong = [known["recall"][q] for q, ok in known["correct"].items() if not ok]
+    u = stats.mannwhitneyu(right, wrong, alternative="two-sided").statistic
+    return float(u / (len(right) * len(wrong)))
+
+
+def check(section: dict[str, Any], known: dict[str, Any]) -> None:
+    found = {
+        rank: (row["n"], row["correct"]) for rank, row in section["by_first_gold_rank"].items()
+    }
+    assert found == expected_counts(known)
+    # report.json rounds to 10 digits: the value itself is checked below to 1e-9
+    assert section["association"]["measures"]["recall@5"]["auc"] == pytest.approx(
+        mann_whitney_auc(known), abs=1e-9
+    )
+    assert section["first_gold_rank"]["trend"]["falls"]  # 0.9 down to 0.3 over 125 questions
+
+
+def test_cli_report_json(tmp_path: Path) -> None:
+    gold, run, verdicts, known = build(tmp_path)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli,
+        [*("report", str(gold), f"rag={run}", "--verdicts", str(verdicts)),
+         *("--out", str(out), "--context-k", str(K), "--format", "json")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    check(json.loads((out / "report.json").read_text())["attribution"]["rag"], known)
+
+
+def test_the_auc_unrounded_equals_mann_whitney(tmp_path: Path) -> None:
+    from reportgen.analyse.predictors import auc
+
+    gold, run, verdicts, known = build(tmp_path, seed=7)
+    qids = sorted(known["rank"])
+    values = np.array([known["recall"][q] for q in qids])
+    correct = np.array([known["correct"][q] for q in qids])
+    assert auc(values, correct) == pytest.approx(mann_whitney_auc(known), abs=1e-9)
+    findings = run_analyses(
+        evaluate(load_gold(gold), [load_run(run, "rag")], Settings(ks=(1, K), context_k=K)),
+        AnalysisOptions(verdicts=load_verdicts(verdicts)),
+        version="t",
+    )
+    entry = findings.predictors["rag"].association["recall@5"]
+    assert entry.auc == pytest.approx(mann_whitney_auc(known), abs=1e-9)
+
+
+def test_python_api(tmp_path: Path) -> None:
+    gold, run, verdicts, known = build(tmp_path)
+    results = reportgen.evaluate(gold, {"rag": run}, k=[1, K], verdicts=verdicts)
+    table = results.first_gold_rank
+    found = {row["rank"]: (row["n"], row["correct"]) for row in table.iter_rows(named=True)}
+    assert found == expected_counts(known)
+    recall = results.association.row(by_predicate=pl.col("measure") == "recall@5", named=True)
+    assert recall["auc"] == pytest.approx(mann_whitney_auc(known), abs=1e-9)
+    retrieval = results.headroom.row(0, named=True)
+    assert retrieval["fix"] == "retrieval"
+    assert results.attribution["retrieval_headroom"][0] == retrieval["added"]
+
+
+def test_shard_and_merge_give_the_same_sections(tmp_path: Path) -> None:
+    gold_path, run_path, verdicts_path, known = build(tmp_path)
+    gold, run = load_gold(gold_path), load_run(run_path, "rag")
+    verdicts = load_verdicts(verdicts_path)
+    settings = Settings(ks=(1, K), context_k=K)
+    whole = run_analyses(evaluate(gold, [run], settings), AnalysisOptions(verdicts=verdicts),
+                         version="v1", created=CREATED)  # fmt: skip
+    folders = write_shards(tmp_path / "shards", gold, [run], verdicts, settings, shards=3)
+    shards = [read_merge_data(folder) for folder in folders]
+    merged = run_analyses(merged_evaluation(shards),
+                          AnalysisOptions(verdicts=merged_verdicts(shards)),
+                          version="v1", created=CREATED)  # fmt: skip
+    expected, found = assemble(whole), assemble(merged)
+    assert found["attribution"] == expected["attribution"]
+    assert found == expected
+    check(dict(found["attribution"]["rag"]), known)
