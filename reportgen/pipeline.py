@@ -23,6 +23,7 @@ from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.drilldown import ExplainMode
 from reportgen.analyse.gate import failures
+from reportgen.analyse.predictors import Predictors
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
@@ -310,8 +311,10 @@ def _early_charts(
         means: Mapping[str, RunMeans],
         cutoffs: tuple[CutoffAnalysis, ...],
         chunkings: ChunkingFacts | None,
+        predictors: Mapping[str, Predictors],
     ) -> None:
-        worker.send(page_chart_specs(chart_sections(evaluation, means, cutoffs, chunkings)))
+        sections = chart_sections(evaluation, means, cutoffs, chunkings, predictors)
+        worker.send(page_chart_specs(sections))
 
     return send
 

@@ -241,10 +241,17 @@ def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
 
 
 ChartsKnown = Callable[
-    [Mapping[str, RunMeans], tuple[CutoffAnalysis, ...], ChunkingFacts | None], None
+    [
+        Mapping[str, RunMeans],
+        tuple[CutoffAnalysis, ...],
+        ChunkingFacts | None,
+        Mapping[str, Predictors],
+    ],
+    None,
 ]
-"""Told the means, cutoff analyses and chunking facts, all a report's charts draw, as
-soon as they are known: before the comparisons, the slowest analysis of several runs."""
+"""Told the means, cutoff analyses, chunking facts and predictors, all a report's charts
+draw, as soon as they are known: before the comparisons, the slowest analysis of several
+runs."""
 
 
 def run_analyses(
@@ -273,8 +280,10 @@ def run_analyses(
     keys, keep = settings.measure_keys, settings.trec_eval
     means = {result.name: run_means(result.scores, keys, keep) for result in evaluation.runs}
     chunkings = chunking_facts(evaluation)
+    gated = [rule.measure for rule in options.gate.rules] if options.gate else []
+    predictors = predictors_of(evaluation, attributions, gated)
     if charts_known is not None:
-        charts_known(means, cutoffs, chunkings)
+        charts_known(means, cutoffs, chunkings, predictors)
     stale_cells = {
         attribution.run: stale_by_cell(attribution.questions, known_stale(hygiene))
         for attribution in attributions
@@ -365,9 +374,5 @@ def run_analyses(
         transitions=None
         if versus is None or options.baseline is None
         else transitions(evaluation, options.baseline, attributions, versus.shared),
-        predictors=predictors_of(
-            evaluation,
-            attributions,
-            [rule.measure for rule in options.gate.rules] if options.gate else (),
-        ),
+        predictors=predictors,
     )

@@ -84,6 +84,7 @@ from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.latency import PERCENTILE_METHOD, CostFindings
+from reportgen.analyse.predictors import Predictors
 from reportgen.analyse.run import Findings
 from reportgen.analyse.transitions import top_k_section
 from reportgen.measure.measures import IN_MEANS
@@ -97,7 +98,7 @@ from reportgen.measure.scoring import (
 )
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
 from reportgen.report.pages import pages_section, top_scores_section
-from reportgen.report.predictors import predictors_section
+from reportgen.report.predictors import predictors_section, rank_section
 from reportgen.report.traces import context_section, traces_section
 from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
@@ -334,12 +335,17 @@ def chart_sections(
     means: Mapping[str, RunMeans],
     cutoffs: tuple[CutoffAnalysis, ...],
     chunkings: ChunkingFacts | None,
+    predictors: Mapping[str, Predictors] | None = None,
 ) -> types.Report:
     """The part of report.json every chart reads when no run has latency or cost (the
     trade-off chart's), built as :func:`assemble` builds it, before the comparisons: a
     chart worker can draw while they run. Partial: for the charts only."""
     settings = evaluation.settings
     report = {
+        "attribution": {
+            run: {"by_first_gold_rank": rank_section(found)}
+            for run, found in (predictors or {}).items()
+        },
         **_settings(settings),
         "runs": {name: {"means": means_sections(run)["means"]} for name, run in means.items()},
         "cutoff": {analysis.run: cutoff_section(analysis) for analysis in cutoffs},

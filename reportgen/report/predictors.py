@@ -217,10 +217,15 @@ def headroom_section(found: Predictors) -> dict[str, Any]:
     }
 
 
+def rank_section(found: Predictors) -> dict[str, Any]:
+    """``by_first_gold_rank``: what the chart of the pass rate by rank reads."""
+    return _ranks(found.overall)
+
+
 def predictors_section(found: Predictors) -> dict[str, Any]:
     """The keys this module adds to ``attribution.<run>``."""
     return {
-        "by_first_gold_rank": _ranks(found.overall),
+        "by_first_gold_rank": rank_section(found),
         "first_gold_rank": first_gold_rank_section(found),
         "association": association_section(found),
         "headroom": headroom_section(found),

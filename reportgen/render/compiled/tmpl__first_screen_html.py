@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = '0808606095aac1c104b0fb82b170f48d919deb3330897a9c7eee43563cc90fc0'
+KEY = '8922fc065cd269fd43c8c2a8dfbf65f8c0c93f4c0bd2fc8243d0c879e25ac98a'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -11,6 +11,7 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_first_screen = resolve('first_screen')
     l_0_view = resolve('view')
+    l_0_predictors = resolve('predictors')
     l_0_table = resolve('table')
     l_0_screen = l_0_transitions_matrix = missing
     pass
@@ -169,7 +170,13 @@ def root(context, missing=missing):
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'conclusion'))
         yield '</p>\n  <p class="pass-rate">'
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'pass_rate'))
-        yield '</p>\n  <p class="note rule-note">'
+        yield '</p>\n'
+        if ((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors) and environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line')):
+            pass
+            yield '<p class="headroom">'
+            yield escape(environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line'))
+            yield ' <a href="#predictors">What each assumes</a></p>'
+        yield '  <p class="note rule-note">'
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rule_note'))
         yield '</p>\n'
         l_0_table = environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'coverage')
@@ -221,7 +228,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
     l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
     if l_0_transitions_matrix is missing:
-        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 96 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 97 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
     context.vars['transitions_matrix'] = l_0_transitions_matrix
     context.exported_vars.discard('transitions_matrix')
     yield '  '
@@ -270,4 +277,4 @@ def root(context, missing=missing):
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=117&52=119&55=123&58=127&60=131&61=133&62=137&63=142&64=152&65=157&73=167&74=169&75=171&76=173&77=176&78=182&81=188&82=195&88=204&89=206&90=209&96=219&97=226&98=228&100=231&101=235&105=239&106=241&107=244&109=251&110=255&111=257&113=259&114=263'
+debug_info = '1=16&2=20&3=22&4=25&5=27&6=31&8=34&9=38&13=42&14=45&16=47&17=51&22=55&23=58&25=60&26=64&31=68&32=71&36=75&37=77&38=79&40=86&41=90&42=92&43=94&44=96&45=101&49=111&51=118&52=120&55=124&58=128&60=132&61=134&62=138&63=143&64=153&65=158&73=168&74=170&75=172&76=178&77=180&78=183&79=189&82=195&83=202&89=211&90=213&91=216&97=226&98=233&99=235&101=238&102=242&106=246&107=248&108=251&110=258&111=262&112=264&114=266&115=270'

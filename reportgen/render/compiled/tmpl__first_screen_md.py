@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.md.j2 by scripts/make_compiled_templates.py
-KEY = 'd6b544ce1508c51015a723305178613b03bd9a3a54d4f2fca11aecac749a1864'
+KEY = '8661e283ba67c023abb050569244bc8d0729ccc75cfc72b8ec5bd77635dc45e1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.md.j2'
 
@@ -11,6 +11,7 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_first_screen = resolve('first_screen')
     l_0_view = resolve('view')
+    l_0_predictors = resolve('predictors')
     l_0_table = resolve('table')
     l_0_screen = missing
     try:
@@ -140,7 +141,13 @@ def root(context, missing=missing):
         l_1_header = l_1_cells = missing
         yield '\n'
         yield str(t_1(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'pass_rate')))
-        yield '\n\n'
+        yield '\n'
+        if ((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors) and environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line')):
+            pass
+            yield '\n'
+            yield str(t_1(environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line')))
+            yield ' What each assumes: "What predicts the answers" below.\n'
+        yield '\n'
         yield str(t_1(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rule_note')))
         yield '\n\n**'
         yield str(t_1(environment.getattr(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'coverage'), 'caption')))
@@ -238,4 +245,4 @@ def root(context, missing=missing):
     l_1_group = missing
 
 blocks = {}
-debug_info = '1=21&2=24&4=27&6=29&7=33&9=36&11=39&13=41&14=45&19=49&20=51&24=55&28=58&30=60&32=62&34=66&36=70&37=74&40=89&41=95&42=97&44=101&46=105&50=107&51=111&55=140&57=142&59=144&61=146&62=149&63=155&65=158&70=161&71=164&72=168&77=177&79=180&81=182&82=185&88=194&91=198&92=202&93=204&98=208&100=211&102=213&103=216&105=222&107=226&109=228&110=232'
+debug_info = '1=22&2=25&4=28&6=30&7=34&9=37&11=40&13=42&14=46&19=50&20=52&24=56&28=59&30=61&32=63&34=67&36=71&37=75&40=90&41=96&42=98&44=102&46=106&50=108&51=112&55=141&56=143&58=146&61=149&63=151&65=153&66=156&67=162&69=165&74=168&75=171&76=175&81=184&83=187&85=189&86=192&92=201&95=205&96=209&97=211&102=215&104=218&106=220&107=223&109=229&111=233&113=235&114=239'

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from reportgen.render.cells import CELL_NAMES, FOCUS_CELL, advice_sentence
 from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
+from reportgen.render.views.predictors import headroom_line
 from reportgen.schema import (
     AttributionSection,
     Cells,
@@ -365,5 +366,6 @@ def attribution_lines(report: Report) -> list[str]:
         view.rule_note,
         coverage_words(report["attribution"][view.run]),
         view.conclusion,
+        *filter(None, [headroom_line(report["attribution"][view.run])]),
     ]
     return [*lines, view.stale_note, ""] if view.stale_note else [*lines, ""]
