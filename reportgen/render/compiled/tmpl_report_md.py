@@ -1,5 +1,5 @@
 # Generated from templates/report.md.j2 by scripts/make_compiled_templates.py
-KEY = '5e46d78fd2b9b76b06ba81a0a96b74038211161f66c910bac7c05fdf176bed06'
+KEY = '45226dc485864f9db39bc4de0d24292301dea8e7f8cd904641da87d4c70aa1e3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'report.md.j2'
 
@@ -323,4 +323,4 @@ def root(context, missing=missing):
     yield '\n**hit@k and "recall at k".** Some texts call hit@k "recall at k" (is at least one gold chunk in the top k?). reportgen reports both measures under the names above: hit@k is that yes/no question; recall@k is the share of the gold chunks found.\n'
 
 blocks = {}
-debug_info = '1=42&2=51&3=61&5=63&6=65&8=69&10=72&11=78&12=84&13=86&16=89&17=91&21=93&22=97&24=100&26=104&28=106&30=113&34=116&35=121&40=129&41=131&43=135&45=137&47=144&49=146&50=152&52=159&53=171&54=177&55=179&58=186&59=189&61=199&63=206&65=216&67=224&69=231&70=235&78=292&79=296&81=301&82=303&86=310&87=314'
+debug_info = '1=42&2=51&3=61&5=63&6=65&8=69&10=72&11=78&12=84&13=86&16=89&17=91&21=93&22=97&24=100&26=104&28=106&30=113&34=116&35=121&40=129&41=131&43=135&45=137&47=144&49=146&51=159&52=171&53=177&54=179&57=186&58=189&60=199&62=206&64=216&66=224&68=231&69=235&77=292&78=296&80=301&81=303&85=310&86=314'
