@@ -68,6 +68,8 @@ Format history (``format_version``):
       the pages from report.json alone; only in reports that write pages (HTML or
       Markdown): a ``--format json`` report has none, since building and writing it took
       a third of a 1M-row JSON report's time.
+      Also: ``attribution.<run>.by_first_gold_rank``, ``first_gold_rank``,
+      ``association`` and ``headroom`` (what predicts the answer; report/predictors.py).
 """
 
 from __future__ import annotations
