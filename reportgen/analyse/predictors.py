@@ -26,11 +26,11 @@ import numpy as np
 import polars as pl
 
 from reportgen.analyse.attribution import Attribution, CellSummary
-from reportgen.analyse.chunkings import span_compare_keys
 from reportgen.analyse.intervals import Z
 from reportgen.core.model import UNLABELLED_KIND, GoldSet, Run
 from reportgen.measure.measures import CUTOFF_MEASURES
 from reportgen.measure.scoring import Evaluation
+from reportgen.measure.spans import SPAN_MEASURES
 
 NO_GOLD = "none"
 """The rank key of the questions none of whose relevant chunks was sent."""
@@ -354,10 +354,14 @@ def headroom(summary: CellSummary) -> HeadroomPair:
     return HeadroomPair(n, summary.pass_rate, retrieval, generation)
 
 
-def association_keys(evaluation: Evaluation) -> list[str]:
-    """The measures at k_ctx a team could gate on, and the span ones with evidence."""
-    k = evaluation.settings.context_k
-    return [m.key(k) for m in CUTOFF_MEASURES] + span_compare_keys(evaluation)
+def association_keys(scores: pl.DataFrame, k: int) -> list[str]:
+    """The measures at k_ctx a team could gate on, and the span ones where the run has
+    evidence to measure them on (context_chars counts text, not evidence: left out)."""
+    spans = [f"{name}@{k}" for name in SPAN_MEASURES if name != "context_chars"]
+    valued = [
+        key for key in spans if key in scores.columns and scores[key].null_count() < scores.height
+    ]
+    return [m.key(k) for m in CUTOFF_MEASURES] + valued
 
 
 def predict(
@@ -413,7 +417,6 @@ def predictors_of(
     """The predictors of every judged run, read as attribute_verdicts reads it: a run
     judged through its chunk map has the gold derived there."""
     settings = evaluation.settings
-    keys = association_keys(evaluation)
     found = {}
     for attribution in attributions:
         result = next(r for r in evaluation.runs if r.name == attribution.run)
@@ -421,6 +424,7 @@ def predictors_of(
         run = result.run
         ranks = first_gold_ranks(gold, run, settings.context_k, settings.threshold)
         multi_hop = run.traces is not None or run.sent is not None or run.repeated_across_hops > 0
+        keys = association_keys(result.scores, settings.context_k)
         found[attribution.run] = predict(
             attribution, ranks, result.scores, keys, gated, multi_hop=multi_hop
         )
