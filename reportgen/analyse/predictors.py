@@ -19,7 +19,7 @@ Pure: the attribution's question frame, the run's rows and scores in; numbers ou
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,25 +152,29 @@ def wilson(successes: int, n: int) -> tuple[float, float] | None:
     return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
-def first_gold_ranks(gold: GoldSet, run: Run, k: int, threshold: int) -> pl.DataFrame:
+def first_gold_ranks(gold: GoldSet, run: Run, k: int, threshold: int) -> pl.LazyFrame:
     """(qid, first_rank) for every question with a relevant chunk among those sent.
 
     The chunks sent are the top ``k`` (their rank in the run's list: a repeat within a
     list keeps its slot), or the trace's context (its position there, each chunk once).
     """
-    relevant = gold.judgments.filter(pl.col("grade") >= threshold).select("qid", "chunk_id")
-    sent = run.results.filter(pl.col("rank") <= k).select(
-        "qid", "chunk_id", pl.col("rank").cast(pl.Int64)
+    relevant = gold.judgments.lazy().filter(pl.col("grade") >= threshold).select("qid", "chunk_id")
+    sent = (
+        run.results.lazy()
+        .filter(pl.col("rank") <= k)
+        .select("qid", "chunk_id", pl.col("rank").cast(pl.Int64))
     )
     if run.sent is not None:
         traced = (
-            run.sent.select("qid", chunk_id=pl.col("sent"))
+            run.sent.lazy()
+            .select("qid", chunk_id=pl.col("sent"))
             .explode("chunk_id")
             .drop_nulls("chunk_id")
             .unique(["qid", "chunk_id"], maintain_order=True)
             .with_columns(rank=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("qid"))
         )
-        sent = pl.concat([sent.join(run.sent.select("qid"), on="qid", how="anti"), traced])
+        asked = run.sent.lazy().select("qid")
+        sent = pl.concat([sent.join(asked, on="qid", how="anti"), traced])
     return (
         sent.join(relevant, on=["qid", "chunk_id"], how="semi")
         .group_by("qid")
@@ -201,14 +205,13 @@ def cochran_armitage(ranks: Sequence[int], n: Sequence[int], correct: Sequence[i
     return Trend(z + 0.0, math.erfc(abs(z) / math.sqrt(2)))  # + 0.0: no -0.0 in the JSON
 
 
-def rank_table(questions: pl.DataFrame, k: int) -> RankTable:
-    """Questions and right answers per first gold rank, over ``questions`` (qid, correct,
-    first_rank), with the trend over the ranks."""
-    grouped = questions.group_by("first_rank").agg(n=pl.len(), correct=pl.col("correct").sum())
-    counts = {
-        row["first_rank"]: (int(row["n"]), int(row["correct"]))
-        for row in grouped.iter_rows(named=True)
-    }
+RankCounts = Mapping[int | None, tuple[int, int]]
+"""First gold rank (None: none sent) -> (questions, right answers)."""
+
+
+def rank_table(counts: RankCounts, k: int) -> RankTable:
+    """The table of ranks 1..k (deeper when a trace's context was) and none, with the
+    trend over the ranks."""
     deepest = max([k, *(rank for rank in counts if rank is not None)])
     ranks = list(range(1, deepest + 1))
     rows = {str(rank): RankRow(*counts.get(rank, (0, 0))) for rank in ranks}
@@ -275,9 +278,10 @@ def auc_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, float]
 
 def associate(questions: pl.DataFrame, key: str) -> Association:
     """The AUC of ``key`` against the verdict over the questions with a value for it."""
-    valued = questions.filter(pl.col(key).is_not_null())
-    values = valued.get_column(key).cast(pl.Float64).to_numpy()
-    correct = valued.get_column("correct").to_numpy().astype(bool)
+    values = questions.get_column(key).cast(pl.Float64).to_numpy()
+    valued = ~np.isnan(values)  # a null (a span measure without evidence) reads as NaN
+    values = values[valued]
+    correct = questions.get_column("correct").to_numpy().astype(bool)[valued]
     right = int(correct.sum())
     wrong = int(correct.size - right)
     if not right or not wrong:
@@ -366,7 +370,7 @@ def association_keys(scores: pl.DataFrame, k: int) -> list[str]:
 
 def predict(
     attribution: Attribution,
-    ranks: pl.DataFrame,
+    ranks: pl.LazyFrame,
     scores: pl.DataFrame,
     keys: Sequence[str],
     gated: Sequence[str] = (),
@@ -379,19 +383,27 @@ def predict(
     ``gated`` the measures the gate rules name (default: hit and recall at k_ctx).
     """
     keys = [key for key in keys if key in scores.columns]
-    counted = (
-        attribution.questions.filter(pl.col("cell").is_not_null())
+    questions = (
+        attribution.questions.lazy()
+        .filter(pl.col("cell").is_not_null())
         .select("qid", "kind", "correct")
-        .join(ranks, on="qid", how="left")
-        .join(scores.select("qid", *keys), on="qid", how="left")
+        .join(ranks.lazy(), on="qid", how="left")
+        .join(scores.lazy().select("qid", *keys), on="qid", how="left")
         .sort("qid")
     )
+    per_rank = questions.group_by("kind", "first_rank").agg(
+        n=pl.len(), correct=pl.col("correct").sum()
+    )
+    counted, grouped = pl.collect_all([questions, per_rank])
+    overall: dict[int | None, tuple[int, int]] = {}
+    kinds: dict[str, dict[int | None, tuple[int, int]]] = {}
+    for kind, rank, n, right in grouped.sort("kind").iter_rows():  # kinds x ranks: a few rows
+        kinds.setdefault(kind, {})[rank] = (int(n), int(right))
+        total, total_right = overall.get(rank, (0, 0))
+        overall[rank] = (total + int(n), total_right + int(right))
     by_kind: dict[str, RankTable] = {}
     if set(attribution.by_kind) != {UNLABELLED_KIND}:
-        by_kind = {
-            part.get_column("kind")[0]: rank_table(part, attribution.k)
-            for part in counted.sort("kind").partition_by("kind", maintain_order=True)
-        }
+        by_kind = {kind: rank_table(counts, attribution.k) for kind, counts in kinds.items()}
     chosen = [key for key in gated if key in keys]
     defaults = [key for key in (f"hit@{attribution.k}", f"recall@{attribution.k}") if key in keys]
     return Predictors(
@@ -399,7 +411,7 @@ def predict(
         k=attribution.k,
         basis=attribution.context_source,
         multi_hop=multi_hop,
-        overall=rank_table(counted, attribution.k),
+        overall=rank_table(overall, attribution.k),
         by_kind=by_kind,
         association={key: associate(counted, key) for key in keys},
         gated=tuple(chosen or defaults),

@@ -109,15 +109,9 @@ def test_wilson_matches_scipy(successes: int, n: int) -> None:
 
 
 def test_rank_table_counts_every_rank_and_none() -> None:
-    questions = pl.DataFrame(
-        {
-            "qid": ["a", "b", "c", "d", "e"],
-            "correct": [True, True, False, False, True],
-            "first_rank": [1, 1, 3, None, 7],  # 7: a trace's context longer than k
-        },
-        schema_overrides={"first_rank": pl.Int64},
-    )
-    table = rank_table(questions, 5)
+    # a, b at rank 1 (right), c at 3 (wrong), d none (wrong), e at 7 (a trace's context
+    # longer than k; right)
+    table = rank_table({1: (2, 2), 3: (1, 0), None: (1, 0), 7: (1, 1)}, 5)
     assert list(table.ranks) == ["1", "2", "3", "4", "5", "6", "7", "none"]
     assert [(row.n, row.correct) for row in table.ranks.values()] == [
         (2, 2), (0, 0), (1, 0), (0, 0), (0, 0), (0, 0), (1, 1), (1, 0)
