@@ -12,8 +12,11 @@ from click.testing import CliRunner
 from reportgen.analyse.run import AnalysisOptions, run_analyses
 from reportgen.cli import cli
 from reportgen.load import load_gold, load_run, load_verdicts
+from reportgen.load.inputs.traces import load_trace
 from reportgen.measure.scoring import Settings, evaluate
 from reportgen.render.charts import FIRST_GOLD_RANK, page_chart_specs
+from reportgen.render.pages import render_html
+from reportgen.render.views import view_model
 from reportgen.report.assemble import assemble, chart_sections
 from tests.analyse.attribution.test_four_cells import write_case
 
@@ -104,3 +107,54 @@ def test_the_charts_sent_early_are_the_report_s(tmp_path: Path) -> None:
     )
     assert FIRST_GOLD_RANK in early
     assert early == page_chart_specs(assemble(findings))
+
+
+def test_every_verdict_right_leaves_the_auc_and_trend_undefined_and_the_pages_whole(
+    tmp_path: Path,
+) -> None:
+    lines: list[dict[str, object]] = [{"_meta": {"run": "t"}}]
+    lines += [
+        {"id": f"q{i}", "gold": [f"g{i}"], "retrieved": [f"g{i}", "x"][:: 1 if i % 2 else -1],
+         "correct": True}
+        for i in range(6)
+    ]  # fmt: skip
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    loaded = load_trace(trace)
+    findings = run_analyses(
+        evaluate(loaded.gold, [loaded.run], Settings(ks=(1, 2), context_k=2)),
+        AnalysisOptions(verdicts=loaded.verdicts),
+    )
+    report = assemble(findings)
+    section = report["attribution"]["t"]
+    association = section["association"]
+    assert association["best"] is None and association["reason"] is not None
+    assert all(entry["auc"] is None for entry in association["measures"].values())
+    trend = section["first_gold_rank"]["trend"]
+    assert trend["p"] is None and trend["reason"] == "every answer with gold sent was right"
+    assert section["headroom"]["generation"]["added"] == 0
+    html = render_html(view_model(report))  # the page, without drawing its charts
+    assert "No trend test: every answer with gold sent was right." in html
+    assert "Only 6 questions with a verdict" in html  # few questions: the caution
+
+
+def test_one_rank_holding_most_questions_is_said(tmp_path: Path) -> None:
+    from reportgen.render.views.predictors import predictors_view
+
+    gold, run, verdicts = write_case(tmp_path)
+    # gold at rank 1 for 31 of 50 questions: 62%, under the 80% that triggers the caution
+    findings = run_analyses(
+        evaluate(load_gold(gold), [load_run(run, "rag")], Settings(ks=(1, 5))),
+        AnalysisOptions(verdicts=load_verdicts(verdicts)),
+    )
+    report = assemble(findings)
+    view = predictors_view(report, {})
+    assert view is not None and view.cautions == []
+    section = report["attribution"]["rag"]
+    section["by_first_gold_rank"]["1"]["n"] = 45  # what a strong reranker does
+    view = predictors_view(report, {})
+    assert view is not None
+    assert view.cautions == [
+        "45 of the 50 questions sit at first gold rank 1: the other ranks hold too few "
+        "to show a trend."
+    ]
