@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import polars as pl
@@ -41,6 +42,11 @@ SEED = 20_251_206
 LEVEL = 0.95
 ALPHA = 0.05
 """The trend is called beyond noise when its two-sided p is below this."""
+BOOTSTRAP_QUESTIONS = 2_000
+"""Up to this many questions an AUC's interval is the bootstrap; above, DeLong's normal
+interval, which the bootstrap's approaches there (a measure of 10,000 distinct values
+took 1.6 s per measure to resample 2,000 times at 10,000 questions; DeLong takes 1 ms)."""
+IntervalMethod = Literal["bootstrap", "delong"]
 _CHUNK = 250
 """Resamples drawn at once: a (250, distinct values) matrix stays a few MB."""
 
@@ -95,6 +101,7 @@ class Association:
     auc: float | None
     interval: tuple[float, float] | None
     reason: str | None = None
+    interval_method: IntervalMethod = "bootstrap"
 
 
 @dataclass(frozen=True)
@@ -258,22 +265,69 @@ def _percentiles(draws: np.ndarray) -> tuple[float, float] | None:
     return float(low), float(high)
 
 
-def auc_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, float] | None:
-    """The percentile bootstrap interval of the AUC, resampling the right and the wrong
-    answers separately (their counts stay fixed, so every resample has both). Resampling
-    questions of a group is drawing its counts per value from a multinomial."""
-    right, wrong = _levels(values, correct)
+MULTINOMIAL_LEVELS = 64
+"""Up to this many distinct values, a resample draws each group's counts per value (a
+multinomial: cheap for hit, recall, MRR at k); above, it draws questions (nDCG, AP and
+span measures take thousands of values, where the multinomial took 6 s at 10,000
+questions and this 0.3 s). Both draw the same bootstrap distribution."""
+
+
+def _resampled_aucs(
+    right: np.ndarray, wrong: np.ndarray, size: int, generator: np.random.Generator
+) -> np.ndarray:
+    """``size`` bootstrap AUCs from the counts per level of each group."""
     n_right, n_wrong = int(right.sum()), int(wrong.sum())
-    if not n_right or not n_wrong:
-        return None
-    generator = np.random.default_rng(SEED)
-    draws = []
-    for start in range(0, RESAMPLES, _CHUNK):
-        size = min(_CHUNK, RESAMPLES - start)
+    if right.size <= MULTINOMIAL_LEVELS:
         drawn_right = generator.multinomial(n_right, right / n_right, size=size)
         drawn_wrong = generator.multinomial(n_wrong, wrong / n_wrong, size=size)
-        draws.append(_auc_of(drawn_right, drawn_wrong))
+        return _auc_of(drawn_right, drawn_wrong)
+    levels = right.size
+    right_levels = np.repeat(np.arange(levels, dtype=np.int32), right)
+    wrong_levels = np.repeat(np.arange(levels, dtype=np.int32), wrong)
+    picked = wrong_levels[generator.integers(0, n_wrong, (size, n_wrong), dtype=np.int32)]
+    picked += (np.arange(size, dtype=np.int32) * levels)[:, None]
+    drawn_wrong = np.bincount(picked.ravel(), minlength=size * levels).astype(np.int32)
+    drawn_wrong = drawn_wrong.reshape(size, levels)
+    # twice the wins: each right answer beats the wrong ones below its level (2 each) and
+    # ties those at it (1 each); integers, halved once at the end
+    doubled = 2 * np.cumsum(drawn_wrong, axis=1, dtype=np.int32) - drawn_wrong
+    right_picked = right_levels[generator.integers(0, n_right, (size, n_right), dtype=np.int32)]
+    wins = np.take_along_axis(doubled, right_picked, axis=1).sum(axis=1, dtype=np.int64)
+    return np.asarray(wins / (2 * n_right * n_wrong), dtype=np.float64)
+
+
+def auc_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, float] | None:
+    """The percentile bootstrap interval of the AUC, resampling the right and the wrong
+    answers separately (their counts stay fixed, so every resample has both)."""
+    right, wrong = _levels(values, correct)
+    if not right.sum() or not wrong.sum():
+        return None
+    generator = np.random.default_rng(SEED)
+    draws = [
+        _resampled_aucs(right, wrong, min(_CHUNK, RESAMPLES - start), generator)
+        for start in range(0, RESAMPLES, _CHUNK)
+    ]
     return _percentiles(np.concatenate(draws))
+
+
+def delong_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, float] | None:
+    """DeLong's 95% normal interval of the AUC (ties counted half), clipped to [0, 1].
+
+    Each right answer's share of wrong ones it beats (V10) and each wrong answer's share
+    of right ones beating it (V01) give Var = var(V10) / n_right + var(V01) / n_wrong
+    (DeLong, DeLong & Clarke-Pearson 1988), read here off the counts per distinct value.
+    """
+    right, wrong = _levels(values, correct)
+    n_right, n_wrong = int(right.sum()), int(wrong.sum())
+    if n_right < 2 or n_wrong < 2:
+        return None
+    estimate = float(_auc_of(right, wrong))
+    beats = (np.cumsum(wrong) - wrong + 0.5 * wrong) / n_wrong
+    beaten = (n_right - np.cumsum(right) + 0.5 * right) / n_right
+    spread_right = float((right * (beats - estimate) ** 2).sum()) / (n_right - 1)
+    spread_wrong = float((wrong * (beaten - estimate) ** 2).sum()) / (n_wrong - 1)
+    half = Z * math.sqrt(spread_right / n_right + spread_wrong / n_wrong)
+    return max(estimate - half, 0.0), min(estimate + half, 1.0)
 
 
 def associate(questions: pl.DataFrame, key: str) -> Association:
@@ -293,8 +347,12 @@ def associate(questions: pl.DataFrame, key: str) -> Association:
             + ": an AUC needs right and wrong answers"
         )
         return Association(correct.size, right, wrong, None, None, reason)
+    if correct.size <= BOOTSTRAP_QUESTIONS:
+        interval = auc_interval(values, correct)
+        return Association(correct.size, right, wrong, auc(values, correct), interval)
+    interval = delong_interval(values, correct)
     return Association(
-        correct.size, right, wrong, auc(values, correct), auc_interval(values, correct)
+        correct.size, right, wrong, auc(values, correct), interval, interval_method="delong"
     )
 
 

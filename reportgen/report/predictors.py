@@ -110,6 +110,7 @@ def _measure(entry: Association) -> dict[str, Any]:
         "wrong": entry.wrong,
         "auc": rounded(entry.auc),
         "interval": _interval(entry.interval),
+        "interval_method": entry.interval_method,
         "reason": entry.reason,
     }
 

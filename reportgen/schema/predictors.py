@@ -58,6 +58,8 @@ class MeasureAssociation(TypedDict):
     wrong: int
     auc: float | None
     interval: Interval | None
+    interval_method: Literal["bootstrap", "delong"]
+    """``bootstrap`` up to 2,000 questions (right and wrong resampled apart), else DeLong's."""
     reason: str | None
 
 

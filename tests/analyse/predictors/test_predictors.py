@@ -16,10 +16,12 @@ from scipy import stats
 
 from reportgen.analyse.attribution import CellSummary
 from reportgen.analyse.predictors import (
+    BOOTSTRAP_QUESTIONS,
     associate,
     auc,
     auc_interval,
     cochran_armitage,
+    delong_interval,
     headroom,
     rank_table,
     wilson,
@@ -178,3 +180,45 @@ def test_pairwise_helper_agrees_with_itertools() -> None:
     pairs = list(itertools.product(right, wrong))
     direct = (sum(a > b for a, b in pairs) + 0.5 * sum(a == b for a, b in pairs)) / len(pairs)
     assert pairwise_auc(right, wrong) == direct
+
+
+def direct_delong(right: np.ndarray, wrong: np.ndarray) -> tuple[float, float]:
+    """DeLong's interval from the pair matrix itself (psi = 1, 0.5, 0)."""
+    psi = (right[:, None] > wrong[None, :]) + 0.5 * (right[:, None] == wrong[None, :])
+    estimate = psi.mean()
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    se = math.sqrt(v10.var(ddof=1) / right.size + v01.var(ddof=1) / wrong.size)
+    return max(estimate - 1.959963984540054 * se, 0.0), min(estimate + 1.959963984540054 * se, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_delong_matches_the_pair_matrix_on_random_data(seed: int) -> None:
+    generator = np.random.default_rng(seed)
+    n = int(generator.integers(10, 300))
+    values = np.round(generator.random(n), int(generator.integers(1, 4)))  # ties too
+    correct = generator.random(n) < 0.3 + 0.4 * values
+    found = delong_interval(values, correct)
+    assert found == pytest.approx(direct_delong(values[correct], values[~correct]), abs=1e-12)
+
+
+def test_both_bootstrap_paths_agree_with_delong_at_many_questions() -> None:
+    """Few distinct values resample counts (multinomial), many resample questions: both
+    are the bootstrap, and at 1,500 questions both sit near DeLong's normal interval."""
+    generator = np.random.default_rng(11)
+    continuous = generator.random(1_500)
+    correct = generator.random(1_500) < 0.3 + 0.4 * continuous
+    for values in (continuous, np.round(continuous, 1)):
+        boot, normal = auc_interval(values, correct), delong_interval(values, correct)
+        assert boot is not None and normal is not None
+        assert boot == pytest.approx(normal, abs=0.01)
+
+
+def test_above_the_bootstrap_limit_the_interval_is_delong_s() -> None:
+    generator = np.random.default_rng(5)
+    n = BOOTSTRAP_QUESTIONS + 1
+    frame = pl.DataFrame({"correct": generator.random(n) < 0.6, "ndcg@5": generator.random(n)})
+    found = associate(frame, "ndcg@5")
+    assert found.interval_method == "delong"
+    values = frame["ndcg@5"].to_numpy()
+    assert found.interval == delong_interval(values, frame["correct"].to_numpy())
+    assert associate(frame.head(100), "ndcg@5").interval_method == "bootstrap"
