@@ -68,7 +68,7 @@ def _rank_table(ranks: Mapping[str, Any], caption: str) -> Table:
         ]
         for rank, row in ranks.items()
     ]
-    return Table(caption, header, rows, css="")
+    return Table(caption, header, rows, css="predictors")
 
 
 def trend_words(trend: Mapping[str, Any], sentence: str | None) -> str:
@@ -132,7 +132,10 @@ def _headroom_table(headroom: Mapping[str, Any]) -> Table:
         )
     ]
     return Table(
-        f"What each fix is worth, over {plural(headroom['n'], 'question')}", header, rows, css=""
+        f"What each fix is worth, over {plural(headroom['n'], 'question')}",
+        header,
+        rows,
+        css="predictors",
     )
 
 
@@ -155,7 +158,6 @@ def _association_table(association: Mapping[str, Any], k: int) -> Table:
         "coin toss, 1 separates them)",
         header,
         rows,
-        css="",
     )
 
 
