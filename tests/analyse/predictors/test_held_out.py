@@ -148,3 +148,41 @@ def test_shard_and_merge_give_the_same_sections(tmp_path: Path) -> None:
     assert found["attribution"] == expected["attribution"]
     assert found == expected
     check(dict(found["attribution"]["rag"]), known)
+
+
+def test_the_python_tables_hold_report_json_s_numbers(tmp_path: Path) -> None:
+    gold, run, verdicts, _ = build(tmp_path)
+    out = tmp_path / "out"
+    args = ["report", str(gold), f"rag={run}", "--verdicts", str(verdicts), "--k", f"1,{K}"]
+    result = CliRunner().invoke(cli, [*args, "--out", str(out), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    section = json.loads((out / "report.json").read_text())["attribution"]["rag"]
+    results = reportgen.evaluate(gold, {"rag": run}, k=[1, K], verdicts=verdicts)
+    ranks = {
+        row["rank"]: {"n": row["n"], "correct": row["correct"], "pass_rate": row["pass_rate"],
+                      "interval": [row["low"], row["high"]] if row["low"] is not None else None}
+        for row in results.first_gold_rank.iter_rows(named=True)
+    }  # fmt: skip
+    assert ranks == section["by_first_gold_rank"]
+    for row in results.association.iter_rows(named=True):
+        entry = section["association"]["measures"][row["measure"]]
+        assert (row["auc"], [row["low"], row["high"]]) == (entry["auc"], entry["interval"])
+    for row in results.headroom.iter_rows(named=True):
+        fix = section["headroom"][row["fix"]]
+        assert (row["added"], [row["low"], row["high"]]) == (fix["added"], fix["added_interval"])
+
+
+def test_a_gated_measure_is_the_one_checked(tmp_path: Path) -> None:
+    from reportgen.load.inputs.config import GateRules, Rule
+
+    gold, run, verdicts, _ = build(tmp_path)
+    evaluation = evaluate(load_gold(gold), [load_run(run, "rag")], Settings(ks=(1, K)))
+    rules = GateRules(rules=(Rule("min", "precision@5", 0.0),))
+    found = run_analyses(
+        evaluation, AnalysisOptions(verdicts=load_verdicts(verdicts), gate=rules), version="t"
+    ).predictors["rag"]
+    assert (found.gated, found.gated_from) == (("precision@5",), "gate")
+    default = run_analyses(
+        evaluation, AnalysisOptions(verdicts=load_verdicts(verdicts)), version="t"
+    ).predictors["rag"]
+    assert (default.gated, default.gated_from) == (("hit@5", "recall@5"), "default")
