@@ -86,6 +86,8 @@ class AnalysisOptions:
     """Which questions the drill-down shows the text of: the failure cells, all, none."""
     cluster_by: str | None = None
     """A gold field (or ``document``): its questions are resampled together."""
+    gate_means: Mapping[str, RunMeans] | None = None
+    """The means the gate reads instead of the gold set's (--estimate ppi): no baseline."""
 
 
 @dataclass(frozen=True)
@@ -337,7 +339,9 @@ def run_analyses(
         None if options.baseline is None else str(options.baseline.report["version"]),
         HOPS_RULE,
     )
-    gate = evaluate_gate(options.gate, means, kinds, versus, costs) if options.gate else None
+    # --estimate ppi: the gate reads the PPI means, which have no baseline to drop from
+    read, against = (means, versus) if options.gate_means is None else (options.gate_means, None)
+    gate = evaluate_gate(options.gate, read, kinds, against, costs) if options.gate else None
     return Findings(
         evaluation=evaluation,
         version=version,

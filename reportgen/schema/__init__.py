@@ -74,7 +74,18 @@ from reportgen.schema.predictors import (
     RankTrend,
     ResampleMethod,
 )
-from reportgen.schema.secondary import Agreement, SecondaryJudgments, SecondaryMeans
+from reportgen.schema.secondary import (
+    Agreement,
+    AuditFacts,
+    AuditSample,
+    Guard,
+    PPIComparisons,
+    PPIDifference,
+    PPIMean,
+    PPIPair,
+    SecondaryJudgments,
+    SecondaryMeans,
+)
 from reportgen.schema.sections import (
     AttributionSection,
     ByCoverage,
@@ -286,6 +297,8 @@ __all__ = [
     "Agreement",
     "AssociationSection",
     "AttributionSection",
+    "AuditFacts",
+    "AuditSample",
     "BaselineComparison",
     "BaselineGold",
     "BaselineSection",
@@ -318,6 +331,7 @@ __all__ = [
     "GateSection",
     "GoldChange",
     "GoldSection",
+    "Guard",
     "HeadroomPair",
     "HeadroomSection",
     "HygieneSection",
@@ -349,6 +363,10 @@ __all__ = [
     "MergedShard",
     "Method",
     "Outcome",
+    "PPIComparisons",
+    "PPIDifference",
+    "PPIMean",
+    "PPIPair",
     "PagesSection",
     "PairedDifference",
     "Panel",
