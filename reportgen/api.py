@@ -483,6 +483,7 @@ def publish_report(
     lock_timeout: float = 60.0,
     public: bool = False,
     max_site_mb: float = 500.0,
+    site_limit_mb: float = 1000.0,
 ) -> Published:
     """Add a written report folder to a versioned site (``reportgen publish``).
 
@@ -490,6 +491,7 @@ def publish_report(
     others (their history lines stay, marked). ``lock_timeout``: seconds to wait while
     another publisher holds the site. ``public``: leave out question and chunk texts.
     ``max_site_mb``: past it, ``Published.warnings`` names the versions to prune.
+    ``site_limit_mb``: a publish that would pass it is refused (UsageError), unchanged.
     """
     from reportgen.site.publish import publish  # Jinja2 and vl-convert: only for this command
 
@@ -501,6 +503,7 @@ def publish_report(
             lock_timeout=lock_timeout,
             public=public,
             max_site_mb=max_site_mb,
+            site_limit_mb=site_limit_mb,
         )
 
 
