@@ -25,7 +25,9 @@ import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.latency import cost_findings
+from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import attribute_verdicts
+from reportgen.analyse.trials import TrialFindings
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
 from reportgen.errors import ParameterError, UsageError
@@ -33,7 +35,13 @@ from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.names import SUMMARY_STATISTICS
-from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
+from reportgen.measure.scoring import (
+    DEFAULT_CONTEXT_K,
+    DEFAULT_KS,
+    Evaluation,
+    Settings,
+    with_judged_questions,
+)
 from reportgen.measure.scoring import evaluate as score
 from reportgen.render.output import FORMATS
 from reportgen.report.assemble import per_question_rows
@@ -49,7 +57,9 @@ Frame = Any
 GoldInput = PathLike | Mapping[Any, Mapping[Any, int]] | Mapping[Any, Sequence[Any]] | Frame
 RunInput = PathLike | Mapping[Any, Mapping[Any, float]] | Mapping[Any, Sequence[Any]] | Frame
 RunsInput = RunInput | Mapping[str, RunInput] | Sequence[PathLike]
-VerdictsInput = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]]
+OneVerdicts = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]] | pl.DataFrame
+VerdictsInput = OneVerdicts | Sequence[OneVerdicts]
+"""One judge's verdicts, or a list of the same answers judged again (judge trials)."""
 JudgmentsInput = PathLike | Mapping[Any, Mapping[Any, int]] | pl.DataFrame
 
 
@@ -90,6 +100,9 @@ class Results:
     """The four cells of the run the verdicts judge (analyse.run.attribute_verdicts)."""
     join_warnings: tuple[ReportWarning, ...] = ()
     """What the verdicts' join left out."""
+    trials: TrialFindings | None = None
+    """With several verdict trials: the flaky and tied questions, each cell's range and
+    the judge's agreement (analyse.trials); None for one."""
     baseline_section: dict[str, Any] | None = None
     """report.json's ``baseline`` section when evaluate was given ``baseline=``."""
     judgments: pl.DataFrame | None = None
@@ -313,14 +326,15 @@ class Results:
     def baseline(self) -> Table:
         """Each run against its namesake in the ``baseline=`` given to evaluate, paired
         by question, as ``reportgen report --baseline`` compares them (the same labels):
-        one row per run and measure; empty without a baseline."""
-        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm")
+        one row per run and measure, with the family its label was corrected in (the
+        headline measures at k_ctx are primary); empty without a baseline."""
+        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm", "mde")
         schema = {"run": pl.String, "measure": pl.String, "n": pl.Int64}
-        schema |= dict.fromkeys(columns, pl.Float64) | {"label": pl.String}
+        schema |= dict.fromkeys(columns, pl.Float64) | {"label": pl.String, "family": pl.String}
         section = self.baseline_section
         rows = [
             {"run": entry["run"], "measure": key, "n": entry["n"]}
-            | {c: values[c] for c in (*columns, "label")}
+            | {c: values[c] for c in (*columns, "label", "family")}
             for entry in (section or {}).get("comparisons", [])
             for key, values in entry["measures"].items()
         ]
@@ -428,7 +442,12 @@ class Results:
                 f"pass e.g. compare_measures=[{compare_measures!r}]",
                 "--compare-measures",
             )
-        runs = [result.run for result in self.evaluation.runs]
+        # a run's replicates each, so that the report folds them as evaluate did
+        runs = [
+            replicate.run
+            for result in self.evaluation.runs
+            for replicate in (result.replicates or (result,))
+        ]
         inputs = ReportInputs(
             self.evaluation.gold,
             runs,
@@ -539,7 +558,8 @@ def evaluate(
     ``unanswerable``). ``runs``: one run or ``{name: run}``, each a path, ``{qid:
     {chunk_id: score}}``, ``{qid: [chunk_ids]}`` (list order ranks) or a DataFrame
     (``qid``, ``chunk_id``, ``score`` and/or ``rank``). ``verdicts`` (a path or
-    ``{qid: correct}``) adds the four cells for ``verdicts_run`` (default: the first run),
+    ``{qid: correct}``, or a DataFrame of id, correct; a list of them is the same answers
+    judged again) adds the four cells for ``verdicts_run`` (default: the first run),
     a question counting as retrieved when ``retrieved_when`` any or all of its gold chunks
     were among the top ``context_k``. ``unanswerable``: the ids of a dict gold set's
     questions whose answer is not in the corpus. ``baseline``: an earlier report folder,
@@ -560,14 +580,18 @@ def evaluate(
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
     evaluation = score(gold_set, loaded, settings)
-    cells, join_warnings = attribute_verdicts(evaluation, verdict_set, verdicts_run)
+    judged = None if judgments is None else _graded(evaluation, judgments)
+    if judged is not None:  # the runs' questions the judge grades are measured (PPI)
+        evaluation = with_judged_questions(evaluation, judged.get_column("qid").unique().to_list())
+    cells, join_warnings, trials = attribute_verdicts(evaluation, verdict_set, verdicts_run)
     results = Results(
         evaluation,
         verdict_set,
         verdicts_run,
         cells[0] if cells else None,
         tuple(join_warnings),
-        judgments=None if judgments is None else judgments_from(judgments),
+        trials=trials,
+        judgments=judged,
         judgments_source=_judgments_source(judgments),
     )
     if baseline is None:
@@ -682,6 +706,12 @@ def _grades_of(qid: Any, grades: Any) -> Mapping[Any, int]:
             "--judgments",
         )
     return grades
+
+
+def _graded(evaluation: Evaluation, judgments: JudgmentsInput) -> pl.DataFrame:
+    """The judge's grades, refused beside replicates as `reportgen report` refuses them."""
+    refuse_graded_replicates(evaluation)
+    return judgments_from(judgments)
 
 
 def _judgments_source(value: JudgmentsInput | None) -> str:

@@ -16,12 +16,14 @@ from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import (
     cells_line,
+    families_text,
     gold_change_lines,
     selection_sentence,
     unjudged_note,
 )
 from reportgen.render.views.context import context_notes
 from reportgen.render.views.methods import headline
+from reportgen.render.views.replicates import compared_runs, noise_floor_note, replicates_line
 from reportgen.render.views.secondary import secondary_lines
 from reportgen.schema import (
     BaselineSection,
@@ -64,6 +66,8 @@ def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
             ]
             lines.append("  " + "  ".join(cells))
         lines.append("")
+    replicated = replicates_line(report)
+    lines += [replicated, ""] if replicated else []
     lines += secondary_lines(report)
     notes = context_notes(report)
     lines += [*notes, ""] if notes else []
@@ -82,7 +86,12 @@ def comparison_lines(report: Report) -> list[str]:
     lines = []
     pairs = report["comparisons"]["pairs"]
     sections: list[tuple[str, Sequence[Comparison], Sequence[CellsThenNow | None], list[str]]] = [
-        ("Runs compared", pairs, [None] * len(pairs), [])
+        (
+            "Runs compared",
+            pairs,
+            [None] * len(pairs),
+            [families_text(report["comparisons"]["method"])],
+        )
     ]
     if baseline := report["baseline"]:
         lines += [baseline_source_line(report, baseline), ""]
@@ -92,7 +101,7 @@ def comparison_lines(report: Report) -> list[str]:
                 f"Against baseline {baseline['version']}",
                 against,
                 [entry["cells"] for entry in against],
-                gold_change_lines(baseline),
+                [*gold_change_lines(baseline), families_text(baseline["method"])],
             )
         )
     for title, entries, then_now, notes in sections:
@@ -104,6 +113,9 @@ def comparison_lines(report: Report) -> list[str]:
         lines += [f"  {note}" for note in notes]
         for entry, entry_cells in zip(entries, then_now, strict=True):
             lines.append(_comparison_line(entry, key))
+            floor = noise_floor_note(report, compared_runs(entry))
+            if floor:
+                lines.append(f"   {floor}")
             cells = cells_line(entry_cells)
             if cells:
                 lines.append(f"    {cells}")

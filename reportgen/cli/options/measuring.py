@@ -104,7 +104,8 @@ COMPARISONS = (
         "--compare-measures",
         default=None,
         help="Measures to test, comma-separated, or 'all' (default: those at --context-k "
-        "and the whole-list ones). Each extra measure widens the Holm correction.",
+        "and the whole-list ones). Beyond hit and recall at --context-k and the gate's "
+        "measures (the primary family), each is exploratory: Holm-corrected among them.",
     ),
     declare(
         COMPARING,

@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = '8922fc065cd269fd43c8c2a8dfbf65f8c0c93f4c0bd2fc8243d0c879e25ac98a'
+KEY = '4f3650ecbb6a0dc1bef9a774cbb27f9149e4d0543fca41124fcc2c17307ca5cf'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -116,6 +116,11 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'replicates'):
+        pass
+        yield '<p class="note replicates">'
+        yield escape(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'replicates'))
+        yield '</p>'
     yield '  <div id="four-cells">\n'
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells'):
         pass
@@ -176,6 +181,11 @@ def root(context, missing=missing):
             yield '<p class="headroom">'
             yield escape(environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line'))
             yield ' <a href="#predictors">What each assumes</a></p>'
+        if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'trials'):
+            pass
+            yield '<p class="trials">'
+            yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'trials'))
+            yield '</p>'
         yield '  <p class="note rule-note">'
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rule_note'))
         yield '</p>\n'
@@ -228,7 +238,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
     l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
     if l_0_transitions_matrix is missing:
-        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 97 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 99 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
     context.vars['transitions_matrix'] = l_0_transitions_matrix
     context.exported_vars.discard('transitions_matrix')
     yield '  '
@@ -277,4 +287,4 @@ def root(context, missing=missing):
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=16&2=20&3=22&4=25&5=27&6=31&8=34&9=38&13=42&14=45&16=47&17=51&22=55&23=58&25=60&26=64&31=68&32=71&36=75&37=77&38=79&40=86&41=90&42=92&43=94&44=96&45=101&49=111&51=118&52=120&55=124&58=128&60=132&61=134&62=138&63=143&64=153&65=158&73=168&74=170&75=172&76=178&77=180&78=183&79=189&82=195&83=202&89=211&90=213&91=216&97=226&98=233&99=235&101=238&102=242&106=246&107=248&108=251&110=258&111=262&112=264&114=266&115=270'
+debug_info = '1=16&2=20&3=22&4=25&5=27&6=31&8=34&9=38&13=42&14=45&16=47&17=51&22=55&23=58&25=60&26=64&31=68&32=71&36=75&37=77&38=79&40=86&41=90&42=92&43=94&44=96&45=101&49=111&50=117&52=123&53=125&56=129&59=133&61=137&62=139&63=143&64=148&65=158&66=163&74=173&75=175&76=177&77=182&78=188&79=190&80=193&81=199&84=205&85=212&91=221&92=223&93=226&99=236&100=243&101=245&103=248&104=252&108=256&109=258&110=261&112=268&113=272&114=274&116=276&117=280'

@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = '423860027575fbd5ac19ef29bf108f22f794830bf78d1f3f0d3fc0ebd648edfc'
+KEY = '0813b5367a9da70a4a75741c9a3718ac057e51e6ad195bd0b709fb42889b93d7'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -21,9 +21,11 @@ def root(context, missing=missing):
     l_0_gate_failed = resolve('gate_failed')
     l_0_gate_passed_rules = resolve('gate_passed_rules')
     l_0_gate_passed_summary = resolve('gate_passed_summary')
+    l_0_replicates = resolve('replicates')
     l_0_cells = resolve('cells')
     l_0_cells_sent = resolve('cells_sent')
     l_0_cell_names = resolve('cell_names')
+    l_0_judge_trials = resolve('judge_trials')
     l_0_transitions = resolve('transitions')
     l_0_transitions_moves = resolve('transitions_moves')
     l_0_drilldown = resolve('drilldown')
@@ -209,6 +211,11 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    if (undefined(name='replicates') if l_0_replicates is missing else l_0_replicates):
+        pass
+        yield '\n'
+        yield str(t_2((undefined(name='replicates') if l_0_replicates is missing else l_0_replicates)))
+        yield '\n'
     if (undefined(name='cells') if l_0_cells is missing else l_0_cells):
         pass
         yield '\n#### The four cells ('
@@ -245,6 +252,11 @@ def root(context, missing=missing):
             yield str(environment.getattr(l_1_row, 'pass_rate'))
             yield ' |\n'
         l_1_row = missing
+        if (undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials):
+            pass
+            yield '\n'
+            yield str(t_2((undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials)))
+            yield '\n'
         l_1_loop = missing
         for l_1_row, l_1_loop in LoopContext((undefined(name='cells') if l_0_cells is missing else l_0_cells), undefined):
             _loop_vars = {}
@@ -298,7 +310,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 80 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 88 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
@@ -576,4 +588,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=66&2=68&3=96&5=98&6=116&8=120&10=123&12=126&14=130&15=134&17=137&18=140&20=144&22=147&24=149&25=153&27=156&28=159&33=164&34=166&38=170&42=173&44=175&46=177&48=181&50=185&51=189&54=204&55=210&57=213&59=215&60=223&61=229&62=233&64=247&66=251&68=260&69=264&71=267&74=271&75=275&80=296&81=302&82=304&84=306&86=309&88=321&91=325&92=329&93=331&97=335&98=338&101=342&103=345&105=347&106=350&108=356&110=360&112=362&113=366&115=369&116=372&121=378&125=381&126=385&128=388&130=391&132=393&133=396&135=403&137=405&139=410&141=414&142=416&143=422&145=425&147=427&148=429&149=435&151=438&156=441&158=444&160=448&161=450&162=456&163=459&170=465&174=468&176=470&177=473&179=480&181=482&185=485&186=489&188=491&191=499&192=503&198=507&200=516&202=524&203=528&206=537&210=540&211=542&213=544&214=548&218=552&220=556'
+debug_info = '1=68&2=70&3=98&5=100&6=118&8=122&10=125&12=128&14=132&15=136&17=139&18=142&20=146&22=149&24=151&25=155&27=158&28=161&33=166&34=168&38=172&42=175&44=177&46=179&48=183&50=187&51=191&54=206&55=212&57=215&59=217&61=220&63=222&64=230&65=236&66=240&68=253&70=256&72=259&74=263&76=272&77=276&79=279&82=283&83=287&88=308&89=314&90=316&92=318&94=321&96=333&99=337&100=341&101=343&105=347&106=350&109=354&111=357&113=359&114=362&116=368&118=372&120=374&121=378&123=381&124=384&129=390&133=393&134=397&136=400&138=403&140=405&141=408&143=415&145=417&147=422&149=426&150=428&151=434&153=437&155=439&156=441&157=447&159=450&164=453&166=456&168=460&169=462&170=468&171=471&178=477&182=480&184=482&185=485&187=492&189=494&193=497&194=501&196=503&199=511&200=515&206=519&208=528&210=536&211=540&214=549&218=552&219=554&221=556&222=560&226=564&228=568'

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.attribution import with_stale
 from reportgen.render.views.common import Cell, Table, fmt, plural, verdict_class
+from reportgen.render.views.replicates import compared_runs, noise_floor_note
 from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
@@ -93,7 +94,7 @@ def _comparison_table(entry: Comparison, titles: Titles) -> Table:
                 Cell(
                     f"{_signed(m['difference'])} [{_signed(m['ci_low'])}, {_signed(m['ci_high'])}]"
                 ),
-                Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}"),
+                Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}{_family_text(m)}"),
                 Cell(f"{m['wins']} / {m['ties']} / {m['losses']}"),
                 Cell(_mde_text(m)),
                 Cell(m["label"] + unjudged_note(entry), css=f"verdict {verdict_class(m['label'])}"),
@@ -104,7 +105,7 @@ def _comparison_table(entry: Comparison, titles: Titles) -> Table:
         "before",
         "after",
         "difference [95% CI]",
-        "p / Holm p",
+        "p / Holm p (family)",
         "wins / ties / losses",
         "smallest detectable change",
         "verdict",
@@ -251,13 +252,27 @@ def unjudged_note(entry: Comparison) -> str:
     )
 
 
+def _family_text(measure: MeasureChange) -> str:
+    """`` (primary)``: the family the Holm p is within; empty in a report before families."""
+    family = measure.get("family")
+    return f" ({family})" if family else ""
+
+
+def families_text(method: Method) -> str:
+    """The sentence saying which family a label belongs to and what it was corrected
+    across (report.json's ``method.families_text``); before families, the one family."""
+    return method.get("families_text") or (
+        f"Holm-corrected across all {method['family_size']} differences."
+    )
+
+
 def glance_note(
     method: Method,
     details: str = "each run below has every measure, its interval and p-values",
 ) -> str:
     return (
-        f"better / worse only when the Holm-adjusted p < {method['alpha']} (across all "
-        f"{method['family_size']} differences) and the 95% interval excludes 0; {details}."
+        f"better / worse only when the Holm-adjusted p < {method['alpha']} and the 95% "
+        f"interval excludes 0. {families_text(method)} {details[:1].upper()}{details[1:]}."
     )
 
 
@@ -265,18 +280,22 @@ def _blocks(
     entries: Sequence[Comparison],
     titles: Titles,
     cells: Sequence[CellsThenNow | None] | None = None,
+    report: Report | None = None,
 ) -> list[ComparisonBlock]:
-    """A block per comparison; ``cells``, one per entry, against a baseline."""
+    """A block per comparison; ``cells``, one per entry, against a baseline; ``report``
+    gives the runs' noise floors (replicates)."""
     blocks = []
     for entry, then_now in zip(entries, cells or [None] * len(entries), strict=True):
         changed, total = _changed_table(entry, titles)
         moves = fmt(entry["one_question"])
+        floor = "" if report is None else noise_floor_note(report, compared_runs(entry))
         blocks.append(
             ComparisonBlock(
                 title=f"{entry['before']} → {entry['after']}",
                 note=f"{entry['n']} paired questions; one question moves a mean by {moves} (1/n)."
                 + _cluster_note(entry)
-                + _fewer_note(entry),
+                + _fewer_note(entry)
+                + floor,
                 table=_comparison_table(entry, titles),
                 changed=changed,
                 changed_total=total,
@@ -313,12 +332,12 @@ def _method_text(method: Method) -> str:
         f"bootstrap ({method['interval']['resamples']:,} resamples, seed "
         f"{method['interval']['seed']}). p: two-sided paired randomization test "
         f"(sign flips, {method['test']['resamples']:,}, exact when few questions differ); "
-        f"exact McNemar for hit@k. Holm's correction across all "
-        f"{method['family_size']} differences. A difference is called better or worse only "
-        f"when the Holm-adjusted p < {method['alpha']} and the interval excludes 0; "
-        "otherwise it is within noise when a change of its smallest detectable change "
-        "(mde: 80% power at that alpha, before Holm) would have shown, and too few "
-        "questions when no change within the measure's range would have." + _cluster_text(method)
+        f"exact McNemar for hit@k. {families_text(method)} A difference is called better or "
+        f"worse only when the Holm-adjusted p < {method['alpha']} and the interval excludes "
+        "0; otherwise it is within noise when a change of its smallest detectable change "
+        "(mde: the change its label detects with 80% power, its family's correction "
+        "included) would have shown, and too few questions when no change within the "
+        "measure's range would have." + _cluster_text(method)
     )
 
 
@@ -433,7 +452,7 @@ def comparisons_view(report: Report) -> ComparisonsView:
         method=_method_text(comparisons["method"]),
         gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
         f"{gold['fingerprint']}.",
-        pairs=_blocks(comparisons["pairs"], titles),
+        pairs=_blocks(comparisons["pairs"], titles, report=report),
         pairs_glance=glance_table(
             [(pair_label(pair), pair) for pair in comparisons["pairs"]],
             report["context_k"],
@@ -451,7 +470,10 @@ def comparisons_view(report: Report) -> ComparisonsView:
         else None,
         baseline_note=glance_note(baseline["method"]) if baseline else "",
         baseline=_blocks(
-            baseline["comparisons"], titles, [entry["cells"] for entry in baseline["comparisons"]]
+            baseline["comparisons"],
+            titles,
+            [entry["cells"] for entry in baseline["comparisons"]],
+            report,
         )
         if baseline
         else [],
