@@ -186,3 +186,16 @@ def test_a_gated_measure_is_the_one_checked(tmp_path: Path) -> None:
         evaluation, AnalysisOptions(verdicts=load_verdicts(verdicts)), version="t"
     ).predictors["rag"]
     assert (default.gated, default.gated_from) == (("hit@5", "recall@5"), "default")
+
+
+def test_a_tied_question_of_judge_trials_stays_out_of_every_predictor() -> None:
+    """Two trials splitting on q1 leave it tied (SPEC.md): neither right nor wrong, so
+    it counts at no rank, in no AUC and in no cell the headroom reads."""
+    gold = {"q1": ["c1"], "q2": ["c2"], "q3": ["c3"]}
+    run = {"q1": ["c1", "x"], "q2": ["x", "y"], "q3": ["x", "c3"]}
+    trials = [{"q1": True, "q2": False, "q3": True}, {"q1": False, "q2": False, "q3": True}]
+    results = reportgen.evaluate(gold, {"rag": run}, context_k=2, verdicts=trials)
+    ranks = {row["rank"]: row["n"] for row in results.first_gold_rank.iter_rows(named=True)}
+    assert ranks == {"1": 0, "2": 1, "none": 1}  # q3 at rank 2, q2 none; q1 tied
+    assert set(results.association["n"].to_list()) == {2}
+    assert results.headroom.filter(pl.col("fix") == "retrieval")["failures"].item() == 1
