@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = '4f3650ecbb6a0dc1bef9a774cbb27f9149e4d0543fca41124fcc2c17307ca5cf'
+KEY = 'f84790da5c61a14c74e49036869017cd44b36c238255b558353c7d60ec57fc67'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -110,6 +110,17 @@ def root(context, missing=missing):
         yield '    </div>\n'
     l_1_figure = missing
     yield '  </div>\n'
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+        pass
+        yield '  <ul id="attention" class="attention">\n'
+        for l_1_line in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+            _loop_vars = {}
+            pass
+            yield '    <li>'
+            yield escape(l_1_line)
+            yield '</li>\n'
+        l_1_line = missing
+        yield '  </ul>\n'
     template = environment.get_template('_verdict_notes.html.j2', '_first_screen.html.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view}))
     try:
@@ -238,7 +249,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
     l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
     if l_0_transitions_matrix is missing:
-        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 99 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 106 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
     context.vars['transitions_matrix'] = l_0_transitions_matrix
     context.exported_vars.discard('transitions_matrix')
     yield '  '
@@ -287,4 +298,4 @@ def root(context, missing=missing):
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=16&2=20&3=22&4=25&5=27&6=31&8=34&9=38&13=42&14=45&16=47&17=51&22=55&23=58&25=60&26=64&31=68&32=71&36=75&37=77&38=79&40=86&41=90&42=92&43=94&44=96&45=101&49=111&50=117&52=123&53=125&56=129&59=133&61=137&62=139&63=143&64=148&65=158&66=163&74=173&75=175&76=177&77=182&78=188&79=190&80=193&81=199&84=205&85=212&91=221&92=223&93=226&99=236&100=243&101=245&103=248&104=252&108=256&109=258&110=261&112=268&113=272&114=274&116=276&117=280'
+debug_info = '1=16&2=20&3=22&4=25&5=27&6=31&8=34&9=38&13=42&14=45&16=47&17=51&22=55&23=58&25=60&26=64&31=68&32=71&36=75&37=77&38=79&40=86&41=90&42=92&43=94&44=96&45=101&49=111&51=114&52=118&56=122&57=128&59=134&60=136&63=140&66=144&68=148&69=150&70=154&71=159&72=169&73=174&81=184&82=186&83=188&84=193&85=199&86=201&87=204&88=210&91=216&92=223&98=232&99=234&100=237&106=247&107=254&108=256&110=259&111=263&115=267&116=269&117=272&119=279&120=283&121=285&123=287&124=291'

@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.md.j2 by scripts/make_compiled_templates.py
-KEY = '8661e283ba67c023abb050569244bc8d0729ccc75cfc72b8ec5bd77635dc45e1'
+KEY = '11e8893b302a6ed06671021cd93a729db733cc0b8a887b2afb42c1b82a79cf57'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.md.j2'
 
@@ -89,6 +89,16 @@ def root(context, missing=missing):
             yield '** |'
         yield '\n'
     l_1_figure = missing
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+        pass
+        yield '\n'
+        for l_1_line in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+            _loop_vars = {}
+            pass
+            yield '- '
+            yield str(t_1(l_1_line))
+            yield '\n'
+        l_1_line = missing
     template = environment.get_template('_verdict_notes.md.j2', '_first_screen.md.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
     try:
@@ -245,4 +255,4 @@ def root(context, missing=missing):
     l_1_group = missing
 
 blocks = {}
-debug_info = '1=22&2=25&4=28&6=30&7=34&9=37&11=40&13=42&14=46&19=50&20=52&24=56&28=59&30=61&32=63&34=67&36=71&37=75&40=90&41=96&42=98&44=102&46=106&50=108&51=112&55=141&56=143&58=146&61=149&63=151&65=153&66=156&67=162&69=165&74=168&75=171&76=175&81=184&83=187&85=189&86=192&92=201&95=205&96=209&97=211&102=215&104=218&106=220&107=223&109=229&111=233&113=235&114=239'
+debug_info = '1=22&2=25&4=28&6=30&7=34&9=37&11=40&13=42&14=46&19=50&20=52&24=56&28=59&30=61&32=63&34=67&36=71&37=75&40=90&42=93&43=97&46=100&47=106&48=108&50=112&52=116&56=118&57=122&61=151&62=153&64=156&67=159&69=161&71=163&72=166&73=172&75=175&80=178&81=181&82=185&87=194&89=197&91=199&92=202&98=211&101=215&102=219&103=221&108=225&110=228&112=230&113=233&115=239&117=243&119=245&120=249'

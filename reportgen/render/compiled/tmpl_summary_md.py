@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = '0813b5367a9da70a4a75741c9a3718ac057e51e6ad195bd0b709fb42889b93d7'
+KEY = 'a2ee951bcf0a31e11b9adafbe1381bc6778ebf99a44c3b66eb22e61b0befe6e8'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -21,87 +21,99 @@ def root(context, missing=missing):
     l_0_gate_failed = resolve('gate_failed')
     l_0_gate_passed_rules = resolve('gate_passed_rules')
     l_0_gate_passed_summary = resolve('gate_passed_summary')
+    l_0_drops_shown = resolve('drops_shown')
+    l_0_drops_folded = resolve('drops_folded')
     l_0_replicates = resolve('replicates')
     l_0_cells = resolve('cells')
     l_0_cells_sent = resolve('cells_sent')
     l_0_cell_names = resolve('cell_names')
     l_0_judge_trials = resolve('judge_trials')
-    l_0_transitions = resolve('transitions')
-    l_0_transitions_moves = resolve('transitions_moves')
+    l_0_attention_lines = resolve('attention_lines')
+    l_0_alerts = resolve('alerts')
     l_0_drilldown = resolve('drilldown')
     l_0_drilldown_url = resolve('drilldown_url')
     l_0_report_place = resolve('report_place')
-    l_0_alerts = resolve('alerts')
-    l_0_table = resolve('table')
+    l_0_transitions = resolve('transitions')
+    l_0_transitions_moves = resolve('transitions_moves')
     l_0_warning_groups = resolve('warning_groups')
     l_0_baseline = resolve('baseline')
+    l_0_baseline_summary = resolve('baseline_summary')
     l_0_baseline_facts = resolve('baseline_facts')
     l_0_baseline_glance = resolve('baseline_glance')
+    l_0_table = resolve('table')
     l_0_baseline_note = resolve('baseline_note')
+    l_0_others_summary = resolve('others_summary')
     l_0_pairs_glance = resolve('pairs_glance')
+    l_0_pairs_summary = resolve('pairs_summary')
     l_0_pairs_note = resolve('pairs_note')
     l_0_latency = resolve('latency')
     l_0_limit = resolve('limit')
+    l_0_recall_chart = resolve('recall_chart')
     l_0_recall_header = resolve('recall_header')
     l_0_recall_rows = resolve('recall_rows')
-    l_0_recall_chart = resolve('recall_chart')
     l_0_glossary = resolve('glossary')
     l_0_glossary_url = resolve('glossary_url')
-    l_0_full_report = l_0_transitions_md = missing
+    l_0_full_report = l_0_notes = l_0_transitions_md = missing
     try:
-        t_1 = environment.filters['length']
+        t_1 = environment.filters['join']
     except KeyError:
         @internalcode
         def t_1(*unused):
-            raise TemplateRuntimeError("No filter named 'length' found.")
+            raise TemplateRuntimeError("No filter named 'join' found.")
     try:
-        t_2 = environment.filters['md']
+        t_2 = environment.filters['length']
     except KeyError:
         @internalcode
         def t_2(*unused):
-            raise TemplateRuntimeError("No filter named 'md' found.")
+            raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_3 = environment.tests['none']
+        t_3 = environment.filters['md']
     except KeyError:
         @internalcode
         def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'md' found.")
+    try:
+        t_4 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield str((undefined(name='marker') if l_0_marker is missing else l_0_marker))
     yield '\n'
     def macro(l_1_where):
-        t_4 = []
+        t_5 = []
         l_1_report_url = resolve('report_url')
         if l_1_where is missing:
             l_1_where = False
         pass
         if (undefined(name='report_url') if l_1_report_url is missing else l_1_report_url):
             pass
-            t_4.extend((
+            t_5.extend((
                 '[full report](',
                 str((undefined(name='report_url') if l_1_report_url is missing else l_1_report_url)),
                 ')',
             ))
         elif l_1_where:
             pass
-            t_4.extend((
+            t_5.extend((
                 'full report: ',
-                str(t_2((undefined(name='report_place') if l_0_report_place is missing else l_0_report_place))),
+                str(t_3((undefined(name='report_place') if l_0_report_place is missing else l_0_report_place))),
             ))
         else:
             pass
-            t_4.append(
+            t_5.append(
                 'full report',
             )
-        return concat(t_4)
+        return concat(t_5)
     context.exported_vars.add('full_report')
     context.vars['full_report'] = l_0_full_report = Macro(environment, macro, 'full_report', ('where',), False, False, False, context.eval_ctx.autoescape)
     yield '### Retrieval report '
-    yield str(t_2(environment.getattr((undefined(name='report') if l_0_report is missing else l_0_report), 'version')))
+    yield str(t_3(environment.getattr((undefined(name='report') if l_0_report is missing else l_0_report), 'version')))
     yield '\n\nGold set '
-    yield str(t_2((undefined(name='gold_version') if l_0_gold_version is missing else l_0_gold_version)))
+    yield str(t_3((undefined(name='gold_version') if l_0_gold_version is missing else l_0_gold_version)))
     yield ' (fingerprint `'
-    yield str(t_2(environment.getattr((undefined(name='gold') if l_0_gold is missing else l_0_gold), 'fingerprint')))
+    yield str(t_3(environment.getattr((undefined(name='gold') if l_0_gold is missing else l_0_gold), 'fingerprint')))
     yield '`), '
     yield str((undefined(name='questions_counted') if l_0_questions_counted is missing else l_0_questions_counted))
     yield ' ('
@@ -109,11 +121,11 @@ def root(context, missing=missing):
     yield ' with relevant passages, '
     yield str(environment.getattr((undefined(name='gold') if l_0_gold is missing else l_0_gold), 'unanswerable'))
     yield ' unanswerable) · '
-    yield str(t_2((undefined(name='context_k_words') if l_0_context_k_words is missing else l_0_context_k_words)))
+    yield str(t_3((undefined(name='context_k_words') if l_0_context_k_words is missing else l_0_context_k_words)))
     yield ' · reportgen '
-    yield str(t_2(environment.getattr((undefined(name='report') if l_0_report is missing else l_0_report), 'tool_version')))
+    yield str(t_3(environment.getattr((undefined(name='report') if l_0_report is missing else l_0_report), 'tool_version')))
     yield ' · '
-    yield str(t_2(environment.getattr((undefined(name='report') if l_0_report is missing else l_0_report), 'created')))
+    yield str(t_3(environment.getattr((undefined(name='report') if l_0_report is missing else l_0_report), 'created')))
     yield ' · '
     yield str(context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report), where=True))
     yield '\n'
@@ -121,13 +133,13 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '\n> '
-        yield str(t_2(l_1_note))
+        yield str(t_3(l_1_note))
         yield '\n'
     l_1_note = missing
-    if (not t_3((undefined(name='gate_passed') if l_0_gate_passed is missing else l_0_gate_passed))):
+    if (not t_4((undefined(name='gate_passed') if l_0_gate_passed is missing else l_0_gate_passed))):
         pass
         yield '\n#### '
-        yield str(t_2(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'title')))
+        yield str(t_3(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'title')))
         yield ' '
         yield str(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'badge'))
         yield '\n\n'
@@ -135,7 +147,7 @@ def root(context, missing=missing):
             _loop_vars = {}
             pass
             yield '- ❌ '
-            yield str(t_2(l_1_message))
+            yield str(t_3(l_1_message))
             yield '\n'
         l_1_message = missing
         if environment.getattr((undefined(name='gate_failed') if l_0_gate_failed is missing else l_0_gate_failed), 'more'):
@@ -154,7 +166,7 @@ def root(context, missing=missing):
                 _loop_vars = {}
                 pass
                 yield '- ✅ '
-                yield str(t_2(l_1_message))
+                yield str(t_3(l_1_message))
                 yield '\n'
             l_1_message = missing
             if environment.getattr((undefined(name='gate_passed_rules') if l_0_gate_passed_rules is missing else l_0_gate_passed_rules), 'more'):
@@ -171,12 +183,12 @@ def root(context, missing=missing):
                 pass
                 yield '\n'
             yield '> [!NOTE]\n> '
-            yield str(t_2(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'notice')))
+            yield str(t_3(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'notice')))
             yield '\n'
     yield '\n#### '
-    yield str(t_2(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'title')))
+    yield str(t_3(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'title')))
     yield '\n\n'
-    yield str(t_2(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'why_short')))
+    yield str(t_3(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'why_short')))
     yield '\n\n| measure | value | 95% interval |'
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'verdict'):
         pass
@@ -190,36 +202,66 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '| '
-        yield str(t_2(environment.getattr(l_1_figure, 'label')))
+        yield str(t_3(environment.getattr(l_1_figure, 'label')))
         yield ' | **'
-        yield str(t_2(environment.getattr(l_1_figure, 'value')))
+        yield str(t_3(environment.getattr(l_1_figure, 'value')))
         yield '** | '
-        yield str(t_2(environment.getattr(l_1_figure, 'interval')))
+        yield str(t_3(environment.getattr(l_1_figure, 'interval')))
         yield ' |'
         if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'verdict'):
             pass
             yield ' '
-            yield str(t_2(environment.getattr(l_1_figure, 'change')))
+            yield str(t_3(environment.getattr(l_1_figure, 'change')))
             yield ': **'
-            yield str(t_2(environment.getattr(l_1_figure, 'verdict')))
+            yield str(t_3(environment.getattr(l_1_figure, 'verdict')))
             yield '** |'
         yield '\n'
     l_1_figure = missing
-    template = environment.get_template('_verdict_notes.md.j2', 'summary.md.j2')
-    gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
-    try:
-        for event in gen:
-            yield event
-    finally: gen.close()
+    l_0_notes = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'notes')
+    context.vars['notes'] = l_0_notes
+    context.exported_vars.add('notes')
+    if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops'):
+        pass
+        yield '\nLarge drops against the baseline, whatever the test says: '
+        l_1_loop = missing
+        for l_1_drop, l_1_loop in LoopContext((undefined(name='drops_shown') if l_0_drops_shown is missing else l_0_drops_shown), undefined):
+            _loop_vars = {}
+            pass
+            if (environment.getattr(l_1_drop, 'mark') == 'worse'):
+                pass
+                yield '🔴'
+            else:
+                pass
+                yield '🟠'
+            yield ' '
+            yield str(t_3(environment.getattr(l_1_drop, 'text')))
+            yield ' (**'
+            yield str(t_3(environment.getattr(l_1_drop, 'mark')))
+            yield '**)'
+            if (not environment.getattr(l_1_loop, 'last')):
+                pass
+                yield '; '
+        l_1_loop = l_1_drop = missing
+        if (undefined(name='drops_folded') if l_0_drops_folded is missing else l_0_drops_folded):
+            pass
+            yield '; '
+            yield str((t_2((undefined(name='drops_folded') if l_0_drops_folded is missing else l_0_drops_folded)) + environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more')))
+            yield ' more below'
+        yield '.\n'
+    if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'clustered'):
+        pass
+        yield '\n'
+        yield str(t_3(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'clustered')))
+        yield '\n'
     if (undefined(name='replicates') if l_0_replicates is missing else l_0_replicates):
         pass
         yield '\n'
-        yield str(t_2((undefined(name='replicates') if l_0_replicates is missing else l_0_replicates)))
+        yield str(t_3((undefined(name='replicates') if l_0_replicates is missing else l_0_replicates)))
         yield '\n'
     if (undefined(name='cells') if l_0_cells is missing else l_0_cells):
         pass
         yield '\n#### The four cells ('
-        yield str(t_2((undefined(name='cells_sent') if l_0_cells_sent is missing else l_0_cells_sent)))
+        yield str(t_3((undefined(name='cells_sent') if l_0_cells_sent is missing else l_0_cells_sent)))
         yield ')\n\n| run |'
         for l_1_name in (undefined(name='cell_names') if l_0_cell_names is missing else l_0_cell_names):
             _loop_vars = {}
@@ -239,7 +281,7 @@ def root(context, missing=missing):
             _loop_vars = {}
             pass
             yield '| '
-            yield str(t_2(environment.getattr(l_1_row, 'run')))
+            yield str(t_3(environment.getattr(l_1_row, 'run')))
             yield ' |'
             for l_2_count in environment.getattr(l_1_row, 'counts'):
                 _loop_vars = {}
@@ -255,30 +297,99 @@ def root(context, missing=missing):
         if (undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials):
             pass
             yield '\n'
-            yield str(t_2((undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials)))
+            yield str(t_3((undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials)))
             yield '\n'
+        for l_1_row in (undefined(name='cells') if l_0_cells is missing else l_0_cells):
+            _loop_vars = {}
+            pass
+            yield '\n**'
+            yield str(t_3(environment.getattr(l_1_row, 'run')))
+            yield '**: '
+            yield str(t_3(environment.getattr(l_1_row, 'conclusion')))
+            yield '.'
+            if environment.getattr(l_1_row, 'headroom'):
+                pass
+                yield ' '
+                yield str(t_3(environment.getattr(l_1_row, 'headroom')))
+        l_1_row = missing
+    if (undefined(name='attention_lines') if l_0_attention_lines is missing else l_0_attention_lines):
+        pass
+        yield '\n'
+        for l_1_line in (undefined(name='attention_lines') if l_0_attention_lines is missing else l_0_attention_lines):
+            _loop_vars = {}
+            pass
+            yield '- '
+            yield str(t_3(l_1_line))
+            yield '\n'
+        l_1_line = missing
+    if environment.getattr((undefined(name='alerts') if l_0_alerts is missing else l_0_alerts), 'items'):
+        pass
+        yield '\n> [!CAUTION]\n'
+        l_1_loop = missing
+        for l_1_message, l_1_loop in LoopContext(environment.getattr((undefined(name='alerts') if l_0_alerts is missing else l_0_alerts), 'items'), undefined):
+            _loop_vars = {}
+            pass
+            yield '> '
+            yield str(t_3(l_1_message))
+            yield '\n'
+            if (not environment.getattr(l_1_loop, 'last')):
+                pass
+                yield '>\n'
+        l_1_loop = l_1_message = missing
+        if environment.getattr((undefined(name='alerts') if l_0_alerts is missing else l_0_alerts), 'more'):
+            pass
+            yield '> … and '
+            yield str(environment.getattr((undefined(name='alerts') if l_0_alerts is missing else l_0_alerts), 'more'))
+            yield ' more in the '
+            yield str(context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)))
+            yield '\n'
+    if (undefined(name='drops_folded') if l_0_drops_folded is missing else l_0_drops_folded):
+        pass
+        yield '\n<details><summary>Every large drop against the baseline ('
+        yield str((t_2(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops')) + environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more')))
+        yield ')</summary>\n\n'
+        for l_1_drop in environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops'):
+            _loop_vars = {}
+            pass
+            yield '- '
+            if (environment.getattr(l_1_drop, 'mark') == 'worse'):
+                pass
+                yield '🔴'
+            else:
+                pass
+                yield '🟠'
+            yield ' '
+            yield str(t_3(environment.getattr(l_1_drop, 'text')))
+            yield ': **'
+            yield str(t_3(environment.getattr(l_1_drop, 'mark')))
+            yield '**\n'
+        l_1_drop = missing
+        if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more'):
+            pass
+            yield '- … and '
+            yield str(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more'))
+            yield ' more in the '
+            yield str(context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)))
+            yield '\n'
+        yield '\n</details>\n'
+    if (undefined(name='cells') if l_0_cells is missing else l_0_cells):
+        pass
+        yield '\n<details><summary>The four cells in detail: the questions of each failure cell, the pass rate by how much gold was sent, what "retrieved" means</summary>\n'
         l_1_loop = missing
         for l_1_row, l_1_loop in LoopContext((undefined(name='cells') if l_0_cells is missing else l_0_cells), undefined):
             _loop_vars = {}
             pass
             yield '\n**'
-            yield str(t_2(environment.getattr(l_1_row, 'run')))
+            yield str(t_3(environment.getattr(l_1_row, 'run')))
             yield '**: '
-            yield str(t_2(environment.getattr(l_1_row, 'conclusion')))
-            yield '.'
-            if environment.getattr(l_1_row, 'headroom'):
-                pass
-                yield ' '
-                yield str(t_2(environment.getattr(l_1_row, 'headroom')))
-            yield '\n'
-            yield str(t_2(environment.getattr(l_1_row, 'coverage')))
+            yield str(t_3(environment.getattr(l_1_row, 'coverage')))
             yield ' '
-            yield str(t_2(environment.getattr(l_1_row, 'rule_note')))
+            yield str(t_3(environment.getattr(l_1_row, 'rule_note')))
             yield '\n'
             if environment.getattr(l_1_row, 'stale_note'):
                 pass
                 yield '\n'
-                yield str(t_2(environment.getattr(l_1_row, 'stale_note')))
+                yield str(t_3(environment.getattr(l_1_row, 'stale_note')))
                 yield '\n'
             yield '\n'
             l_2_loop = missing
@@ -292,7 +403,7 @@ def root(context, missing=missing):
                 for l_3_qid, l_3_loop in LoopContext(environment.getattr(l_2_listed, 'items'), undefined):
                     _loop_vars = {}
                     pass
-                    yield str(t_2(l_3_qid))
+                    yield str(t_3(l_3_qid))
                     if (not environment.getattr(l_3_loop, 'last')):
                         pass
                         yield ', '
@@ -307,77 +418,48 @@ def root(context, missing=missing):
                 yield '\n'
             l_2_loop = l_2_name = l_2_listed = missing
         l_1_loop = l_1_row = missing
-    included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
+        if (undefined(name='drilldown') if l_0_drilldown is missing else l_0_drilldown):
+            pass
+            yield '\n'
+            yield str(t_3((undefined(name='drilldown') if l_0_drilldown is missing else l_0_drilldown)))
+            yield ': '
+            if (undefined(name='drilldown_url') if l_0_drilldown_url is missing else l_0_drilldown_url):
+                pass
+                yield '[in the full report]('
+                yield str((undefined(name='drilldown_url') if l_0_drilldown_url is missing else l_0_drilldown_url))
+                yield ')'
+            else:
+                pass
+                yield 'in the full report, '
+                yield str(t_3((undefined(name='report_place') if l_0_report_place is missing else l_0_report_place)))
+            yield '.\n'
+        yield '\n</details>\n'
+    included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'notes': l_0_notes, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 88 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 149 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
         pass
-        yield str(context.call((undefined(name='transitions_md') if l_0_transitions_md is missing else l_0_transitions_md), '####', (undefined(name='transitions_moves') if l_0_transitions_moves is missing else l_0_transitions_moves), str_join(('in the ', context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)), ))))
-        yield '\n'
-    if (undefined(name='drilldown') if l_0_drilldown is missing else l_0_drilldown):
-        pass
-        yield '\n'
-        yield str(t_2((undefined(name='drilldown') if l_0_drilldown is missing else l_0_drilldown)))
+        yield '\n<details><summary>Since the baseline, '
+        yield str(t_3(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'run')))
         yield ': '
-        if (undefined(name='drilldown_url') if l_0_drilldown_url is missing else l_0_drilldown_url):
-            pass
-            yield '[in the full report]('
-            yield str((undefined(name='drilldown_url') if l_0_drilldown_url is missing else l_0_drilldown_url))
-            yield ')'
-        else:
-            pass
-            yield 'in the full report, '
-            yield str(t_2((undefined(name='report_place') if l_0_report_place is missing else l_0_report_place)))
-        yield '.\n'
-    if environment.getattr((undefined(name='alerts') if l_0_alerts is missing else l_0_alerts), 'items'):
-        pass
-        yield '\n> [!CAUTION]\n'
-        l_1_loop = missing
-        for l_1_message, l_1_loop in LoopContext(environment.getattr((undefined(name='alerts') if l_0_alerts is missing else l_0_alerts), 'items'), undefined):
-            _loop_vars = {}
-            pass
-            yield '> '
-            yield str(t_2(l_1_message))
-            yield '\n'
-            if (not environment.getattr(l_1_loop, 'last')):
-                pass
-                yield '>\n'
-        l_1_loop = l_1_message = missing
-        if environment.getattr((undefined(name='alerts') if l_0_alerts is missing else l_0_alerts), 'more'):
-            pass
-            yield '> … and '
-            yield str(environment.getattr((undefined(name='alerts') if l_0_alerts is missing else l_0_alerts), 'more'))
-            yield ' more in the '
-            yield str(context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)))
-            yield '\n'
-    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'):
-        pass
-        yield '\n**'
-        yield str(t_2(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'), 'caption')))
-        yield '**\n\n'
-        l_0_table = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others')
-        context.vars['table'] = l_0_table
-        context.exported_vars.add('table')
-        template = environment.get_template('_table.md.j2', 'summary.md.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
-        try:
-            for event in gen:
-                yield event
-        finally: gen.close()
+        yield str(t_3(context.call(environment.getattr(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'summary'), 'rstrip'), '.')))
+        yield '; the matrix and every move</summary>\n'
+        yield str(context.call((undefined(name='transitions_md') if l_0_transitions_md is missing else l_0_transitions_md), '####', (undefined(name='transitions_moves') if l_0_transitions_moves is missing else l_0_transitions_moves), str_join(('in the ', context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)), ))))
+        yield '\n\n</details>\n'
     for (l_1_summary, l_1_listed) in (undefined(name='warning_groups') if l_0_warning_groups is missing else l_0_warning_groups):
         _loop_vars = {}
         pass
         yield '\n<details><summary>⚠ '
-        yield str(t_2(l_1_summary))
+        yield str(t_3(l_1_summary))
         yield '</summary>\n\n'
         for l_2_message in environment.getattr(l_1_listed, 'items'):
             _loop_vars = {}
             pass
             yield '- '
-            yield str(t_2(l_2_message))
+            yield str(t_3(l_2_message))
             yield '\n'
         l_2_message = missing
         if environment.getattr(l_1_listed, 'more'):
@@ -391,44 +473,46 @@ def root(context, missing=missing):
     l_1_summary = l_1_listed = missing
     if (undefined(name='baseline') if l_0_baseline is missing else l_0_baseline):
         pass
-        yield '\n#### Against the baseline\n\n'
+        yield '\n<details><summary>Against the baseline: '
+        yield str(t_3((undefined(name='baseline_summary') if l_0_baseline_summary is missing else l_0_baseline_summary)))
+        yield '</summary>\n\n'
         for l_1_line in (undefined(name='baseline_facts') if l_0_baseline_facts is missing else l_0_baseline_facts):
             _loop_vars = {}
             pass
             yield '- '
-            yield str(t_2(l_1_line))
+            yield str(t_3(l_1_line))
             yield '\n'
         l_1_line = missing
         if environment.getattr((undefined(name='baseline_glance') if l_0_baseline_glance is missing else l_0_baseline_glance), 'rows'):
             pass
             yield '\n**'
-            yield str(t_2(environment.getattr((undefined(name='baseline_glance') if l_0_baseline_glance is missing else l_0_baseline_glance), 'caption')))
+            yield str(t_3(environment.getattr((undefined(name='baseline_glance') if l_0_baseline_glance is missing else l_0_baseline_glance), 'caption')))
             yield '**\n\n'
             l_0_table = (undefined(name='baseline_glance') if l_0_baseline_glance is missing else l_0_baseline_glance)
             context.vars['table'] = l_0_table
             context.exported_vars.add('table')
             template = environment.get_template('_table.md.j2', 'summary.md.j2')
-            gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'notes': l_0_notes, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
             try:
                 for event in gen:
                     yield event
             finally: gen.close()
             yield '\n'
-            yield str(t_2((undefined(name='baseline_note') if l_0_baseline_note is missing else l_0_baseline_note)))
+            yield str(t_3((undefined(name='baseline_note') if l_0_baseline_note is missing else l_0_baseline_note)))
             yield '\n'
         for l_1_block in (undefined(name='baseline') if l_0_baseline is missing else l_0_baseline):
             l_1_table = l_0_table
             _loop_vars = {}
             pass
-            yield '\n<details><summary>'
-            yield str(t_2(environment.getattr(l_1_block, 'title')))
-            yield ': every measure; '
-            yield str(t_2(environment.getattr(l_1_block, 'note')))
-            yield '</summary>\n\n'
+            yield '\n**'
+            yield str(t_3(environment.getattr(l_1_block, 'title')))
+            yield ': every measure**; '
+            yield str(t_3(environment.getattr(l_1_block, 'note')))
+            yield '\n\n'
             l_1_table = environment.getattr(l_1_block, 'table')
             _loop_vars['table'] = l_1_table
             template = environment.get_template('_table.md.j2', 'summary.md.j2')
-            gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'transitions_md': l_0_transitions_md}))
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'notes': l_0_notes, 'transitions_md': l_0_transitions_md}))
             try:
                 for event in gen:
                     yield event
@@ -436,12 +520,12 @@ def root(context, missing=missing):
             if environment.getattr(l_1_block, 'cells'):
                 pass
                 yield '\n**'
-                yield str(t_2(environment.getattr(environment.getattr(l_1_block, 'cells'), 'caption')))
+                yield str(t_3(environment.getattr(environment.getattr(l_1_block, 'cells'), 'caption')))
                 yield '**\n\n'
                 l_1_table = environment.getattr(l_1_block, 'cells')
                 _loop_vars['table'] = l_1_table
                 template = environment.get_template('_table.md.j2', 'summary.md.j2')
-                gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'transitions_md': l_0_transitions_md}))
+                gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'notes': l_0_notes, 'transitions_md': l_0_transitions_md}))
                 try:
                     for event in gen:
                         yield event
@@ -449,20 +533,19 @@ def root(context, missing=missing):
                 if environment.getattr(l_1_block, 'cells_note'):
                     pass
                     yield '\n'
-                    yield str(t_2(environment.getattr(l_1_block, 'cells_note')))
+                    yield str(t_3(environment.getattr(l_1_block, 'cells_note')))
                     yield '\n'
-            yield '\n</details>\n'
             if environment.getattr(environment.getattr(l_1_block, 'changed'), 'rows'):
                 pass
-                yield '\n<details><summary>'
-                yield str(t_2(environment.getattr(l_1_block, 'title')))
+                yield '\n**'
+                yield str(t_3(environment.getattr(l_1_block, 'title')))
                 yield ': questions that changed ('
-                yield str((t_1(environment.getattr(environment.getattr(l_1_block, 'changed'), 'rows')) + environment.getattr(l_1_block, 'more')))
-                yield ')</summary>\n\n'
+                yield str((t_2(environment.getattr(environment.getattr(l_1_block, 'changed'), 'rows')) + environment.getattr(l_1_block, 'more')))
+                yield ')**\n\n'
                 l_1_table = environment.getattr(l_1_block, 'changed')
                 _loop_vars['table'] = l_1_table
                 template = environment.get_template('_table.md.j2', 'summary.md.j2')
-                gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'transitions_md': l_0_transitions_md}))
+                gen = template.root_render_func(template.new_context(context.get_all(), True, {'block': l_1_block, 'table': l_1_table, 'full_report': l_0_full_report, 'notes': l_0_notes, 'transitions_md': l_0_transitions_md}))
                 try:
                     for event in gen:
                         yield event
@@ -474,36 +557,53 @@ def root(context, missing=missing):
                     yield ' more in the '
                     yield str(context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report), _loop_vars=_loop_vars))
                     yield '.\n'
-                yield '\n</details>\n'
         l_1_block = l_1_table = missing
+        yield '\n</details>\n'
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'):
+        pass
+        yield '\n<details><summary>The other runs ('
+        yield str(t_2(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'), 'rows')))
+        yield '): '
+        yield str(t_3((undefined(name='others_summary') if l_0_others_summary is missing else l_0_others_summary)))
+        yield '</summary>\n\n'
+        l_0_table = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others')
+        context.vars['table'] = l_0_table
+        context.exported_vars.add('table')
+        template = environment.get_template('_table.md.j2', 'summary.md.j2')
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'notes': l_0_notes, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
+        try:
+            for event in gen:
+                yield event
+        finally: gen.close()
+        yield '\n</details>\n'
     if (undefined(name='pairs_glance') if l_0_pairs_glance is missing else l_0_pairs_glance):
         pass
-        yield '\n#### Runs compared\n\n**'
-        yield str(t_2(environment.getattr((undefined(name='pairs_glance') if l_0_pairs_glance is missing else l_0_pairs_glance), 'caption')))
-        yield '**\n\n'
+        yield '\n<details><summary>The runs pair by pair: '
+        yield str(t_3((undefined(name='pairs_summary') if l_0_pairs_summary is missing else l_0_pairs_summary)))
+        yield '</summary>\n\n'
         l_0_table = (undefined(name='pairs_glance') if l_0_pairs_glance is missing else l_0_pairs_glance)
         context.vars['table'] = l_0_table
         context.exported_vars.add('table')
         template = environment.get_template('_table.md.j2', 'summary.md.j2')
-        gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {'full_report': l_0_full_report, 'notes': l_0_notes, 'table': l_0_table, 'transitions_md': l_0_transitions_md}))
         try:
             for event in gen:
                 yield event
         finally: gen.close()
         yield '\n'
-        yield str(t_2((undefined(name='pairs_note') if l_0_pairs_note is missing else l_0_pairs_note)))
-        yield '\n'
+        yield str(t_3((undefined(name='pairs_note') if l_0_pairs_note is missing else l_0_pairs_note)))
+        yield '\n\n</details>\n'
     if (undefined(name='latency') if l_0_latency is missing else l_0_latency):
         pass
-        yield '\n#### Latency and cost\n\n'
+        yield '\n<details><summary>Latency and cost</summary>\n\n'
         for l_1_table in environment.getattr((undefined(name='latency') if l_0_latency is missing else l_0_latency), 'tables'):
             _loop_vars = {}
             pass
             yield '**'
-            yield str(t_2(environment.getattr(l_1_table, 'caption')))
+            yield str(t_3(environment.getattr(l_1_table, 'caption')))
             yield '**\n\n'
             template = environment.get_template('_table.md.j2', 'summary.md.j2')
-            gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_1_table, 'full_report': l_0_full_report, 'transitions_md': l_0_transitions_md}))
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_1_table, 'full_report': l_0_full_report, 'notes': l_0_notes, 'transitions_md': l_0_transitions_md}))
             try:
                 for event in gen:
                     yield event
@@ -514,15 +614,21 @@ def root(context, missing=missing):
             _loop_vars = {}
             pass
             yield '- '
-            yield str(t_2(l_1_note))
+            yield str(t_3(l_1_note))
             yield '\n'
         l_1_note = missing
-    yield '\n#### recall@k\n\n|'
+        yield '\n</details>\n'
+    yield '\n<details><summary>recall@k of every run at k = '
+    yield str(t_1(context.eval_ctx, environment.getattr((undefined(name='report') if l_0_report is missing else l_0_report), 'k'), ', '))
+    if (undefined(name='recall_chart') if l_0_recall_chart is missing else l_0_recall_chart):
+        pass
+        yield ': table and chart'
+    yield '</summary>\n\n|'
     for l_1_label in (undefined(name='recall_header') if l_0_recall_header is missing else l_0_recall_header):
         _loop_vars = {}
         pass
         yield ' '
-        yield str(t_2(l_1_label))
+        yield str(t_3(l_1_label))
         yield ' |'
     l_1_label = missing
     yield '\n|'
@@ -543,7 +649,7 @@ def root(context, missing=missing):
             _loop_vars = {}
             pass
             yield ' '
-            yield str(t_2(l_2_value))
+            yield str(t_3(l_2_value))
             yield ' |'
         l_2_value = missing
         yield '\n'
@@ -563,6 +669,7 @@ def root(context, missing=missing):
             yield ']\n'
         l_1_values = missing
         yield '```\n'
+    yield '\n</details>\n'
     if (undefined(name='glossary') if l_0_glossary is missing else l_0_glossary):
         pass
         yield '\n<sub>Glossary: '
@@ -570,7 +677,7 @@ def root(context, missing=missing):
         for l_1_line, l_1_loop in LoopContext((undefined(name='glossary') if l_0_glossary is missing else l_0_glossary), undefined):
             _loop_vars = {}
             pass
-            yield str(t_2(l_1_line))
+            yield str(t_3(l_1_line))
             if (not environment.getattr(l_1_loop, 'last')):
                 pass
                 yield ' · '
@@ -584,8 +691,8 @@ def root(context, missing=missing):
         else:
             pass
             yield "Every definition: the full report's glossary, "
-            yield str(t_2((undefined(name='report_place') if l_0_report_place is missing else l_0_report_place)))
+            yield str(t_3((undefined(name='report_place') if l_0_report_place is missing else l_0_report_place)))
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=68&2=70&3=98&5=100&6=118&8=122&10=125&12=128&14=132&15=136&17=139&18=142&20=146&22=149&24=151&25=155&27=158&28=161&33=166&34=168&38=172&42=175&44=177&46=179&48=183&50=187&51=191&54=206&55=212&57=215&59=217&61=220&63=222&64=230&65=236&66=240&68=253&70=256&72=259&74=263&76=272&77=276&79=279&82=283&83=287&88=308&89=314&90=316&92=318&94=321&96=333&99=337&100=341&101=343&105=347&106=350&109=354&111=357&113=359&114=362&116=368&118=372&120=374&121=378&123=381&124=384&129=390&133=393&134=397&136=400&138=403&140=405&141=408&143=415&145=417&147=422&149=426&150=428&151=434&153=437&155=439&156=441&157=447&159=450&164=453&166=456&168=460&169=462&170=468&171=471&178=477&182=480&184=482&185=485&187=492&189=494&193=497&194=501&196=503&199=511&200=515&206=519&208=528&210=536&211=540&214=549&218=552&219=554&221=556&222=560&226=564&228=568'
+debug_info = '1=80&10=82&11=110&13=112&14=130&16=134&18=137&20=140&22=144&23=148&25=151&26=154&28=158&30=161&32=163&33=167&35=170&36=173&41=178&42=180&46=184&50=187&52=189&54=191&56=195&58=199&59=203&62=218&63=221&65=225&67=249&69=252&71=254&73=257&75=259&77=262&79=264&80=272&81=278&82=282&84=295&86=298&88=300&90=304&93=313&95=316&96=320&99=323&102=327&103=331&104=333&108=337&109=340&113=344&115=347&117=349&118=353&120=365&121=368&126=373&129=377&131=381&132=387&134=390&137=394&138=398&142=419&144=422&149=435&150=441&152=444&153=448&157=450&159=454&161=456&162=460&164=463&165=466&170=472&172=475&174=477&175=481&177=484&179=487&181=489&182=492&184=499&186=501&188=506&190=510&191=512&192=518&194=521&196=523&197=525&198=531&200=534&203=536&205=539&207=543&208=545&209=551&210=554&217=560&219=563&221=567&222=570&226=577&228=580&230=582&231=585&233=592&237=594&241=597&242=601&244=603&247=611&248=615&254=620&256=625&258=634&260=642&261=646&264=655&268=658&269=660&271=662&272=666&278=671&280=675'

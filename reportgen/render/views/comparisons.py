@@ -209,35 +209,40 @@ def _moved(entry: Comparison, titles: Titles) -> str:
     return "; ".join(parts) or "nothing beyond noise"
 
 
-def glance_table(labelled: Sequence[tuple[str, Comparison]], k: int, titles: Titles) -> Table:
+def glance_table(
+    labelled: Sequence[tuple[str, Comparison]], k: int, titles: Titles, caption: str
+) -> Table:
     """One row per comparison (a run against the baseline, or a pair of runs): headline
     measures before → after, and what moved beyond noise.
 
     A reviewer reads this first; the full tables (every measure, its interval and
-    p-values) are one click away.
+    p-values) are one click away. The unjudged-chunks note goes with what moved, not
+    into the name column, which stays a name.
     """
     keys = [f"{name}@{k}" for name in GLANCE_MEASURES]
     keys = [key for key in keys if any(key in entry["measures"] for _, entry in labelled)]
     rows = []
     for label, entry in labelled:
-        note = unjudged_note(entry)
-        cells = [Cell(label if label.endswith(note) else label + note)]
+        cells = [Cell(label)]
         for key in keys:
             m = entry["measures"].get(key)
             text = "n/a" if m is None else f"{fmt(m['before'])} → {fmt(m['after'])}"
             if m is not None and m["label"] != "within noise":
                 text += f" ({m['label']})"
             cells.append(Cell(text))
-        cells.append(Cell(_moved(entry, titles)))
+        cells.append(Cell(_moved(entry, titles) + unjudged_note(entry)))
         rows.append(cells)
     header = ["run", *[_measure_title(key, titles) for key in keys], "beyond noise (any measure)"]
-    return Table("At a glance (before → after)", header, rows, css="glance")
+    return Table(caption, header, rows, css="glance")
+
+
+BASELINE_GLANCE = "Against the baseline, at a glance (before → after)"
+PAIRS_GLANCE = "The runs pair by pair, at a glance (before → after)"
 
 
 def pair_label(entry: Comparison) -> str:
-    """A pair of runs as the glance table names it: ``keyword → rerank``, with the
-    unjudged-chunks note when its sides were judged unevenly."""
-    return f"{entry['before']} → {entry['after']}{unjudged_note(entry)}"
+    """A pair of runs as the glance table names it: ``keyword → rerank``."""
+    return f"{entry['before']} → {entry['after']}"
 
 
 def unjudged_note(entry: Comparison) -> str:
@@ -457,6 +462,7 @@ def comparisons_view(report: Report) -> ComparisonsView:
             [(pair_label(pair), pair) for pair in comparisons["pairs"]],
             report["context_k"],
             titles,
+            PAIRS_GLANCE,
         )
         if comparisons["pairs"]
         else None,
@@ -465,6 +471,7 @@ def comparisons_view(report: Report) -> ComparisonsView:
             [(entry["run"], entry) for entry in baseline["comparisons"]],
             report["context_k"],
             titles,
+            BASELINE_GLANCE,
         )
         if baseline
         else None,

@@ -139,7 +139,8 @@ def test_glance_shows_headline_measures_and_what_moved_beyond_noise() -> None:
         _entry("c", {"hit@5": "within noise", "recall@5": "within noise"}),
     ]
     titles = measure_titles({"pages": {"measures": measure_definitions()}})  # type: ignore[typeddict-item]
-    table = glance_table([(str(entry["run"]), entry) for entry in entries], 5, titles)  # type: ignore[misc]
+    labelled = [(str(entry["run"]), entry) for entry in entries]
+    table = glance_table(labelled, 5, titles, "At a glance")  # type: ignore[arg-type]
     # only the headline measures at k_ctx that some comparison has; AP is not one
     assert table.header == ["run", "hit@5", "recall@5", "beyond noise (any measure)"]
     rows = [[cell.text for cell in row] for row in table.rows]
