@@ -228,10 +228,100 @@ class Results:
         summaries: list[tuple[str | None, CellSummary]] = [(None, found.overall)]
         if set(found.by_kind) != {UNLABELLED_KIND}:  # no kinds: that row would repeat the first
             summaries += list(found.by_kind.items())
+        headroom = self._predictors["headroom"]
+        pairs = [headroom, *(headroom["by_kind"][kind] for kind, _ in summaries[1:])]
         rows: list[dict[str, Any]] = [
             {"run": found.run, "kind": kind, "n": summary.n, **summary.counts}
             | {"pass_rate": _rounded(summary.pass_rate)}
-            for kind, summary in summaries
+            | {f"{fix}_headroom": pair[fix]["added"] for fix in ("retrieval", "generation")}
+            for (kind, summary), pair in zip(summaries, pairs, strict=True)
+        ]
+        schema |= {"retrieval_headroom": pl.Float64, "generation_headroom": pl.Float64}
+        return _table(pl.DataFrame(rows, schema=schema))
+
+    @cached_property
+    def _predictors(self) -> dict[str, Any]:
+        """report.json's ``by_first_gold_rank``, ``first_gold_rank``, ``association`` and
+        ``headroom`` of the run the verdicts judge (empty without verdicts)."""
+        from reportgen.analyse.predictors import predictors_of
+        from reportgen.report.predictors import predictors_section
+
+        if self.found_cells is None:
+            return {}
+        (found,) = predictors_of(self.evaluation, (self.found_cells,)).values()
+        return predictors_section(found)
+
+    @cached_property
+    def first_gold_rank(self) -> Table:
+        """The pass rate by the rank of the first relevant chunk among the chunks sent
+        (``1``..k_ctx, ``none``) of the run the verdicts judge: one block of rows for all
+        questions (kind null), then one per kind; ``low``/``high`` the Wilson interval.
+        Its Cochran-Armitage trend is report.json's ``first_gold_rank.trend``."""
+        schema: dict[str, Any] = {"run": pl.String, "kind": pl.String, "rank": pl.String}
+        schema |= {"n": pl.Int64, "correct": pl.Int64} | dict.fromkeys(
+            ("pass_rate", "low", "high"), pl.Float64
+        )
+        found = self._predictors
+        if not found:
+            return _table(pl.DataFrame(schema=schema))
+        tables = [(None, found["by_first_gold_rank"])] + [
+            (kind, part["by_first_gold_rank"])
+            for kind, part in found["first_gold_rank"]["by_kind"].items()
+        ]
+        rows = [
+            {"run": self.found_cells.run if self.found_cells else None, "kind": kind}
+            | {"rank": rank, "n": row["n"], "correct": row["correct"]}
+            | {"pass_rate": row["pass_rate"]}
+            | dict(zip(("low", "high"), row["interval"] or (None, None), strict=True))
+            for kind, ranks in tables
+            for rank, row in ranks.items()
+        ]
+        return _table(pl.DataFrame(rows, schema=schema))
+
+    @cached_property
+    def association(self) -> Table:
+        """Per measure at k_ctx, its AUC against the verdict (Mann-Whitney, ties half)
+        with the bootstrap interval (``low``, ``high``), for the run the verdicts judge;
+        null with a ``reason`` when every verdict agrees."""
+        schema: dict[str, Any] = {"run": pl.String, "measure": pl.String}
+        schema |= dict.fromkeys(("n", "correct", "wrong"), pl.Int64)
+        schema |= dict.fromkeys(("auc", "low", "high"), pl.Float64) | {"reason": pl.String}
+        found = self._predictors
+        if not found:
+            return _table(pl.DataFrame(schema=schema))
+        run = self.found_cells.run if self.found_cells else None
+        rows = [
+            {"run": run, "measure": key}
+            | {c: entry[c] for c in ("n", "correct", "wrong")}
+            | {"auc": entry["auc"], "reason": entry["reason"]}
+            | dict(zip(("low", "high"), entry["interval"] or (None, None), strict=True))
+            for key, entry in found["association"]["measures"].items()
+        ]
+        return _table(pl.DataFrame(rows, schema=schema))
+
+    @cached_property
+    def headroom(self) -> Table:
+        """What each fix is worth for the run the verdicts judge: per kind (null: all)
+        and fix (``retrieval``, ``generation``), the failures, the answers it adds (an
+        upper estimate; ``low``/``high`` its bootstrap interval) and the pass rate after."""
+        schema: dict[str, Any] = {
+            "run": pl.String,
+            "kind": pl.String,
+            "fix": pl.String,
+            "failures": pl.Int64,
+        }
+        schema |= dict.fromkeys(("added", "low", "high", "pass_rate_after"), pl.Float64)
+        found = self._predictors
+        if not found:
+            return _table(pl.DataFrame(schema=schema))
+        run = self.found_cells.run if self.found_cells else None
+        pairs = [(None, found["headroom"]), *found["headroom"]["by_kind"].items()]
+        rows = [
+            {"run": run, "kind": kind, "fix": fix, "failures": pair[fix]["failures"]}
+            | {"added": pair[fix]["added"], "pass_rate_after": pair[fix]["pass_rate_after"]}
+            | dict(zip(("low", "high"), pair[fix]["added_interval"] or (None, None), strict=True))
+            for kind, pair in pairs
+            for fix in ("retrieval", "generation")
         ]
         return _table(pl.DataFrame(rows, schema=schema))
 

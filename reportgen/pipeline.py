@@ -34,6 +34,7 @@ from reportgen.analyse.ppi import (
     refuse_gate_rules,
     refuse_unguarded,
 )
+from reportgen.analyse.predictors import Predictors
 from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
@@ -397,8 +398,10 @@ def _early_charts(
         means: Mapping[str, RunMeans],
         cutoffs: tuple[CutoffAnalysis, ...],
         chunkings: ChunkingFacts | None,
+        predictors: Mapping[str, Predictors],
     ) -> None:
-        worker.send(page_chart_specs(chart_sections(evaluation, means, cutoffs, chunkings)))
+        sections = chart_sections(evaluation, means, cutoffs, chunkings, predictors)
+        worker.send(page_chart_specs(sections))
 
     return send
 

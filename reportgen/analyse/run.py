@@ -50,6 +50,7 @@ from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
+from reportgen.analyse.predictors import Predictors, predictors_of
 from reportgen.analyse.replicates import (
     Replicates,
     refuse_judged_replicates,
@@ -143,6 +144,8 @@ class Findings:
     transitions: dict[str, dict[str, Any]] | None = None
     """The ``transitions`` section: per run, how its questions moved since the
     baseline; None without a baseline."""
+    predictors: dict[str, Predictors] = field(default_factory=dict)
+    """Judged run -> what predicts its answers: first gold rank, AUCs, headroom."""
 
     @property
     def attribution(self) -> Attribution | None:
@@ -295,10 +298,17 @@ def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
 
 
 ChartsKnown = Callable[
-    [Mapping[str, RunMeans], tuple[CutoffAnalysis, ...], ChunkingFacts | None], None
+    [
+        Mapping[str, RunMeans],
+        tuple[CutoffAnalysis, ...],
+        ChunkingFacts | None,
+        Mapping[str, Predictors],
+    ],
+    None,
 ]
-"""Told the means, cutoff analyses and chunking facts, all a report's charts draw, as
-soon as they are known: before the comparisons, the slowest analysis of several runs."""
+"""Told the means, cutoff analyses, chunking facts and predictors, all a report's charts
+draw, as soon as they are known: before the comparisons, the slowest analysis of several
+runs."""
 
 
 def run_analyses(
@@ -328,8 +338,10 @@ def run_analyses(
     keys, keep = settings.measure_keys, settings.trec_eval
     means = {result.name: run_means(result.scores, keys, keep) for result in evaluation.runs}
     chunkings = chunking_facts(evaluation)
+    gated = [rule.measure for rule in options.gate.rules] if options.gate else []
+    predictors = predictors_of(evaluation, attributions, gated)
     if charts_known is not None:
-        charts_known(means, cutoffs, chunkings)
+        charts_known(means, cutoffs, chunkings, predictors)
     stale_cells = {
         attribution.run: stale_by_cell(attribution.questions, known_stale(hygiene))
         for attribution in attributions
@@ -436,4 +448,5 @@ def run_analyses(
             flaky=flaky_by_run(replicates, trials, attributions),
             tied={} if trials is None else {attributions[0].run: trials.tied},
         ),
+        predictors=predictors,
     )

@@ -284,6 +284,79 @@ def chunkings_spec(report: Report) -> Spec | None:
     return spec
 
 
+FIRST_GOLD_RANK = "first_gold_rank"
+
+
+def first_gold_rank_spec(report: Report) -> Spec | None:
+    """The pass rate by the rank of the first gold chunk sent (and none), with each
+    rank's Wilson interval, for the run the verdicts judge; None without verdicts."""
+    judged = next(iter((report.get("attribution") or {}).items()), None)
+    if judged is None or "by_first_gold_rank" not in judged[1]:
+        return None
+    run, section = judged
+    ranks = section["by_first_gold_rank"]
+    values = [
+        {
+            "rank": rank,
+            "pass_rate": row["pass_rate"],
+            "low": row["interval"][0] if row["interval"] else None,
+            "high": row["interval"][1] if row["interval"] else None,
+            "n": f"n={row['n']}",
+        }
+        for rank, row in ranks.items()
+    ]
+    spec = _base(
+        f"Pass rate by first gold rank ({run})",
+        "For each rank at which the first relevant chunk reached the model (and none "
+        "reached it): the share of right answers, with its 95% interval, and the questions.",
+        values,
+    )
+    x = {
+        "field": "rank",
+        "type": "ordinal",
+        "sort": list(ranks),
+        "title": "rank of the first gold chunk sent",
+        "axis": {"labelAngle": 0},
+    }
+    y_scale = {"domain": [0, 1]}
+    spec["layer"] = [
+        {
+            "mark": {"type": "bar", "color": PALETTE[4]},  # light: the counts on it stay legible
+            "encoding": {
+                "x": x,
+                "y": {
+                    "field": "pass_rate",
+                    "type": "quantitative",
+                    "title": "pass rate",
+                    "scale": y_scale,
+                },
+                "tooltip": [
+                    {"field": "rank", "type": "ordinal"},
+                    {"field": "pass_rate", "type": "quantitative", "format": ".2f"},
+                    {"field": "n", "type": "nominal"},
+                ],
+            },
+        },
+        {
+            "mark": {"type": "rule", "color": "#000000", "strokeWidth": 1.5},
+            "encoding": {
+                "x": x,
+                "y": {"field": "low", "type": "quantitative", "scale": y_scale},
+                "y2": {"field": "high"},
+            },
+        },
+        {
+            "mark": {"type": "text", "dy": -6, "baseline": "bottom", "fontSize": 11},
+            "encoding": {
+                "x": x,
+                "y": {"datum": 0, "type": "quantitative", "scale": y_scale},
+                "text": {"field": "n"},
+            },
+        },
+    ]
+    return spec
+
+
 def report_chart_specs(report: Report) -> dict[str, Spec]:
     """Every chart of one report, by file stem (``charts/<stem>.svg``)."""
     specs = {
@@ -296,6 +369,9 @@ def report_chart_specs(report: Report) -> dict[str, Spec]:
     trade = trade_off_spec(report)
     if trade is not None:
         specs["trade_off"] = trade
+    ranks = first_gold_rank_spec(report)
+    if ranks is not None:
+        specs[FIRST_GOLD_RANK] = ranks
     return specs
 
 

@@ -45,6 +45,7 @@ from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
 from reportgen.render.views.latency import latency_view
+from reportgen.render.views.predictors import headroom_line
 from reportgen.render.views.replicates import replicates_line
 from reportgen.render.views.transitions import transitions_view
 from reportgen.render.views.trials import trials_line
@@ -185,6 +186,8 @@ class CellsRow:
     lists: list[tuple[str, Listed]]
     rule_note: str
     coverage: str
+    headroom: str | None = None
+    """What each fix is worth, in answers (views/predictors.py)."""
 
 
 def cells_rows(report: Report, limit: int) -> list[CellsRow]:
@@ -206,6 +209,7 @@ def cells_rows(report: Report, limit: int) -> list[CellsRow]:
                 stale_note=stale_note(attribution),
                 rule_note=rule_note(attribution),
                 coverage=coverage_words(attribution),
+                headroom=headroom_line(attribution),
                 lists=[
                     (
                         CELL_NAMES[key],

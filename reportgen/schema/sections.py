@@ -3,6 +3,13 @@ warnings, hygiene, verdicts, the four cells and the cutoff (see the package's do
 
 from typing import Literal, NotRequired, TypedDict
 
+from reportgen.schema.predictors import (
+    AssociationSection,
+    ByFirstGoldRank,
+    FirstGoldRank,
+    HeadroomSection,
+)
+
 Means = dict[str, float | None]
 """Measure key (``hit@5``, ``mrr``) -> mean, null when no question counts."""
 CountedMeans = dict[str, float | None]
@@ -376,6 +383,10 @@ class AttributionSection(Cells):
     stale_count: int
     by_kind: dict[str, Cells]
     unanswerable: Unanswerable
+    by_first_gold_rank: NotRequired[ByFirstGoldRank]
+    first_gold_rank: NotRequired[FirstGoldRank]
+    association: NotRequired[AssociationSection]
+    headroom: NotRequired[HeadroomSection]
 
 
 class CutoffErrors(TypedDict):

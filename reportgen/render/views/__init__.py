@@ -23,6 +23,9 @@ from reportgen.render.views.hygiene import hygiene_view
 from reportgen.render.views.latency import ANCHOR as LATENCY_ANCHOR
 from reportgen.render.views.latency import latency_view
 from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
+from reportgen.render.views.predictors import ANCHOR as PREDICTORS_ANCHOR
+from reportgen.render.views.predictors import TITLE as PREDICTORS_TITLE
+from reportgen.render.views.predictors import predictors_view
 from reportgen.render.views.questions import (
     PER_QUESTION_ROWS_SHOWN,
     QuestionRow,
@@ -84,8 +87,10 @@ def sections(report: Report) -> list[tuple[str, str]]:
         ("methods", METHODS_TITLE),
         ("curves", "Curves over k"),
         ("kinds", f"By kind, top {report['context_k']}"),
-        ("cutoff", CUTOFF_TITLE),
     ]
+    if predictors_view(report, {}) is not None:
+        listed.append((PREDICTORS_ANCHOR, PREDICTORS_TITLE))
+    listed.append(("cutoff", CUTOFF_TITLE))
     if report.get("chunkings"):
         listed.append((CHUNKINGS_ANCHOR, "Chunkings"))
     if any("latency" in run or "cost" in run for run in report["runs"].values()):
@@ -190,6 +195,7 @@ def view_model(
         "cutoff_charts": cutoff_charts(report, charts or {}),
         "comparisons": comparisons_view(report),
         "attribution": attribution_view(report),
+        "predictors": predictors_view(report, charts or {}),
         **_cutoffs(report, screen.run),
         "hygiene": hygiene_view(report),
         "drilldown": drilldown_view(report),
