@@ -11,7 +11,7 @@ import dataclasses
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from reportgen.analyse.drilldown import ExplainMode
 from reportgen.analyse.gate import failures
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
+from reportgen.analyse.slices import Slicing, slicing_of
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import GateFailed
 from reportgen.load.previous.baseline import Baseline
@@ -175,6 +176,7 @@ class Ending:
     explain: ExplainMode
     command: str
     cluster_by: str | None = None
+    slicing: Slicing = field(default_factory=Slicing)
 
     @classmethod
     def of(cls, request: ReportRequest | MergeRequest) -> Ending:
@@ -190,6 +192,7 @@ class Ending:
                 request.explain,
                 "merge",
                 request.cluster_by,
+                slicing_of(request.slice_by, request.slice_gate, request.min_slice_n),
             )
         settings = request.settings
         return cls(
@@ -203,6 +206,7 @@ class Ending:
             request.outputs.explain,
             "report",
             settings.cluster_by,
+            slicing_of(settings.slice_by, settings.slice_gate, settings.min_slice_n),
         )
 
 
@@ -250,6 +254,7 @@ def analyse_and_write(
         gate=checks.gate,
         explain=ending.explain,
         cluster_by=ending.cluster_by,
+        slicing=ending.slicing,
     )
     findings = run_analyses(
         evaluation,

@@ -97,6 +97,7 @@ from reportgen.measure.scoring import (
 )
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
 from reportgen.report.pages import pages_section, top_scores_section
+from reportgen.report.slices import attribution_by_slice, run_by_slice, slices_section
 from reportgen.report.traces import context_section, traces_section
 from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
@@ -240,6 +241,7 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
         "means": means["means"],
         "intervals": _intervals_dict(findings.intervals[result.name]),
         "by_kind": means["by_kind"],
+        "by_slice": run_by_slice(findings, result.name),
         "counts": {
             "questions_scored": result.count("scored"),
             "questions_missing": result.count("missing"),
@@ -377,7 +379,10 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
         "warnings": [warning.as_dict() for warning in findings.warnings],
         "verdicts": verdicts_section(findings),
         "attribution": {
-            attribution.run: attribution_section(attribution, findings.stale_cells[attribution.run])
+            attribution.run: {
+                **attribution_section(attribution, findings.stale_cells[attribution.run]),
+                "by_slice": attribution_by_slice(findings, attribution.run),
+            }
             for attribution in findings.attributions
         },
         "cutoff": {analysis.run: cutoff_section(analysis) for analysis in findings.cutoffs},
@@ -388,6 +393,7 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
         "drilldown": _drilldown_section(findings.drilldown),
         "transitions": findings.transitions,
         "top_k": top_k_section(findings.evaluation),
+        "slices": slices_section(findings),
     }
     if pages:
         report["pages"] = pages_section(findings)

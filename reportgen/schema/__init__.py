@@ -114,6 +114,7 @@ from reportgen.schema.sections import (
     WarningEntry,
     counted,
 )
+from reportgen.schema.slices import SlicesSection
 
 FORMAT_VERSION = 2
 """Bumped when a key changes meaning or a complete list becomes partial; adding a key
@@ -188,6 +189,8 @@ class Report(TypedDict):
     merge_coverage: NotRequired[MergeCoverage]
     """Written by ``reportgen merge`` when the shards come from `reportgen shard`: the
     questions merged, of how many, and the shards missing (with --allow-partial)."""
+    slices: NotRequired[SlicesSection | None]
+    """With --slice-by: the fields, each slice's size and comparisons; null without."""
     secondary_judgments: NotRequired[SecondaryJudgments]
     """With --judgments: each run's numbers with the secondary judgments beside the gold
     set's, and their agreement; never read by the gate or the comparisons."""
