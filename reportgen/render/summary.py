@@ -44,6 +44,7 @@ from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
 from reportgen.render.views.latency import latency_view
+from reportgen.render.views.slices import moved_slice_lines
 from reportgen.render.views.transitions import transitions_view
 from reportgen.schema import Cell, Report
 
@@ -289,6 +290,7 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "gate_passed_rules": cut(screen.gate.passed_rules if screen.gate else [], limit),
         "gate_passed_summary": passed_count(len(screen.gate.passed_rules) if screen.gate else 0),
         "alerts": cut(screen.alerts, limit),
+        "slices_moved": moved_slice_lines(report),
         "warning_groups": [
             (group.summary, cut(group.messages, limit)) for group in screen.warning_groups
         ],

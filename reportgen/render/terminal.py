@@ -27,9 +27,11 @@ from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
     Comparison,
+    GateSection,
     MeasureChange,
     MergedReport,
     Report,
+    RuleResult,
     counted,
 )
 
@@ -111,11 +113,28 @@ def comparison_lines(report: Report) -> list[str]:
     gate = report["gate"]
     if gate:
         lines.append(f"Quality gate: {outcome_word(gate['passed'])}")
-        lines += [f"  {rule['message']}" for rule in gate["rules"]]
+        whole = [rule for rule in gate["rules"] if not rule.get("slice")]
+        sliced = [rule for rule in gate["rules"] if rule.get("slice")]
+        lines += [f"  {rule['message']}" for rule in whole]
+        lines += [f"  {rule['message']}" for rule in sliced if not rule["passed"]]
+        lines += slice_gate_lines(gate, sliced)
         if gate["notice"]:
             lines.append(f"  notice: {gate['notice']}")
         lines.append("")
     return lines
+
+
+def slice_gate_lines(gate: GateSection, sliced: Sequence[RuleResult]) -> list[str]:
+    """The per-slice rules in one line: how many passed, and the slices too small to gate."""
+    found = gate.get("slices")
+    if found is None:
+        return []
+    passed = sum(rule["passed"] for rule in sliced)
+    small = ", ".join(f"{s['value']} ({s['n']})" for s in found["not_gated"])
+    return [
+        f"  {passed} of {len(sliced)} rules on the slices of {found['field']} passed"
+        + (f"; not gated, under {found['min_n']} questions: {small}" if small else "")
+    ]
 
 
 def _comparison_line(entry: Comparison, key: str) -> str:

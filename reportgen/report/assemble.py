@@ -68,6 +68,9 @@ Format history (``format_version``):
       the pages from report.json alone; only in reports that write pages (HTML or
       Markdown): a ``--format json`` report has none, since building and writing it took
       a third of a 1M-row JSON report's time.
+      Also: ``slices`` (null without --slice-by), ``runs.<name>.by_slice`` and
+      ``attribution.<run>.by_slice`` (field -> value -> the slice's numbers), and with
+      --slice-gate ``gate.slices`` and ``slice`` on each per-slice rule (report/slices.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = '14ebf457bf10b67af71badf506f190e9d8392a43c6adb74fdb09105bc6531bd1'
+KEY = '77ff6d4b73728b85235f08e96545c4721815f5f57a18ebc73b013136dc34931d'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -30,6 +30,7 @@ def root(context, missing=missing):
     l_0_drilldown_url = resolve('drilldown_url')
     l_0_report_place = resolve('report_place')
     l_0_alerts = resolve('alerts')
+    l_0_slices_moved = resolve('slices_moved')
     l_0_table = resolve('table')
     l_0_warning_groups = resolve('warning_groups')
     l_0_baseline = resolve('baseline')
@@ -336,6 +337,16 @@ def root(context, missing=missing):
             yield ' more in the '
             yield str(context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)))
             yield '\n'
+    if (undefined(name='slices_moved') if l_0_slices_moved is missing else l_0_slices_moved):
+        pass
+        yield '\n**Slices that moved** (exploratory, worst first):\n'
+        for l_1_line in (undefined(name='slices_moved') if l_0_slices_moved is missing else l_0_slices_moved):
+            _loop_vars = {}
+            pass
+            yield '- '
+            yield str(t_2(l_1_line))
+            yield '\n'
+        l_1_line = missing
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'):
         pass
         yield '\n**'
@@ -571,4 +582,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=66&2=68&3=96&5=98&6=116&8=120&10=123&12=126&14=130&15=134&17=137&18=140&20=144&22=147&24=149&25=153&27=156&28=159&33=164&34=166&38=170&42=173&44=175&46=177&48=181&50=185&51=189&54=204&55=210&57=213&59=215&60=223&61=229&62=233&64=247&66=251&68=255&69=259&71=262&74=266&75=270&80=291&81=297&82=299&84=301&86=304&88=316&91=320&92=324&93=326&97=330&98=333&101=337&103=340&105=342&106=345&108=351&110=355&112=357&113=361&115=364&116=367&121=373&125=376&126=380&128=383&130=386&132=388&133=391&135=398&137=400&139=405&141=409&142=411&143=417&145=420&147=422&148=424&149=430&151=433&156=436&158=439&160=443&161=445&162=451&163=454&170=460&174=463&176=465&177=468&179=475&181=477&185=480&186=484&188=486&191=494&192=498&198=502&200=511&202=519&203=523&206=532&210=535&211=537&213=539&214=543&218=547&220=551'
+debug_info = '1=67&2=69&3=97&5=99&6=117&8=121&10=124&12=127&14=131&15=135&17=138&18=141&20=145&22=148&24=150&25=154&27=157&28=160&33=165&34=167&38=171&42=174&44=176&46=178&48=182&50=186&51=190&54=205&55=211&57=214&59=216&60=224&61=230&62=234&64=248&66=252&68=256&69=260&71=263&74=267&75=271&80=292&81=298&82=300&84=302&86=305&88=317&91=321&92=325&93=327&97=331&98=334&101=338&104=341&105=345&108=348&110=351&112=353&113=356&115=362&117=366&119=368&120=372&122=375&123=378&128=384&132=387&133=391&135=394&137=397&139=399&140=402&142=409&144=411&146=416&148=420&149=422&150=428&152=431&154=433&155=435&156=441&158=444&163=447&165=450&167=454&168=456&169=462&170=465&177=471&181=474&183=476&184=479&186=486&188=488&192=491&193=495&195=497&198=505&199=509&205=513&207=522&209=530&210=534&213=543&217=546&218=548&220=550&221=554&225=558&227=562'

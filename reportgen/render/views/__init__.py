@@ -32,6 +32,7 @@ from reportgen.render.views.questions import (
 )
 from reportgen.render.views.secondary import ANCHOR as SECONDARY_ANCHOR
 from reportgen.render.views.secondary import secondary_view
+from reportgen.render.views.slices import slices_view
 from reportgen.render.views.transitions import ANCHOR as CHANGED_ANCHOR
 from reportgen.render.views.transitions import TITLE as CHANGED_TITLE
 from reportgen.render.views.transitions import transitions_view
@@ -195,6 +196,7 @@ def view_model(
         "drilldown": drilldown_view(report),
         "chunkings": chunkings_view(report, charts or {}),
         "latency": latency_view(report, charts or {}),
+        "slices": slices_view(report),
         "transitions": transitions_view(report, screen.run),
         "anchor_changed": CHANGED_ANCHOR,
         "title_changed": CHANGED_TITLE,
