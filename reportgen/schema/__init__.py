@@ -105,6 +105,9 @@ from reportgen.schema.sections import (
     RunTraces,
     ScoreRange,
     SettingsSection,
+    SliceCells,
+    SliceNumbers,
+    SliceOutcomes,
     Stale,
     StaleBasis,
     Unanswerable,
@@ -114,7 +117,15 @@ from reportgen.schema.sections import (
     WarningEntry,
     counted,
 )
-from reportgen.schema.slices import SlicesSection
+from reportgen.schema.slices import (
+    GateSlices,
+    NotGated,
+    RuleSlice,
+    SliceComparison,
+    SliceFieldComparisons,
+    SliceMeasureChange,
+    SlicesSection,
+)
 
 FORMAT_VERSION = 2
 """Bumped when a key changes meaning or a complete list becomes partial; adding a key
@@ -302,6 +313,7 @@ __all__ = [
     "Focus",
     "Forbidden",
     "GateSection",
+    "GateSlices",
     "GoldChange",
     "GoldSection",
     "HygieneSection",
@@ -330,6 +342,7 @@ __all__ = [
     "MergedSettings",
     "MergedShard",
     "Method",
+    "NotGated",
     "Outcome",
     "PagesSection",
     "PairedDifference",
@@ -343,6 +356,7 @@ __all__ = [
     "Report",
     "RetrievedRule",
     "RuleResult",
+    "RuleSlice",
     "RunContext",
     "RunCounts",
     "RunRow",
@@ -355,6 +369,13 @@ __all__ = [
     "SettingsSection",
     "SideBySide",
     "SideBySideQuestion",
+    "SliceCells",
+    "SliceComparison",
+    "SliceFieldComparisons",
+    "SliceMeasureChange",
+    "SliceNumbers",
+    "SliceOutcomes",
+    "SlicesSection",
     "Stale",
     "StaleBasis",
     "StaleThenNow",
