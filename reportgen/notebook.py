@@ -26,10 +26,12 @@ import polars as pl
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.latency import cost_findings
 from reportgen.analyse.run import attribute_verdicts
+from reportgen.analyse.slices import slice_members, slicing_of
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
 from reportgen.errors import ParameterError, UsageError
 from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
+from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.names import SUMMARY_STATISTICS
@@ -91,6 +93,8 @@ class Results:
     """What the verdicts' join left out."""
     baseline_section: dict[str, Any] | None = None
     """report.json's ``baseline`` section when evaluate was given ``baseline=``."""
+    slice_by: tuple[str, ...] = ()
+    """The gold fields ``by_slice`` cuts the questions by (``--slice-by``)."""
 
     @property
     def settings(self) -> Settings:
@@ -140,6 +144,33 @@ class Results:
     def by_kind(self) -> Table:
         """One row per run and kind of question, as ``means``."""
         return _table(self._means("kind"))
+
+    @cached_property
+    def by_slice(self) -> dict[str, Table]:
+        """Field -> one row per run and slice (``value``): ``questions``, ``n`` and every
+        mean, as report.json's ``runs.RUN.by_slice`` (a list field puts a question in
+        each of its slices; ``(missing)``: those without a value)."""
+        from reportgen.analyse.slices import Slicing, measure_slices
+
+        found = measure_slices(
+            {result.name: result.scores for result in self.evaluation.runs},
+            self.evaluation.gold,
+            Slicing(self.slice_by),
+            self.measures,
+            self.settings.trec_eval,
+        )
+        schema = {"run": pl.String, "value": pl.String, "questions": pl.Int64, "n": pl.Int64}
+        schema |= dict.fromkeys(self.measures, pl.Float64)
+        tables = {}
+        for name in self.slice_by:
+            rows = [
+                {"run": run, "value": value, "questions": numbers.questions, "n": numbers.n}
+                | {key: _rounded(mean) for key, mean in numbers.means.items()}
+                for run, fields in found.numbers.items()
+                for value, numbers in fields[name].items()
+            ]
+            tables[name] = _table(pl.DataFrame(rows, schema=schema))
+        return tables
 
     @cached_property
     def per_question(self) -> Table:
@@ -280,6 +311,8 @@ class Results:
         gate: GateRules | None = None,
         strict: bool = False,
         cluster_by: str | None = None,
+        slice_gate: str | None = None,
+        min_slice_n: int = 10,
     ) -> ReportResult:
         """Write the files ``reportgen report`` writes (report.json, per_question.csv,
         the HTML and Markdown pages and their charts, as ``formats`` ask) into ``out_dir``.
@@ -318,7 +351,14 @@ class Results:
             inputs,
             ReportOutputs(out_dir, formats, per_question_format),
             ReportSettings(
-                self.settings, version, reference_run, compare_measures, cluster_by=cluster_by
+                self.settings,
+                version,
+                reference_run,
+                compare_measures,
+                cluster_by=cluster_by,
+                slice_by=self.slice_by,
+                slice_gate=slice_gate,
+                min_slice_n=min_slice_n,
             ),
             ReportChecks(gate=gate, strict=strict),
         )
@@ -403,6 +443,8 @@ def evaluate(
     retrieved_when: RetrievedRule = "any",
     unanswerable: Sequence[str] = (),
     baseline: PathLike | Results | None = None,
+    slice_by: Sequence[str] = (),
+    question_meta: PathLike | None = None,
 ) -> Results:
     """Measure runs against a gold set, from paths, dicts or DataFrames.
 
@@ -416,7 +458,10 @@ def evaluate(
     were among the top ``context_k``. ``unanswerable``: the ids of a dict gold set's
     questions whose answer is not in the corpus. ``baseline``: an earlier report folder,
     its report.json, a site, or earlier Results; ``Results.baseline`` then compares each
-    run with its namesake there, as ``reportgen report --baseline`` does.
+    run with its namesake there, as ``reportgen report --baseline`` does. ``slice_by``:
+    gold fields (a DataFrame's extra columns, list columns too; a JSON Lines file's own
+    keys; ``question_meta``'s, a side file keyed by question id) whose slices
+    ``Results.by_slice`` gives, and ``Results.report`` writes.
     """
     settings = Settings(
         ks=_cutoffs(k),
@@ -426,6 +471,11 @@ def evaluate(
         retrieved_when=retrieved_when,
     )
     gold_set = gold_from(gold, unanswerable=unanswerable)
+    if question_meta is not None:
+        gold_set = with_question_meta(gold_set, question_meta)
+    slicing = slicing_of(slice_by, None, 10)
+    for name in slicing.fields:
+        slice_members(gold_set, name)  # an unknown field is refused now, not when asked
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
     evaluation = score(gold_set, loaded, settings)
@@ -436,6 +486,7 @@ def evaluate(
         verdicts_run,
         cells[0] if cells else None,
         tuple(join_warnings),
+        slice_by=slicing.fields,
     )
     if baseline is None:
         return results

@@ -11,6 +11,7 @@ file serves every shard of a cut gold set.
 from __future__ import annotations
 
 import dataclasses
+from os import PathLike
 from pathlib import Path
 
 import polars as pl
@@ -27,7 +28,7 @@ from reportgen.load.inputs.gold import own_fields
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
 
-def with_question_meta(gold: GoldSet, path: str | Path) -> GoldSet:
+def with_question_meta(gold: GoldSet, path: str | PathLike[str]) -> GoldSet:
     """``gold`` with the fields of the meta file at ``path`` added to its own.
 
     A field both the gold set and the file give is refused: which of the two values
