@@ -17,6 +17,7 @@ import polars as pl
 
 from reportgen.core.filesystem import reading
 from reportgen.core.model import (
+    ATTRIBUTES_SCHEMA,
     EVIDENCE_SCHEMA,
     FORBIDDEN_SCHEMA,
     JUDGMENTS_SCHEMA,
@@ -37,12 +38,15 @@ from reportgen.load.previous.merge_schema import (
 )
 
 MERGE_FOLDER = "merge"
-MERGE_DATA_FORMAT = 3
+MERGE_DATA_FORMAT = 4
 """Bumped when merge/ changes so that an older merge would misread it (2: the runs'
 longest list and span traces, settings.context_k_assumed; 3: the run the verdicts
 judge, each chunk map's digest, the shard's place in its cut: a merge must not guess
-them)."""
-FRAMES = ("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence")
+them; 4: the questions' own fields, for --slice-by and --cluster-by)."""
+FRAMES = (
+    *("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence"),
+    "attributes",
+)
 
 
 def _by_run(schema: pl.Schema) -> pl.Schema:
@@ -57,6 +61,7 @@ SCHEMAS = {
     "judgments": JUDGMENTS_SCHEMA,
     "forbidden": FORBIDDEN_SCHEMA,
     "evidence": EVIDENCE_SCHEMA,
+    "attributes": ATTRIBUTES_SCHEMA,
     "verdicts": VERDICTS_SCHEMA,
     "sent": _by_run(SENT_SCHEMA),
 }
