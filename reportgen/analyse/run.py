@@ -51,7 +51,6 @@ from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
 from reportgen.analyse.slice_gate import slice_gate
 from reportgen.analyse.slices import (
-    COMPARED_FIELDS,
     SliceFindings,
     Slicing,
     measure_slices,
@@ -432,7 +431,7 @@ def _slices(
         ]
     rules = [] if options.gate is None else [rule.measure for rule in options.gate.rules]
     compared = {}
-    for name in slicing.all_fields[:COMPARED_FIELDS]:
+    for name in slicing.compared_fields:
         keys = [
             key
             for key in tested

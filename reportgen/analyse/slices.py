@@ -32,8 +32,10 @@ MISSING = "(missing)"
 """The slice of the questions without a value for the field."""
 KIND = "kind"
 """The question kind: a field of every gold set (``unlabelled`` when not given)."""
-COMPARED_FIELDS = 10
-"""At most this many slice fields get comparisons (each is resampled): the first given."""
+COMPARED_FIELDS = 1
+"""Slice fields whose slices are compared: the gated one, else the first given. Each
+slice is resampled on its own (no draws shared across sizes), so a field costs about
+what the whole runs' comparison costs; the other fields get means, intervals and cells."""
 KEPT = (
     *("before", "after", "difference", "ci_low", "ci_high", "test", "p", "p_holm", "label"),
     *("mde", "n_needed", "wins", "losses"),
@@ -55,6 +57,12 @@ class Slicing:
         """The fields sliced: those asked, and the gated one."""
         gated = () if self.gate is None else (self.gate,)
         return tuple(dict.fromkeys((*self.fields, *gated)))
+
+    @property
+    def compared_fields(self) -> tuple[str, ...]:
+        """The fields whose slices are compared: the gated one first."""
+        gated = () if self.gate is None else (self.gate,)
+        return tuple(dict.fromkeys((*gated, *self.fields)))[:COMPARED_FIELDS]
 
 
 def slicing_of(slice_by: Sequence[str] | str, gate: str | None, min_n: int) -> Slicing:

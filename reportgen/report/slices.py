@@ -71,4 +71,5 @@ def slices_section(findings: Findings) -> dict[str, Any] | None:
             for name, members in found.members.items()
         },
         "comparisons": found.comparisons,
+        "not_compared": [name for name in slicing.all_fields if name not in found.comparisons],
     }

@@ -47,7 +47,10 @@ class SlicesSection(TypedDict):
     questions: dict[str, dict[str, int]]
     """Field -> value -> the slice's questions."""
     comparisons: dict[str, SliceFieldComparisons]
-    """Field -> its slices' comparisons (the first 10 fields only)."""
+    """Field -> its slices' comparisons: the gated field, else the first field only."""
+    not_compared: list[str]
+    """The other fields: means, intervals and cells, no comparison (each field's
+    resampling costs about what the whole runs' comparison costs)."""
 
 
 class RuleSlice(TypedDict):
