@@ -1,5 +1,5 @@
 # Generated from templates/_slices.html.j2 by scripts/make_compiled_templates.py
-KEY = '7d382a1b8b875c14dbfe8f7e9afb8f1b09c7fe0c99b914e895ba1bb1534e5181'
+KEY = 'b24f5e62d3d9709fc88f2ffb901351eadc619534fd68e5a87ef1e6a786b885ed'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_slices.html.j2'
 
@@ -26,6 +26,15 @@ def root(context, missing=missing):
                     yield event
             finally: gen.close()
         l_1_table = missing
+        if environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'svg'):
+            pass
+            yield '  <figure id="chart-'
+            yield escape(environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'chart_stem'))
+            yield '">\n    '
+            yield escape(environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'svg'))
+            yield '\n    <figcaption>'
+            yield escape(environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'caption'))
+            yield '</figcaption>\n  </figure>\n'
         if environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'not_gated'):
             pass
             yield '<p class="note">'
@@ -34,4 +43,4 @@ def root(context, missing=missing):
         yield '</section>\n'
 
 blocks = {}
-debug_info = '2=12&5=15&6=17&7=20&9=27'
+debug_info = '2=12&5=15&6=17&7=20&9=27&10=30&11=32&12=34&15=36'

@@ -1,5 +1,5 @@
 # Generated from templates/_slices.md.j2 by scripts/make_compiled_templates.py
-KEY = 'ec84984492671e186df01b5f01c8178333b43dbc7dbbf97c5b058dca8fd9e234'
+KEY = '7eb43f3e38718f6131dddf52214969b0cd5b579fd507a51f1bcfa0854548832c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_slices.md.j2'
 
@@ -10,6 +10,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_slices = resolve('slices')
+    l_0_chart_format = resolve('chart_format')
     try:
         t_1 = environment.filters['md']
     except KeyError:
@@ -36,10 +37,19 @@ def root(context, missing=missing):
             finally: gen.close()
             yield '\n'
         l_1_table = missing
+        if environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'svg'):
+            pass
+            yield '!['
+            yield str(t_1(environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'caption')))
+            yield '](charts/'
+            yield str(environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'chart_stem'))
+            yield '.'
+            yield str((undefined(name='chart_format') if l_0_chart_format is missing else l_0_chart_format))
+            yield ')\n\n'
         if environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'not_gated'):
             pass
             yield str(t_1(environment.getattr((undefined(name='slices') if l_0_slices is missing else l_0_slices), 'not_gated')))
             yield '\n\n'
 
 blocks = {}
-debug_info = '2=18&5=21&7=23&8=27&10=29&13=37&14=39'
+debug_info = '2=19&5=22&7=24&8=28&10=30&13=38&14=41&17=47&18=49'

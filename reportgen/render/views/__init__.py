@@ -196,7 +196,7 @@ def view_model(
         "drilldown": drilldown_view(report),
         "chunkings": chunkings_view(report, charts or {}),
         "latency": latency_view(report, charts or {}),
-        "slices": slices_view(report),
+        "slices": slices_view(report, charts or {}),
         "transitions": transitions_view(report, screen.run),
         "anchor_changed": CHANGED_ANCHOR,
         "title_changed": CHANGED_TITLE,

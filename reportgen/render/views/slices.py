@@ -5,8 +5,11 @@ the pages, the slices that moved in summary.md, read from report.json's ``slices
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from markupsafe import Markup
 
 from reportgen.render.views.common import Cell, Table, fmt, fmt_interval
 from reportgen.schema import Report
@@ -14,6 +17,8 @@ from reportgen.schema import Report
 MOVED_SHOWN = 5
 """Slices summary.md lists (the ones that moved, worst first)."""
 MOVED = ("worse", "better")
+CHART = "slices"
+"""The chart's file stem: charts/slices.svg."""
 
 
 def _recall(report: Report) -> str:
@@ -65,14 +70,32 @@ def moved_slice_lines(report: Report) -> list[str]:
     return [_change_text(entry, key) for entry in moved[:MOVED_SHOWN]]
 
 
+def slice_order(report: Report, field: str) -> list[str]:
+    """A field's values as the table and the chart show them: the largest drop (of any
+    run, against the baseline or the run compared) first; uncompared ones after, by name."""
+    section: Any = report.get("slices") or {}
+    values = list(section.get("questions", {}).get(field, {}))
+    worst: dict[str, float] = {}
+    for entry in _slice_changes(report):
+        if entry["field"] == field:
+            worst.setdefault(entry["value"], entry["measure"]["difference"])
+    return sorted(values, key=lambda value: worst.get(value, 0.0))
+
+
 @dataclass(frozen=True)
 class SlicesView:
     intro: str
     tables: list[Table]
     not_gated: str
+    svg: Markup | None = None
+    chart_stem: str = CHART
+
+    @property
+    def caption(self) -> str:
+        return "Recall at k_ctx per slice and run, with 95% intervals; the largest drop first."
 
 
-def slices_view(report: Report) -> SlicesView | None:
+def slices_view(report: Report, charts: Mapping[str, bytes]) -> SlicesView | None:
     """One table per field: a row per slice, a column per run (recall at k_ctx with its
     interval), and the change against the baseline (or the first run) with its label;
     rows sorted by that change, worst first."""
@@ -127,4 +150,5 @@ def slices_view(report: Report) -> SlicesView | None:
         if correction
         else "Every number per slice of the questions."
     )
-    return SlicesView(intro, tables, not_gated)
+    svg = charts.get(f"{CHART}.svg")
+    return SlicesView(intro, tables, not_gated, None if svg is None else Markup(svg.decode()))
