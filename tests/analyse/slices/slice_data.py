@@ -12,7 +12,8 @@ TAGS = ("billing", "refunds", "shipping", "account")
 
 
 def write_slice_data(folder: Path, seed: int = 7, questions: int = 90) -> dict[str, Path]:
-    """gold.jsonl, a.jsonl, b.jsonl in ``folder``; b loses German questions' gold chunk."""
+    """gold.jsonl, a.jsonl, b.jsonl in ``folder``; b loses the German questions' first
+    gold chunk, which a always finds."""
     rng = random.Random(seed)
     gold, runs = [], {"a": [], "b": []}
     for i in range(questions):
@@ -29,8 +30,9 @@ def write_slice_data(folder: Path, seed: int = 7, questions: int = 90) -> dict[s
         for name, rows in runs.items():
             chunks = [f"c{rng.randint(0, questions + 10)}" for _ in range(8)]
             lost = name == "b" and record.get("lang") == "de"
-            if not lost and rng.random() < 0.7:
-                chunks.insert(rng.randint(0, 6), f"c{i}")
+            german = record.get("lang") == "de"  # run a always finds those: b regresses
+            if not lost and (rng.random() < 0.7 or german):
+                chunks.insert(0 if german else rng.randint(0, 6), f"c{i}")
             if rng.random() < 0.3:
                 chunks.insert(rng.randint(0, 8), f"c{i}x")
             rows.append({"id": qid, "chunks": list(dict.fromkeys(chunks))})

@@ -9,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from reportgen.cli import cli
+from reportgen.render.annotations import workflow_commands
 
 
 def _write(folder: Path, lost_in_german: int) -> dict[str, Path]:
@@ -68,6 +69,8 @@ def test_a_drop_in_one_slice_fails_the_slice_gate_and_not_the_whole_rule(tmp_pat
     page = (tmp_path / "sliced" / "report.md").read_text()
     assert said.replace(">", "\\>") in page  # the gate's list, and the first screen's alert
     assert "Worst slice: " + said.replace(">", "\\>") in page
+    annotations = workflow_commands(report, None, {})
+    assert any(line.startswith("::error") and "in lang=de dropped" in line for line in annotations)
     junit = (tmp_path / "j.xml").read_text()
     assert 'name="--max-drop recall@5=0.2 in lang=de"' in junit
     assert junit.count("in lang=") == 3 + 2  # a case per slice rule; the failure: message, text

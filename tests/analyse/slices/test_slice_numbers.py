@@ -68,3 +68,31 @@ def test_a_list_field_puts_a_question_in_each_of_its_slices(
         assert counts[tag] == sum(tag in record.get("tags", []) for record in tagged)
     assert counts["(missing)"] == sum(not record.get("tags") for record in tagged)
     assert sum(counts.values()) > len(tagged)  # two tags: counted in both
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("lang", "de"), ("tags", "billing"), ("tags", "(missing)")]
+)
+def test_a_slice_s_four_cells_are_the_report_on_its_questions(
+    tmp_path: Path, field: str, value: str
+) -> None:
+    paths = write_slice_data(tmp_path)
+    lines = paths["gold"].read_text().splitlines()
+    verdicts = tmp_path / "verdicts.jsonl"
+    verdicts.write_text(
+        "".join(
+            json.dumps({"id": json.loads(line)["id"], "run": "a", "correct": i % 3 != 0}) + "\n"
+            for i, line in enumerate(lines)
+        )
+    )
+    judged = ["--verdicts", str(verdicts)]
+    whole = _report(paths["gold"], paths, tmp_path / "all", *judged, "--slice-by", field)
+    gold = tmp_path / "slice.jsonl"
+    filtered_gold(paths["gold"], gold, field, value)
+    alone = _report(gold, paths, tmp_path / "alone", *judged)["attribution"]["a"]
+    part = whole["attribution"]["a"]["by_slice"][field][value]
+    for key in ("n", "cells", "shares", "focus", "pass_rate"):
+        assert part[key] == alone[key], key
+    assert part["unanswerable"] == {
+        outcome: alone["unanswerable"][outcome] for outcome in ("declined", "answered", "unknown")
+    }
