@@ -432,10 +432,11 @@ def _slices(
     rules = [] if options.gate is None else [rule.measure for rule in options.gate.rules]
     compared = {}
     for name in slicing.compared_fields:
+        # recall at k_ctx (what the pages and the first screen read), and the gated rules'
         keys = [
             key
             for key in tested
-            if key in change_keys(settings.context_k) or (name == slicing.gate and key in rules)
+            if key == f"recall@{settings.context_k}" or (name == slicing.gate and key in rules)
         ]
         compared[name] = {
             "against": "baseline" if versus is not None else "runs",
