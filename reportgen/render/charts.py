@@ -236,12 +236,9 @@ SLICES_SHOWN = 20
 def slices_spec(report: Report) -> Spec | None:
     """The slices of the first --slice-by field side by side: recall@k_ctx per run as a
     point with its 95% interval, one row per slice, in the table's order (worst first)."""
-    from reportgen.render.views.slices import slice_order
+    from reportgen.render.views.slices import compared_field, slice_order
 
-    section = report.get("slices")
-    if not section:
-        return None
-    field = (section.get("gate_field") or section["fields"][0]) if section["fields"] else None
+    field = compared_field(report)
     if field is None:
         return None
     key = f"recall@{report['context_k']}"

@@ -32,7 +32,7 @@ from reportgen.render.views.questions import (
 )
 from reportgen.render.views.secondary import ANCHOR as SECONDARY_ANCHOR
 from reportgen.render.views.secondary import secondary_view
-from reportgen.render.views.slices import slices_view
+from reportgen.render.views.slices import compared_field, slices_view
 from reportgen.render.views.transitions import ANCHOR as CHANGED_ANCHOR
 from reportgen.render.views.transitions import TITLE as CHANGED_TITLE
 from reportgen.render.views.transitions import transitions_view
@@ -180,7 +180,9 @@ def view_model(
         **_kinds(report, screen.run),
         "run_names": list(report["runs"]),
         "questions": questions,
-        "question_filters": question_filters(questions, screen.run),
+        "question_filters": question_filters(
+            questions, screen.run, compared_field(report) or "slice"
+        ),
         **_attention(questions),
         "questions_total": total,
         "questions_counted": plural(total, "question"),

@@ -21,6 +21,15 @@ CHART = "slices"
 """The chart's file stem: charts/slices.svg."""
 
 
+def compared_field(report: Report) -> str | None:
+    """The field whose slices are compared, charted and filtered: the gated one, else
+    the first (analyse/slices.py's ``compared_fields``)."""
+    section: Any = report.get("slices")
+    if not section or not section["fields"]:
+        return None
+    return str(section.get("gate_field") or section["fields"][0])
+
+
 def _recall(report: Report) -> str:
     return f"recall@{report['context_k']}"
 
