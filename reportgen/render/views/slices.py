@@ -15,7 +15,8 @@ from reportgen.render.views.common import Cell, Table, fmt, fmt_interval
 from reportgen.schema import Report
 
 MOVED_SHOWN = 5
-"""Slices summary.md lists (the ones that moved, worst first)."""
+"""Slices summary.md lists, a line each (the ones labelled better or worse, worst first):
+the PR comment grows by five lines at most."""
 MOVED = ("worse", "better")
 CHART = "slices"
 """The chart's file stem: charts/slices.svg."""

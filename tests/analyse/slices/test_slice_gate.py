@@ -102,3 +102,25 @@ def test_an_unknown_slice_field_exits_2_naming_the_fields(tmp_path: Path) -> Non
     assert (
         "--slice-by langue" in result.output and "lang" in result.output and "Fix:" in result.output
     )
+
+
+def test_a_small_slice_reads_too_few_questions_and_the_correction_is_stated(
+    tmp_path: Path,
+) -> None:
+    paths = _write(tmp_path, lost_in_german=16)
+    gold = [json.loads(line) for line in paths["gold"].read_text().splitlines()]
+    for record in gold[:3]:
+        record["lang"] = "it"  # a slice of three questions
+    paths["gold"].write_text("".join(json.dumps(record) + "\n" for record in gold))
+    assert _report(paths, tmp_path / "base", "old").exit_code == 0
+    result = _report(
+        paths, tmp_path / "now", "new", "--baseline", str(tmp_path / "base"), "--slice-by", "lang"
+    )
+    assert result.exit_code == 0, result.output
+    section = json.loads((tmp_path / "now" / "report.json").read_text())["slices"]
+    compared = section["comparisons"]["lang"]
+    labels = {e["value"]: e["measures"]["recall@5"]["label"] for e in compared["slices"]}
+    assert labels["it"] == "too few questions"
+    assert labels["de"] == "worse"
+    assert compared["against"] == "baseline"
+    assert compared["correction"].startswith("Holm across every slice of lang")
