@@ -345,10 +345,12 @@ def _list_fields(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[tuple[str, str
     lists = [
         name
         for name, dtype in frame.schema.items()
-        if isinstance(dtype, pl.List) and not dtype.inner.is_nested() and dtype.inner != pl.Object
+        if isinstance(dtype, pl.List)
+        and (dtype.inner in (pl.String, pl.Boolean, pl.Null) or dtype.inner.is_numeric())
+        and name not in ids
     ]
-    if not ids or not lists:
-        return frame, []
+    if not ids or not lists or frame.schema[ids[0]].is_nested():
+        return frame, []  # an id column of lists is refused with the other nested columns
     found: list[tuple[str, str, str]] = []
     for name in lists:
         items = (
