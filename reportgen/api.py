@@ -25,7 +25,7 @@ from reportgen.load.evidence.chunkings import chunk_manifest, load_chunkings
 from reportgen.load.evidence.chunks import parse_chunks_spec
 from reportgen.load.evidence.spans import Documents
 from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
-from reportgen.load.inputs.run_files import load_run_inputs, with_trace_verdicts
+from reportgen.load.inputs.run_files import RunInputs, load_run_inputs, with_trace_verdicts
 from reportgen.load.previous.baseline import Baseline, load_baseline, per_question_path
 from reportgen.load.previous.published import read_report
 from reportgen.load.previous.shards import read_cut
@@ -165,7 +165,7 @@ def report_inputs(
         files.append(("the verdicts", read_from(inputs.verdicts)))
     if inputs.manifest is not None:
         files.append(("the manifest", Path(inputs.manifest)))
-    if inputs.judgments is not None:
+    if isinstance(inputs.judgments, str | Path):
         files.append(("the secondary judgments", Path(inputs.judgments)))
     if baseline is not None:
         files.append(("the baseline", baseline.path))
@@ -188,9 +188,9 @@ def relabel(loaded: Sourced, root: Path) -> Sourced:
     return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
 
 
-def _secondary(path: str | Path, chunkings: Chunkings | None) -> pl.DataFrame:
-    """Secondary judgments, refused beside chunk maps (whose runs are judged on the
-    evidence, not on chunk grades)."""
+def _secondary(path: str | Path | pl.DataFrame, chunkings: Chunkings | None) -> pl.DataFrame:
+    """Secondary judgments (read from a file, or loaded already), refused beside chunk
+    maps (whose runs are judged on the evidence, not on chunk grades)."""
     from reportgen.load.inputs.labels import load_judgments
 
     if chunkings is not None and chunkings.maps:
@@ -199,7 +199,22 @@ def _secondary(path: str | Path, chunkings: Chunkings | None) -> pl.DataFrame:
             "evidence spans",
             "leave out one of the two",
         )
-    return load_judgments(path)
+    return load_judgments(path) if isinstance(path, str | Path) else path
+
+
+def _shard_judgments(judgments: pl.DataFrame, cut: Mapping[str, Any] | None) -> pl.DataFrame:
+    """A shard's part of the judge's grades: its questions by `reportgen shard`'s rule, so
+    that the merge counts each of the judge's questions once."""
+    from reportgen.scale.shard import shard_column
+
+    if cut is None:
+        raise UsageError(
+            "--judgments with --merge-data needs the shard's place in its cut: the judge's "
+            "questions are split by the rule that split the gold set and the runs",
+            "cut the inputs with `reportgen shard` and measure each shard's gold file",
+        )
+    mine = shard_column(judgments.get_column("qid"), cut["shards"]) == cut["shard"]
+    return judgments.filter(mine)
 
 
 def make_report(request: ReportRequest) -> ReportResult:
@@ -284,11 +299,17 @@ def make_report(request: ReportRequest) -> ReportResult:
             evidence = dataclasses.replace(
                 evidence,
                 judgments=_secondary(inputs.judgments, chunkings),
-                judgments_source=printable(inputs.judgments),
+                judgments_source=printable(inputs.judgments)
+                if isinstance(inputs.judgments, str | Path)
+                else "judgments (in memory)",
             )
         cut = None
         if outputs.merge_data and not isinstance(inputs.gold, GoldSet):
             cut = read_cut(Path(inputs.gold))  # a shard of `reportgen shard`: its place
+        if outputs.merge_data and evidence.judgments is not None:
+            evidence = dataclasses.replace(
+                evidence, judgments=_shard_judgments(evidence.judgments, cut)
+            )
         return analyse_and_write(
             evaluation, evidence, Ending.of(request), created, files_read, worker, cut=cut
         )
@@ -495,6 +516,8 @@ class LabelQueue:
     questions: int
     first: int
     """Pairs of questions answered correctly with no relevant chunk sent, queued first."""
+    sample: str | None = None
+    """With ``sample``: how the audit was drawn, as each row's ``audit`` field says."""
 
 
 def _refuse_overwrite(out: Path, inputs: Sequence[tuple[str, Path]]) -> None:
@@ -523,20 +546,29 @@ def export_labels(
     verdicts_run: str | None = None,
     chunks: str | Path | None = None,
     docs: str | Path | None = None,
+    judgments: str | Path | None = None,
+    sample: int | None = None,
+    seed: int = 0,
 ) -> LabelQueue:
     """Write the unjudged (question, chunk) pairs of the top ``context_k`` of any run.
 
     Questions the verdicts put in ``missed_correct`` come first, then the pairs more
     runs returned (SPEC.md, "Judged chunks and holes"). ``chunks`` (a chunk map with a
     text column, or with ``docs``) gives each chunk's text.
+
+    ``sample`` (with ``judgments``, an LLM judge's grades): instead, the human audit of
+    the judge: ``sample`` of the judge's questions drawn at random with ``seed`` (the
+    same on every machine), each with every pair the judge graded and the top
+    ``context_k`` of every run; every row is marked ``audit``, and `label import` keeps
+    the mark on the questions, so that the report knows the audit is a random sample.
     """
-    from reportgen.analyse.labelling import labelling_pool, limited
-    from reportgen.analyse.run import attribute_verdicts
+    import polars as pl
+
+    from reportgen.analyse.labelling import limited
     from reportgen.load.evidence.chunks import load_chunk_map
     from reportgen.load.formats.vocabulary import detect_format
     from reportgen.load.inputs.labels import trace_texts
     from reportgen.load.inputs.run_files import load_gold_input
-    from reportgen.load.inputs.verdicts import load_verdicts
     from reportgen.report.labelling import (
         QUEUE_FORMATS,
         chunk_texts,
@@ -557,6 +589,13 @@ def export_labels(
                 "pass a number of pairs, e.g. 100",
                 option=f"--{name.replace('_', '-')}",
             )
+    if sample is not None:
+        _check_sample(sample, judgments, limit, per_question)
+    elif judgments is not None:
+        raise UsageError(
+            "label export reads --judgments only to draw an audit sample from them",
+            "add --sample N (and --seed S), or leave --judgments out",
+        )
     fmt = queue_format or format_of(out.name)
     if fmt not in QUEUE_FORMATS:
         raise ParameterError(
@@ -569,12 +608,104 @@ def export_labels(
     named = [run_named(spec) for spec in runs]
     given = [("the gold set", Path(gold))] + [(f"run {p.name}", p) for _, p in named]
     given += [
-        (what, Path(p)) for what, p in (("the verdicts", verdicts), ("the chunk map", chunks)) if p
+        (what, Path(p))
+        for what, p in (
+            ("the verdicts", verdicts),
+            ("the chunk map", chunks),
+            ("the judgments", judgments),
+        )
+        if p
     ]
     _refuse_overwrite(out, given)
     settings = Settings(context_k=context_k, ks=(context_k,))
     gold_set, first = load_gold_input(Path(gold), gold_format, None, None)
     read = load_run_inputs(named, gold_set, run_format, None, first)
+    marker = None
+    if sample is not None and judgments is not None:
+        from reportgen.analyse.ppi import audit_marker, audit_pool, draw_audit
+        from reportgen.load.inputs.labels import load_judgments
+
+        judged = load_judgments(judgments)
+        population = judged.get_column("qid").unique().to_list()
+        if sample > len(population):
+            raise ParameterError(
+                "sample",
+                sample,
+                f"is more than the judge's {len(population)} questions",
+                f"pass at most {len(population)}",
+                option="--sample",
+            )
+        marker = audit_marker(sample, len(population), seed)
+        drawn = draw_audit(population, sample, seed)
+        pool = audit_pool(gold_set, read.runs, judged, drawn, settings.context_k)
+    else:
+        pool = _unjudged_pool(gold_set, read, settings, verdicts, verdict_format, verdicts_run)
+    kept = limited(pool, limit, per_question)
+    documents = None if docs is None else Documents(Path(docs))
+    texts = [
+        chunk_texts(
+            None if chunks is None else load_chunk_map(chunks),
+            None if documents is None else documents.text,
+        )
+    ]
+    questions = []
+    traces = [p for _, p in named if detect_format(p, run_format, "run") == "trace"]
+    for path in [Path(gold)] * (first is not None) + traces:  # traces carry texts too
+        chunk_text, asked = trace_texts(path)
+        texts.append(chunk_text)
+        questions.append(asked)
+    rows = queue_rows(gold_set, kept, texts, questions)
+    if marker is not None:
+        rows = rows.with_columns(audit=pl.lit(marker))
+    atomic_write(out, queue_bytes(rows, fmt), "--out")
+    return LabelQueue(
+        path=out,
+        format=fmt,
+        pairs=kept.height,
+        pool=pool.height,
+        questions=kept.get_column("qid").n_unique(),
+        first=int(kept.get_column("missed_correct").sum()),
+        sample=marker,
+    )
+
+
+def _check_sample(
+    sample: int, judgments: str | Path | None, limit: int | None, per_question: int | None
+) -> None:
+    """An audit sample is drawn from the judge's questions and graded whole."""
+    if sample < 1:
+        raise ParameterError(
+            "sample", sample, "must be at least 1", "pass e.g. --sample 60", option="--sample"
+        )
+    if judgments is None:
+        raise ParameterError(
+            "sample",
+            sample,
+            "draws from the judge's questions, and no judgments were given",
+            "pass --judgments FILE, the LLM judge's grades",
+            option="--sample",
+        )
+    if limit is not None or per_question is not None:
+        raise UsageError(
+            "--limit and --per-question would cut the audit sample short: its questions "
+            "must be graded whole to stay a random sample",
+            "leave them out with --sample (draw a smaller --sample instead)",
+        )
+
+
+def _unjudged_pool(
+    gold_set: GoldSet,
+    read: RunInputs,
+    settings: Settings,
+    verdicts: str | Path | None,
+    verdict_format: str | None,
+    verdicts_run: str | None,
+) -> pl.DataFrame:
+    """The labelling pool: the unjudged pairs, missed_correct questions first."""
+    from reportgen.analyse.labelling import labelling_pool
+    from reportgen.analyse.run import attribute_verdicts
+    from reportgen.load.inputs.verdicts import load_verdicts
+
     verdict_set = load_verdicts(verdicts, verdict_format) if verdicts is not None else None
     verdict_set = (
         with_trace_verdicts(
@@ -593,31 +724,7 @@ def export_labels(
         for attribution in attributions
         for qid in attribution.overall.questions["missed_correct"]
     }
-    pool = labelling_pool(gold_set, read.runs, settings.context_k, missed)
-    kept = limited(pool, limit, per_question)
-    documents = None if docs is None else Documents(Path(docs))
-    texts = [
-        chunk_texts(
-            None if chunks is None else load_chunk_map(chunks),
-            None if documents is None else documents.text,
-        )
-    ]
-    questions = []
-    traces = [p for _, p in named if detect_format(p, run_format, "run") == "trace"]
-    for path in [Path(gold)] * (first is not None) + traces:  # traces carry texts too
-        chunk_text, asked = trace_texts(path)
-        texts.append(chunk_text)
-        questions.append(asked)
-    rows = queue_rows(gold_set, kept, texts, questions)
-    atomic_write(out, queue_bytes(rows, fmt), "--out")
-    return LabelQueue(
-        path=out,
-        format=fmt,
-        pairs=kept.height,
-        pool=pool.height,
-        questions=kept.get_column("qid").n_unique(),
-        first=int(kept.get_column("missed_correct").sum()),
-    )
+    return labelling_pool(gold_set, read.runs, settings.context_k, missed)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -52,6 +52,7 @@ GoldInput = PathLike | Mapping[Any, Mapping[Any, int]] | Mapping[Any, Sequence[A
 RunInput = PathLike | Mapping[Any, Mapping[Any, float]] | Mapping[Any, Sequence[Any]] | Frame
 RunsInput = RunInput | Mapping[str, RunInput] | Sequence[PathLike]
 VerdictsInput = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]]
+JudgmentsInput = PathLike | Mapping[Any, Mapping[Any, int]] | pl.DataFrame
 
 
 class Table(pl.DataFrame):
@@ -95,6 +96,32 @@ class Results:
     """report.json's ``baseline`` section when evaluate was given ``baseline=``."""
     slice_by: tuple[str, ...] = ()
     """The gold fields ``by_slice`` cuts the questions by (``--slice-by``)."""
+    judgments: pl.DataFrame | None = None
+    """An LLM judge's grades (JUDGMENTS_SCHEMA of load/inputs/labels.py), when given."""
+    judgments_source: str = ""
+
+    @cached_property
+    def ppi(self) -> Table:
+        """The prediction-powered means (docs/gold.md): one row per run and measure at
+        k_ctx, the judge over all its questions corrected by the gold set's audit, beside
+        the judge-only and the gold-set-only means; report.json's
+        ``secondary_judgments.ppi``, as a table."""
+        from reportgen.analyse.ppi import ppi_findings, ppi_keys
+
+        if self.judgments is None:
+            raise UsageError(
+                "these results have no judge's grades",
+                "pass judgments= to reportgen.evaluate (a path, {qid: {chunk_id: grade}} "
+                "or a DataFrame)",
+            )
+        keys = ppi_keys(self.settings.context_k)
+        found = ppi_findings(self.evaluation, self.judgments, keys)
+        rows = [
+            {"run": run, "measure": key, **estimate.as_dict()}
+            for run, by_key in found.estimates.items()
+            for key, estimate in by_key.items()
+        ]
+        return _table(pl.DataFrame(rows))
 
     @property
     def settings(self) -> Settings:
@@ -313,6 +340,7 @@ class Results:
         cluster_by: str | None = None,
         slice_gate: str | None = None,
         min_slice_n: int = 10,
+        estimate: str = "human",
     ) -> ReportResult:
         """Write the files ``reportgen report`` writes (report.json, per_question.csv,
         the HTML and Markdown pages and their charts, as ``formats`` ask) into ``out_dir``.
@@ -345,7 +373,11 @@ class Results:
             )
         runs = [result.run for result in self.evaluation.runs]
         inputs = ReportInputs(
-            self.evaluation.gold, runs, verdicts=self.verdicts, verdicts_run=self.verdicts_run
+            self.evaluation.gold,
+            runs,
+            verdicts=self.verdicts,
+            verdicts_run=self.verdicts_run,
+            judgments=self.judgments,
         )
         request = ReportRequest(
             inputs,
@@ -359,6 +391,7 @@ class Results:
                 slice_by=self.slice_by,
                 slice_gate=slice_gate,
                 min_slice_n=min_slice_n,
+                estimate=estimate,
             ),
             ReportChecks(gate=gate, strict=strict),
         )
@@ -445,6 +478,7 @@ def evaluate(
     baseline: PathLike | Results | None = None,
     slice_by: Sequence[str] = (),
     question_meta: PathLike | None = None,
+    judgments: JudgmentsInput | None = None,
 ) -> Results:
     """Measure runs against a gold set, from paths, dicts or DataFrames.
 
@@ -458,9 +492,12 @@ def evaluate(
     were among the top ``context_k``. ``unanswerable``: the ids of a dict gold set's
     questions whose answer is not in the corpus. ``baseline``: an earlier report folder,
     its report.json, a site, or earlier Results; ``Results.baseline`` then compares each
-    run with its namesake there, as ``reportgen report --baseline`` does. ``slice_by``:
-    gold fields (a DataFrame's extra columns, list columns too; a JSON Lines file's own
-    keys; ``question_meta``'s, a side file keyed by question id) whose slices
+    run with its namesake there, as ``reportgen report --baseline`` does. ``judgments``:
+    an LLM judge's grades (a path as ``--judgments`` reads, ``{qid: {chunk_id: grade}}``
+    or a DataFrame with qid, chunk_id, grade), of questions the gold set may lack:
+    ``Results.ppi`` gives the prediction-powered means, the gold set as the human audit.
+    ``slice_by``: gold fields (a DataFrame's extra columns, list columns too; a JSON Lines
+    file's own keys; ``question_meta``'s, a side file keyed by question id) whose slices
     ``Results.by_slice`` gives, and ``Results.report`` writes.
     """
     settings = Settings(
@@ -487,6 +524,8 @@ def evaluate(
         cells[0] if cells else None,
         tuple(join_warnings),
         slice_by=slicing.fields,
+        judgments=None if judgments is None else judgments_from(judgments),
+        judgments_source=_judgments_source(judgments),
     )
     if baseline is None:
         return results
@@ -527,3 +566,82 @@ def _against(results: Results, baseline: PathLike | Results) -> dict[str, Any]:
     if found.baseline is None:  # run_analyses compares whenever it is given a baseline
         raise RuntimeError("no baseline comparison was made")
     return dict(found.baseline.section)
+
+
+def judgments_from(value: JudgmentsInput) -> pl.DataFrame:
+    """A judge's grades as ``--judgments`` reads them (JUDGMENTS_SCHEMA), from a path, a
+    ``{qid: {chunk_id: grade}}`` dict or a DataFrame (qid, chunk_id, grade; optionally
+    source, model, prompt_hash); a pair graded twice alike kept once, otherwise refused."""
+    from reportgen.load.inputs.labels import JUDGMENTS_SCHEMA, load_judgments
+
+    if isinstance(value, str | os.PathLike):
+        return load_judgments(Path(value))
+    if isinstance(value, Mapping):
+        rows = [
+            (str(qid), str(chunk), grade)
+            for qid, grades in value.items()
+            for chunk, grade in _grades_of(qid, grades).items()
+        ]
+        frame = pl.DataFrame(
+            rows, schema={"qid": pl.String, "chunk_id": pl.String, "grade": pl.Int64}, orient="row"
+        )
+    elif isinstance(value, pl.DataFrame):
+        missing = [name for name in ("qid", "chunk_id", "grade") if name not in value.columns]
+        if missing:
+            raise ParameterError(
+                "judgments",
+                f"a DataFrame with columns {value.columns}",
+                f"has no {missing[0]} column",
+                "give qid, chunk_id and grade columns",
+                "--judgments",
+            )
+        frame = value
+    else:
+        raise ParameterError(
+            "judgments",
+            type(value).__name__,
+            "must be a path, {qid: {chunk_id: grade}} or a DataFrame",
+            "pass e.g. judgments='judge.jsonl'",
+            "--judgments",
+        )
+    frame = frame.with_columns(
+        pl.col("qid").cast(pl.String),
+        pl.col("chunk_id").cast(pl.String),
+        pl.col("grade").cast(pl.Int64),
+        *[
+            pl.lit(None, pl.String).alias(name)
+            for name in ("source", "model", "prompt_hash")
+            if name not in frame.columns
+        ],
+        line=pl.int_range(1, pl.len() + 1, dtype=pl.Int64),
+    ).select(JUDGMENTS_SCHEMA.names())
+    conflicting = frame.unique(["qid", "chunk_id", "grade"]).filter(
+        pl.struct("qid", "chunk_id").is_duplicated()
+    )
+    if conflicting.height or frame["grade"].lt(0).any() or frame["grade"].null_count():
+        raise ParameterError(
+            "judgments",
+            "the judge's grades",
+            "grade a pair twice differently, or hold a grade that is not a whole number >= 0",
+            "keep one grade, 0 or more, per question and chunk",
+            "--judgments",
+        )
+    return frame.unique(["qid", "chunk_id"], keep="first", maintain_order=True)
+
+
+def _grades_of(qid: Any, grades: Any) -> Mapping[Any, int]:
+    if not isinstance(grades, Mapping):
+        raise ParameterError(
+            "judgments",
+            f"{qid!r}: {grades!r}",
+            "each question's grades must be {chunk_id: grade}",
+            "pass e.g. {'q1': {'c1': 1, 'c7': 0}}",
+            "--judgments",
+        )
+    return grades
+
+
+def _judgments_source(value: JudgmentsInput | None) -> str:
+    if value is None:
+        return ""
+    return str(value) if isinstance(value, str | os.PathLike) else "judgments (in memory)"

@@ -23,12 +23,24 @@ from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.drilldown import ExplainMode
 from reportgen.analyse.gate import failures
+from reportgen.analyse.ppi import (
+    PPIFindings,
+    gate_means,
+    label_gate,
+    ppi_comparisons,
+    ppi_findings,
+    ppi_keys,
+    ppi_section,
+    refuse_gate_rules,
+    refuse_unguarded,
+)
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
 from reportgen.analyse.slices import Slicing, slicing_of
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
-from reportgen.errors import GateFailed
+from reportgen.errors import GateFailed, UsageError
 from reportgen.load.previous.baseline import Baseline
+from reportgen.measure.measures import measure_keys
 from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunMeans
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.charts import page_chart_specs, warm_up_specs
@@ -176,6 +188,9 @@ class Ending:
     explain: ExplainMode
     command: str
     cluster_by: str | None = None
+    estimate: str = "human"
+    """What the gate reads: the gold set, or (``ppi``, which also compares the runs by them) the
+    prediction-powered means of the judge corrected by the gold set's audit."""
     slicing: Slicing = field(default_factory=Slicing)
 
     @classmethod
@@ -192,7 +207,8 @@ class Ending:
                 request.explain,
                 "merge",
                 request.cluster_by,
-                slicing_of(request.slice_by, request.slice_gate, request.min_slice_n),
+                request.estimate,
+                slicing=slicing_of(request.slice_by, request.slice_gate, request.min_slice_n),
             )
         settings = request.settings
         return cls(
@@ -206,7 +222,8 @@ class Ending:
             request.outputs.explain,
             "report",
             settings.cluster_by,
-            slicing_of(settings.slice_by, settings.slice_gate, settings.min_slice_n),
+            settings.estimate,
+            slicing=slicing_of(settings.slice_by, settings.slice_gate, settings.min_slice_n),
         )
 
 
@@ -223,6 +240,9 @@ class Evidence:
     judgments: pl.DataFrame | None = None
     """Secondary judgments (reportgen.load.inputs.labels.JUDGMENTS_SCHEMA), kept apart."""
     judgments_source: str = ""
+    judged_values: pl.DataFrame | None = None
+    """A merge's: the runs' values on the judge's grades, from the shards (run, qid, every
+    measure key), since a shard keeps only the rows of its gold questions."""
 
 
 def analyse_and_write(
@@ -241,6 +261,7 @@ def analyse_and_write(
     ``cut``: the shard's place in its `reportgen shard` cut, for merge/; ``coverage``:
     how much of its cut a merge holds; ``warnings``: the command's own, said first."""
     checks = ending.checks
+    ppi = _ppi(evaluation, evidence, ending)
     options = AnalysisOptions(
         verdicts=evidence.verdicts,
         verdicts_run=evidence.verdicts_run,
@@ -254,6 +275,7 @@ def analyse_and_write(
         gate=checks.gate,
         explain=ending.explain,
         cluster_by=ending.cluster_by,
+        gate_means=gate_means(ppi) if ppi is not None and ending.estimate == "ppi" else None,
         slicing=ending.slicing,
     )
     findings = run_analyses(
@@ -263,6 +285,10 @@ def analyse_and_write(
         created=created,
         charts_known=_early_charts(evaluation, worker, ending.outputs.formats),
     )
+    if ppi is not None:
+        warnings = (*warnings, *ppi.warnings)
+        if ending.estimate == "ppi":
+            label_gate(findings.gate, ppi)
     if warnings:
         findings = dataclasses.replace(findings, warnings=(*warnings, *findings.warnings))
     report = assemble(findings, ending.commit, pages=draws_charts(ending.outputs.formats))
@@ -274,6 +300,14 @@ def analyse_and_write(
         report["secondary_judgments"] = secondary_section(  # type: ignore[typeddict-item]
             evaluation, evidence.judgments, evidence.judgments_source
         )
+    if ppi is not None:
+        section: dict[str, Any] = report["secondary_judgments"]  # type: ignore[assignment]
+        section["estimate"] = ending.estimate
+        section["audit"] = ppi.audit.as_dict()
+        section["ppi"] = ppi_section(ppi)
+        if ending.estimate == "ppi":
+            names = [result.name for result in evaluation.runs]
+            section["ppi_comparisons"] = ppi_comparisons(ppi, names, ending.reference_run)
     outputs = ending.outputs
     files = render_files(
         report,
@@ -285,9 +319,11 @@ def analyse_and_write(
         chart_worker=worker,
     )
     if outputs.merge_data:
-        from reportgen.report.merge_data import merge_data_files
+        from reportgen.report.merge_data import judge_merge_files, merge_data_files
 
         files |= merge_data_files(findings, cut)
+        if evidence.judgments is not None:
+            files |= judge_merge_files(evaluation, evidence.judgments, evidence.judgments_source)
     out_dir = Path(outputs.out_dir)
     removed = stale_files(out_dir, files)  # the earlier report's: never an input either
     refuse_overwriting_inputs(out_dir, [*files, *removed], files_read, ending.command)
@@ -297,6 +333,28 @@ def analyse_and_write(
     if outputs.junit is not None:
         written.append(write_junit(Path(outputs.junit), report, checks.strict))
     return ReportResult(report, findings, written, strict=checks.strict)
+
+
+def _ppi(evaluation: Evaluation, evidence: Evidence, ending: Ending) -> PPIFindings | None:
+    """The prediction-powered means when the report has the judge's grades; with
+    --estimate ppi, refused (exit 2) without them or while a guard rail fails."""
+    gate = ending.checks.gate
+    if evidence.judgments is None:
+        if ending.estimate == "ppi":
+            raise UsageError(
+                "--estimate ppi needs the judge's grades",
+                "pass --judgments FILE (an LLM judge's grades of its questions) to the "
+                "report, or to every shard before a merge",
+            )
+        return None
+    named = [rule.measure for rule in gate.rules] if gate else []
+    measured = measure_keys(evaluation.settings.ks)
+    keys = ppi_keys(evaluation.settings.context_k, [m for m in named if m in measured])
+    found = ppi_findings(evaluation, evidence.judgments, keys, evidence.judged_values)
+    if ending.estimate == "ppi":
+        refuse_unguarded(found)
+        refuse_gate_rules(gate, measured)
+    return found
 
 
 def _early_charts(

@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+import polars as pl
+
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.drilldown import EXPLAIN_MODES, ExplainMode
+from reportgen.analyse.ppi import ESTIMATES
 from reportgen.core.filesystem import refuse_undecodable
 from reportgen.core.git import commit_problem
 from reportgen.core.labels import check_version_label
@@ -99,9 +102,10 @@ class ReportInputs:
     chunks_format: str | None = None
     docs: str | Path | None = None
     """The folder of the documents the evidence names: locates quotes, shows text."""
-    judgments: str | Path | None = None
-    """Secondary judgments (an LLM judge's): shown beside the gold set's numbers, never
-    in them."""
+    judgments: str | Path | pl.DataFrame | None = None
+    """Secondary judgments (an LLM judge's; a file, or loaded already): shown beside the
+    gold set's numbers, never in them, and with the gold set as their audit, the
+    prediction-powered means."""
     question_meta: str | Path | None = None
     """The questions' own fields (language, tags) in a side file keyed by question id
     (JSON Lines or CSV), for a gold set that holds none (qrels, BEIR)."""
@@ -129,6 +133,10 @@ class ReportSettings:
     """Slices smaller than this are listed as not gated."""
     commit: str | None = None
     """The commit measured, recorded in report.json (``publish`` orders versions by it)."""
+    estimate: str = "human"
+    """What the gate reads: ``human`` (the gold set) or ``ppi`` (the
+    judge's grades over all its questions corrected by the gold set's audit; needs
+    ``inputs.judgments``)."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +232,9 @@ class MergeRequest:
     allow_partial: bool = False
     """Merge the shards given when some of their cut are missing (every output says so)."""
     commit: str | None = None
+    estimate: str = "human"
+    """``ppi``: the gate reads, and compares the runs by, the prediction-powered means (the
+    shards' --judgments, kept in their merge data)."""
 
 
 def check_formats(formats: Sequence[str], per_question_format: str) -> None:
@@ -274,6 +285,8 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
     alike, and fail with the same :class:`ParameterError`); merge has its own inputs
     (shards) and checks them itself.
     """
+    estimate = request.estimate if isinstance(request, MergeRequest) else request.settings.estimate
+    check_choice("estimate", estimate, ESTIMATES)
     if isinstance(request, MergeRequest):
         merging = request.inputs
         _check_shared(
@@ -338,6 +351,14 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
     )
     if inputs.verdicts is None and not _may_bring_verdicts(inputs):
         refuse_verdicts_run_alone(inputs.verdicts_run, None)
+    if estimate == "ppi" and inputs.judgments is None:
+        raise ParameterError(
+            "estimate",
+            estimate,
+            "the prediction-powered means need the judge's grades",
+            "pass --judgments FILE (an LLM judge's grades of its questions)",
+            option="--estimate",
+        )
 
 
 def _may_bring_verdicts(inputs: ReportInputs) -> bool:

@@ -97,6 +97,8 @@ class AnalysisOptions:
     """A gold field (or ``document``): its questions are resampled together."""
     slicing: Slicing = field(default_factory=Slicing)
     """The gold fields whose slices get every number, and the one the gate holds."""
+    gate_means: Mapping[str, RunMeans] | None = None
+    """The means the gate reads instead of the gold set's (--estimate ppi): no baseline."""
 
 
 @dataclass(frozen=True)
@@ -339,10 +341,12 @@ def run_analyses(
         None if options.baseline is None else str(options.baseline.report["version"]),
         HOPS_RULE,
     )
-    gate = evaluate_gate(options.gate, means, kinds, versus, costs) if options.gate else None
+    # --estimate ppi: the gate reads the PPI means, which have no baseline to drop from
+    read, against = (means, versus) if options.gate_means is None else (options.gate_means, None)
+    gate = evaluate_gate(options.gate, read, kinds, against, costs) if options.gate else None
     audited = audit(gate)  # the whole runs' rules: a small slice is below detectable by design
     slices = _slices(evaluation, options, sides, comparisons, versus, tested, attributions)
-    if slices is not None:
+    if slices is not None and options.gate_means is None:  # slices gate the gold set's means
         version_then = None if versus is None else str(versus.section["version"])
         gate = slice_gate(gate, options.gate, slices, version_then, list(keys))
     return Findings(

@@ -19,11 +19,14 @@ from reportgen.cli.options.inputs import (
     VERDICTS_RUN,
 )
 from reportgen.cli.options.labelling import (
+    JUDGMENTS,
     LABELS_FORMAT,
     LIMIT,
     NEW_VERSION,
     PER_QUESTION,
     QUEUE_FORMAT,
+    SAMPLE,
+    SEED,
 )
 from reportgen.cli.options.measuring import SCORING
 from reportgen.cli.options.outputs import OUT, QUIET
@@ -72,6 +75,12 @@ def label() -> None:
         help="Chunk map with a text column (or with --docs): each chunk's text goes in the queue.",
     ),
     DOCS,
+    JUDGMENTS.but(
+        help="An LLM judge's grades (JSONL or CSV: qid, chunk_id, grade): with "
+        "--sample, the questions the audit is drawn from."
+    ),
+    SAMPLE,
+    SEED,
     GOLD_FORMAT,
     RUN_FORMAT,
     QUIET,
@@ -84,6 +93,8 @@ def export(gold: Path, runs: Sequence[str], **options: Any) -> None:
       reportgen label export gold.jsonl bm25=bm25.trec dense=dense.trec --out queue.jsonl
       reportgen label export gold.jsonl runs/*.trec --verdicts v.jsonl --out queue.csv \\
           --chunks chunks.jsonl --per-question 3 --limit 200
+      reportgen label export gold.jsonl runs/*.trec --judgments judge.jsonl \\
+          --sample 60 --seed 7 --out audit.csv
 
     GOLD may be a trace file (gold set, run and verdicts in one); its texts, and those
     of trace files among RUNS, go in the queue. Each pair once, questions in
@@ -107,8 +118,16 @@ def export(gold: Path, runs: Sequence[str], **options: Any) -> None:
         verdicts_run=options["verdicts_run"],
         chunks=options["chunks"],
         docs=options["docs"],
+        judgments=options["judgments"],
+        sample=options["sample"],
+        seed=options["seed"],
     )
-    if not options["quiet"]:
+    if not options["quiet"] and queued.sample is not None:
+        click.echo(
+            f"{queued.path}: {queued.pairs} pair(s) of {queued.questions} question(s) to "
+            f"label, the audit {queued.sample}"
+        )
+    elif not options["quiet"]:
         first = (
             f", {queued.first} first: questions answered correctly with no relevant chunk sent"
             if queued.first

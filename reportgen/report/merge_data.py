@@ -24,12 +24,13 @@ import polars as pl
 
 from reportgen.analyse.run import Findings
 from reportgen.load.previous.merge_data import (
+    JUDGE_SOURCE,
     MERGE_DATA_FORMAT,
     MERGE_FOLDER,
     chunk_map_digest,
     spans_digest,
 )
-from reportgen.measure.scoring import COST_COLUMNS, RunScores
+from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunScores
 
 
 def _parquet(frame: pl.DataFrame) -> bytes:
@@ -190,3 +191,25 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
     }
     text = json.dumps(meta, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     return {f"{MERGE_FOLDER}/shard.json": text.encode(), **files}
+
+
+def judge_merge_files(
+    evaluation: Evaluation, judgments: pl.DataFrame, source: str
+) -> dict[str, bytes]:
+    """merge/'s files for the prediction-powered means: the shard's part of the judge's
+    grades, every run's values on them (a merge keeps only the gold questions' rows, and
+    the judge's questions are more), and the audit's marks (merge keeps no other field)."""
+    from reportgen.analyse.ppi import AUDIT_FIELD, judge_values
+    from reportgen.measure.measures import measure_keys
+
+    keys = measure_keys(evaluation.settings.ks)
+    values = judge_values(evaluation, judgments, keys)
+    text = json.dumps({"source": source}, ensure_ascii=False) + "\n"
+    return {
+        f"{MERGE_FOLDER}/{JUDGE_SOURCE}": text.encode(),
+        f"{MERGE_FOLDER}/ppi_judgments.parquet": _parquet(judgments),
+        f"{MERGE_FOLDER}/ppi_values.parquet": _parquet(values),
+        f"{MERGE_FOLDER}/ppi_audit.parquet": _parquet(
+            evaluation.gold.attributes.filter(pl.col("key") == AUDIT_FIELD)
+        ),
+    }

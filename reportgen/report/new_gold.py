@@ -18,6 +18,7 @@ from typing import Any
 
 import polars as pl
 
+from reportgen.analyse.ppi import AUDIT_FIELD
 from reportgen.core.model import GoldSet
 from reportgen.errors import InputError, UsageError
 from reportgen.load.formats.files import read_text
@@ -43,9 +44,11 @@ class NewGold:
 
 def fresh_labels(gold: GoldSet, labels: pl.DataFrame, labels_source: str) -> pl.DataFrame:
     """The labels that add to the gold set: a pair it grades alike is dropped; a pair it
-    grades otherwise, a question it lacks, or an unanswerable one is refused."""
+    grades otherwise, a question it lacks (unless drawn in an audit sample: it joins the
+    gold set), or an unanswerable one is refused."""
     known = labels.join(gold.questions.select("qid", "unanswerable"), on="qid", how="left")
-    if (unknown := known.filter(pl.col("unanswerable").is_null())).height:
+    unknown = known.filter(pl.col("unanswerable").is_null() & pl.col("audit").is_null())
+    if unknown.height:
         row = unknown.row(0, named=True)
         raise InputError(
             labels_source,
@@ -53,7 +56,7 @@ def fresh_labels(gold: GoldSet, labels: pl.DataFrame, labels_source: str) -> pl.
             "label pairs exported from this gold set",
             row["line"],
         )
-    if (flagged := known.filter(pl.col("unanswerable"))).height:
+    if (flagged := known.filter(pl.col("unanswerable").fill_null(False))).height:
         row = flagged.row(0, named=True)
         raise InputError(
             labels_source,
@@ -96,6 +99,12 @@ def new_gold(
         new_version = next_version(gold.version, version)
         data = _jsonl(path, labels, new_version)
         return NewGold(data, changed, labels.height, new_version)
+    if labels.get_column("audit").is_not_null().any():
+        raise UsageError(
+            f"the labels are an audit sample, and a {fmt} gold file has no room to mark "
+            "its questions as one",
+            "import the audit into a JSON Lines gold file (one object per question)",
+        )
     notes = [f"{fmt} gold files hold no version: pass --gold-version to `reportgen report`"]
     if version is not None:
         raise UsageError(
@@ -135,9 +144,13 @@ def _jsonl(path: Path, labels: pl.DataFrame, version: str | None) -> bytes:
             continue
         qid = next((str(record[k]).strip() for k in ID_KEYS if k in record), None)
         if qid in by_question:
-            lines[number - 1] = _dumps(_labelled(record, by_question[qid]))
+            lines[number - 1] = _dumps(_labelled(record, by_question.pop(qid)))
     if not meta_written and version is not None:
         lines.insert(0, _dumps({"_meta": {"version": version}}))
+    if by_question:  # the audit's questions the gold set lacked: new records, in id order
+        while lines and not lines[-1].strip():
+            lines.pop()
+        lines += [_dumps(_labelled({"id": q, "gold": {}}, rows)) for q, rows in by_question.items()]
     text = "\n".join(lines)
     return (text if text.endswith("\n") else text + "\n").encode()
 
@@ -155,6 +168,9 @@ def _labelled(record: dict[str, Any], labels: list[dict[str, Any]]) -> dict[str,
     updated = {**record, key: grades}
     if provenance:
         updated[PROVENANCE_KEY] = provenance
+    audit = next((label["audit"] for label in labels if label.get("audit")), None)
+    if audit is not None:
+        updated[AUDIT_FIELD] = audit
     return updated
 
 

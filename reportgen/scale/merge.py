@@ -9,10 +9,12 @@ merged means (report/merge.py): report.json and the per-question file.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -314,6 +316,9 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
     if request.inputs.question_meta is not None:
         gold = with_question_meta(gold, request.inputs.question_meta)
     check_whole_gold(coverage, shards, gold)
+    marks = [shard.frames["ppi_audit"] for shard in shards if "ppi_audit" in shard.frames]
+    if marks:  # the audit's marks (--judgments): the one gold field a merge needs
+        gold = dataclasses.replace(gold, attributes=pl.concat(marks))
     verdicts_run = _verdicts_run(request, shards)
     chunkings = _chunkings(request, shards, gold)
     evaluation = merged_evaluation(shards, gold, chunkings)
@@ -348,7 +353,14 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
                 ("the baseline's per-question file", per_question_path(previous.path))
             )
         refuse_planned(outputs, files_read, "merge")
-        evidence = Evidence(merged_verdicts(shards), verdicts_run, index, previous, as_of)
+        evidence = Evidence(
+            merged_verdicts(shards),
+            verdicts_run,
+            index,
+            previous,
+            as_of,
+            **_judge_evidence(shards),
+        )
         partial = None if coverage is None else partial_warning(coverage)
         return analyse_and_write(
             evaluation,
@@ -361,6 +373,32 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
             coverage=coverage,
             warnings=() if partial is None else (partial,),
         )
+
+
+def _judge_evidence(shards: Sequence[ShardData]) -> dict[str, Any]:
+    """The judge's grades and the runs' values on them, from every shard measured with
+    --judgments (all or none: a merge of some would count part of the judge's questions)."""
+    judged = [shard for shard in shards if "judgments" in shard.meta]
+    if not judged:
+        return {}
+    if len(judged) < len(shards):
+        without = next(shard for shard in shards if "judgments" not in shard.meta)
+        raise UsageError(
+            f"shard {without.source} was measured without --judgments, and "
+            f"{judged[0].source} with them",
+            "measure every shard with the same --judgments file",
+        )
+    sources = sorted({shard.meta["judgments"] for shard in judged})
+    if len(sources) > 1:
+        raise UsageError(
+            f"the shards read different judgments: {', '.join(sources)}",
+            "measure every shard with the same --judgments file",
+        )
+    return {
+        "judgments": pl.concat(shard.frames["ppi_judgments"] for shard in judged),
+        "judgments_source": sources[0],
+        "judged_values": pl.concat(shard.frames["ppi_values"] for shard in judged),
+    }
 
 
 def _shard_inputs(shards: Sequence[Shard]) -> list[tuple[str, Path]]:

@@ -61,7 +61,18 @@ from reportgen.schema.pages import (
     RunRow,
     TopScores,
 )
-from reportgen.schema.secondary import Agreement, SecondaryJudgments, SecondaryMeans
+from reportgen.schema.secondary import (
+    Agreement,
+    AuditFacts,
+    AuditSample,
+    Guard,
+    PPIComparisons,
+    PPIDifference,
+    PPIMean,
+    PPIPair,
+    SecondaryJudgments,
+    SecondaryMeans,
+)
 from reportgen.schema.sections import (
     AttributionSection,
     ByCoverage,
@@ -286,6 +297,8 @@ __all__ = [
     "READABLE_FORMAT_VERSIONS",
     "Agreement",
     "AttributionSection",
+    "AuditFacts",
+    "AuditSample",
     "BaselineComparison",
     "BaselineGold",
     "BaselineSection",
@@ -316,6 +329,7 @@ __all__ = [
     "GateSlices",
     "GoldChange",
     "GoldSection",
+    "Guard",
     "HygieneSection",
     "InOverlap",
     "IntervalMethod",
@@ -344,6 +358,10 @@ __all__ = [
     "Method",
     "NotGated",
     "Outcome",
+    "PPIComparisons",
+    "PPIDifference",
+    "PPIMean",
+    "PPIPair",
     "PagesSection",
     "PairedDifference",
     "Panel",

@@ -52,3 +52,22 @@ def test_the_labelling_loop_runs_as_written(tmp_path: Path, monkeypatch: pytest.
     assert (
         section["runs"]["bm25"]["human"]["recall@3"] == report["runs"]["bm25"]["means"]["recall@3"]
     )
+
+
+def test_the_ppi_worked_example_prints_what_the_page_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    write_files("gold.md", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    page = (Path(__file__).resolve().parents[2] / "docs" / "gold.md").read_text()
+    (command,) = [
+        body.strip()
+        for language, attributes, body in blocks("gold.md")
+        if language == "text" and "file" not in attributes and "ppi/gold.jsonl" in body
+    ]
+    result = CliRunner().invoke(cli, shlex.split(command)[1:])
+    assert result.exit_code == 0, result.output
+    report = json.loads(Path("ppi/report/report.json").read_text())
+    stated = re.search(r'`secondary_judgments\.ppi\.r\["hit@2"\]` is then `(\{[^`]*\})`', page)
+    assert stated is not None
+    assert report["secondary_judgments"]["ppi"]["r"]["hit@2"] == json.loads(stated[1])

@@ -72,6 +72,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
         ["hit@1", "mrr"],
     ),
     "cluster_by": ("settings.cluster_by", ["--cluster-by", "group"], "group"),
+    "estimate": ("settings.estimate", ["--estimate", "ppi"], "ppi"),
     "baseline": ("inputs.baseline", ["--baseline", "site"], Path("site")),
     "baseline_version": ("inputs.baseline_version", ["--baseline-version", "v1"], "v1"),
     "baseline_commit": ("inputs.baseline_commit", ["--baseline-commit", "abcdef1"], "abcdef1"),

@@ -62,3 +62,22 @@ JUDGMENTS = declare(
     "never change); the report shows each run human-only and with them, and their "
     "agreement with the gold set (Cohen's kappa).",
 )
+SAMPLE = declare(
+    OUTPUTS,
+    "--sample",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Queue the human audit of the judge instead: N of the --judgments questions drawn "
+    "at random (reproducibly, with --seed), each whole (every pair the judge graded and "
+    "the top --context-k of every run); rows are marked `audit`, and `label import` "
+    "keeps the mark, so that `report --judgments` can trust the audit as a random sample.",
+)
+SEED = declare(
+    OUTPUTS,
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="With --sample: the draw's seed (the same seed draws the same questions anywhere).",
+)

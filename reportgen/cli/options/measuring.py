@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES
+from reportgen.analyse.ppi import ESTIMATES
 from reportgen.cli.errors import OptionValueError
 from reportgen.cli.options import COMPARING, MEASURING, declare
 from reportgen.core.model import RETRIEVED_RULES
@@ -149,6 +150,17 @@ COMPARISONS = (
         help="With --baseline-commit: when git does not know the commit (a shallow clone) "
         "or no ancestor has a version, compare with the site's newest instead of exiting 2 "
         "(every output says so).",
+    ),
+    declare(
+        COMPARING,
+        "--estimate",
+        type=click.Choice(ESTIMATES),
+        default="human",
+        show_default=True,
+        help="What the gate reads: the gold set alone (human), or the prediction-powered "
+        "means (ppi: the --judgments judge over all its questions, corrected by the gold "
+        "set as a random human audit; the runs are then also compared by them; refused "
+        "when the audit is not random, under 30 questions, or kappa < 0.4).",
     ),
     declare(
         COMPARING,

@@ -34,6 +34,7 @@ REPORT_KEYS = (
         "reference-run",
         "compare-measures",
         "cluster-by",
+        "estimate",
         "baseline",
         "baseline-version",
         "on-gold-change",

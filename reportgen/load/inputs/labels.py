@@ -31,9 +31,12 @@ LABELS_SCHEMA = pl.Schema(
         "judged_by": pl.String,
         "judged_at": pl.String,
         "line": pl.Int64,
+        "audit": pl.String,
     }
 )
-"""One row per label; ``line`` is the file's line, or the task's position for Label Studio."""
+"""One row per label; ``line`` is the file's line, or the task's position for Label Studio;
+``audit``: the sample of the judge's questions the pair was drawn in (`label export
+--sample`), null otherwise."""
 
 GRADE_FIX = "write a whole number: 0 (not relevant), 1 (relevant), 2 (highly relevant)"
 _LEADING_GRADE = re.compile(r"^\s*(-?\d+)\b")
@@ -138,6 +141,7 @@ def _row(record: dict[str, Any], grade: int, path: Path, line: int) -> tuple[Any
         _text(record.get("judged_by"), "judged_by", path, line),
         _text(record.get("judged_at"), "judged_at", path, line),
         line,
+        _text(record.get("audit"), "audit", path, line),
     )
 
 
@@ -146,6 +150,7 @@ def _csv(path: Path) -> list[tuple[Any, ...]]:
     cid, cchunk = column(path, header, ID_KEYS), column(path, header, CHUNK_COLUMNS)
     cgrade = column(path, header, ("grade",))
     by, at = optional_column(header, ("judged_by",)), optional_column(header, ("judged_at",))
+    audit = optional_column(header, ("audit",))
     found = []
     for line, row in rows:
         grade = _grade(row[cgrade], path, line)
@@ -159,6 +164,7 @@ def _csv(path: Path) -> list[tuple[Any, ...]]:
                 None if by is None else row[by].strip() or None,
                 None if at is None else row[at].strip() or None,
                 line,
+                None if audit is None else row[audit].strip() or None,
             )
         )
     return found

@@ -29,6 +29,7 @@ from reportgen.core.model import (
 )
 from reportgen.errors import InputError, printable
 from reportgen.load.formats.json_input import json_document
+from reportgen.load.inputs.labels import JUDGMENTS_SCHEMA as JUDGE_SCHEMA
 from reportgen.load.previous.merge_schema import (
     MERGE_DATA_FIX,
     SHARD_JSON,
@@ -36,8 +37,12 @@ from reportgen.load.previous.merge_schema import (
     check_json,
     scores_schema,
 )
+from reportgen.measure.measures import measure_keys
 
 MERGE_FOLDER = "merge"
+JUDGE_SOURCE = "judgments.json"
+"""With --judgments: the file's name; its part of the grades, every run's values on them
+and the audit's marks are ppi_judgments, ppi_values and ppi_audit (.parquet)."""
 MERGE_DATA_FORMAT = 4
 """Bumped when merge/ changes so that an older merge would misread it (2: the runs'
 longest list and span traces, settings.context_k_assumed; 3: the run the verdicts
@@ -120,8 +125,29 @@ def read_merge_data(folder: Path) -> ShardData:
         names += ["returned"] if meta["manifest"] is None else []
         names += ["sent"] if any(run["traced"] for run in meta["runs"].values()) else []
         schemas = SCHEMAS | {"scores": scores_schema(meta)}
+        judged = data / JUDGE_SOURCE
+        if judged.is_file():
+            meta["judgments"] = _judge_source(judged)
+            names += ["ppi_judgments", "ppi_values", "ppi_audit"]
+            schemas |= {
+                "ppi_judgments": JUDGE_SCHEMA,
+                "ppi_audit": ATTRIBUTES_SCHEMA,
+                "ppi_values": pl.Schema(
+                    [("run", pl.String), ("qid", pl.String)]
+                    + [(key, pl.Float64) for key in measure_keys(meta["settings"]["k"])]
+                ),
+            }
         frames = {name: _frame(data / f"{name}.parquet", schemas[name]) for name in names}
     return ShardData(folder, meta, frames)
+
+
+def _judge_source(path: Path) -> str:
+    """The --judgments file a shard read (merge/judgments.json), checked."""
+    record = json_document(path, MERGE_DATA_FIX)
+    source = record.get("source") if isinstance(record, dict) else None
+    if not isinstance(source, str):
+        raise InputError(path, 'not {"source": "..."} as reportgen writes it', MERGE_DATA_FIX)
+    return source
 
 
 def frame_digest(frame: pl.DataFrame, *keys: str, header: str = "") -> str:

@@ -1,5 +1,5 @@
 # Generated from templates/_secondary.html.j2 by scripts/make_compiled_templates.py
-KEY = '5dff8c1b993531482189a5b683855c33f2f5e3af4e6fd7894c95bab2e2b5f5b5'
+KEY = '9824d0810cff8436207de4644e10b31430fb65627c8ee3d01f6f168f67c4d021'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_secondary.html.j2'
 
@@ -40,7 +40,32 @@ def root(context, missing=missing):
                 for event in gen:
                     yield event
             finally: gen.close()
+        if environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi'):
+            pass
+            yield '  <h3 id="secondary-ppi">Prediction-powered means</h3>\n  <p class="note">'
+            yield escape(environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi_intro'))
+            yield '</p>\n'
+            l_0_table = environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi')
+            context.vars['table'] = l_0_table
+            context.exported_vars.add('table')
+            template = environment.get_template('_table.html.j2', '_secondary.html.j2')
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_0_table}))
+            try:
+                for event in gen:
+                    yield event
+            finally: gen.close()
+            if environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi_comparisons'):
+                pass
+                l_0_table = environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi_comparisons')
+                context.vars['table'] = l_0_table
+                context.exported_vars.add('table')
+                template = environment.get_template('_table.html.j2', '_secondary.html.j2')
+                gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_0_table}))
+                try:
+                    for event in gen:
+                        yield event
+                finally: gen.close()
         yield '</section>\n'
 
 blocks = {}
-debug_info = '2=13&5=16&6=18&7=21&8=28&9=30&10=32&11=35'
+debug_info = '2=13&5=16&6=18&7=21&8=28&9=30&10=32&11=35&13=41&15=44&16=46&17=49&18=55&19=57&20=60'

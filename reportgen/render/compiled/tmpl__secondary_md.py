@@ -1,5 +1,5 @@
 # Generated from templates/_secondary.md.j2 by scripts/make_compiled_templates.py
-KEY = 'd0cd5aedf655a4fa4e45838d1195f977d2c3a90b51e9c2f3020db1e5092b4401'
+KEY = '6abdeacc04aadacede5934faf6f44a34be56c4de07a9136213d169d462de0c5c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_secondary.md.j2'
 
@@ -47,6 +47,33 @@ def root(context, missing=missing):
                     yield event
             finally: gen.close()
             yield '\n'
+        if environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi'):
+            pass
+            yield '### Prediction-powered means\n\n'
+            yield str(t_1(environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi_intro')))
+            yield '\n\n'
+            l_0_table = environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi')
+            context.vars['table'] = l_0_table
+            context.exported_vars.add('table')
+            template = environment.get_template('_table.md.j2', '_secondary.md.j2')
+            gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_0_table}))
+            try:
+                for event in gen:
+                    yield event
+            finally: gen.close()
+            yield '\n'
+            if environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi_comparisons'):
+                pass
+                l_0_table = environment.getattr((undefined(name='secondary') if l_0_secondary is missing else l_0_secondary), 'ppi_comparisons')
+                context.vars['table'] = l_0_table
+                context.exported_vars.add('table')
+                template = environment.get_template('_table.md.j2', '_secondary.md.j2')
+                gen = template.root_render_func(template.new_context(context.get_all(), True, {'table': l_0_table}))
+                try:
+                    for event in gen:
+                        yield event
+                finally: gen.close()
+                yield '\n'
 
 blocks = {}
-debug_info = '2=19&5=22&7=24&8=27&10=34&12=36&13=38&14=41'
+debug_info = '2=19&5=22&7=24&8=27&10=34&12=36&13=38&14=41&17=48&20=51&22=53&23=56&25=63&26=65&27=68'
