@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,8 @@ ACTIONS_BOT = "github-actions[bot]"
 BUDGET = 60_000
 """GitHub refuses a comment above 65,536 characters."""
 PULL_REQUEST_EVENTS = {"pull_request", "pull_request_target"}
+LOGIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?")
+"""A GitHub login (a bot's ends in [bot]): what may be printed of one."""
 
 
 class Stop(Exception):
@@ -66,14 +69,28 @@ def is_fork(pr: dict[str, Any], repository: str) -> bool:
     return str(head.get("full_name", "")).lower() != repository.lower()
 
 
+CUT_NOTE = "\n\n… cut here (GitHub's comment size limit).\n"
+
+
 def body(summary: str) -> str:
-    """The comment: the marker first, cut under GitHub's size limit."""
+    """The comment: the marker first, cut under GitHub's size limit.
+
+    The cut is at the last line break before the budget, else (a summary with no line
+    break for the last half of the budget) the last space, else at the budget itself;
+    a code block left open is closed, so that the note below it reads as text."""
     text = summary if summary.startswith(MARKER) else f"{MARKER}\n{summary}"
-    if len(text) > BUDGET:
-        text = (
-            text[: text.rfind("\n", 0, BUDGET)] + "\n\n… cut here (GitHub's comment size limit).\n"
-        )
-    return text
+    if len(text) <= BUDGET:
+        return text
+    room = BUDGET - len(CUT_NOTE) - len("\n```")
+    head = text[:room]
+    for boundary in ("\n", " "):
+        at = head.rfind(boundary)
+        if at >= room // 2:
+            head = head[:at]
+            break
+    if sum(line.lstrip().startswith("```") for line in head.splitlines()) % 2:
+        head += "\n```"
+    return head + CUT_NOTE
 
 
 def json_values(text: str) -> list[Any]:
@@ -229,6 +246,7 @@ def post(env: dict[str, str]) -> str:
     payload.write_text(json.dumps({"body": body(summary)}), encoding="utf-8")
     gh = gh_env(env)
     me = login(gh)
+    notes: list[str] = []
     listing = f"repos/{repository}/issues/{number}/comments?per_page=100"
     found = ours(parse(gh_api(gh, "--paginate", listing), listing), me)
     if found:
@@ -240,9 +258,22 @@ def post(env: dict[str, str]) -> str:
             "--input", str(payload),
         )  # fmt: skip
         action = "Commented on"
-        # Another job may have posted at the same moment: the oldest of ours stays.
         [created] = parse(answer, "the new comment")
-        found = ours(parse(gh_api(gh, "--paginate", listing), listing), me)
+        # The account the comment was posted as: a GitHub App's token cannot read
+        # /user, and posts as the App's bot, not as github-actions[bot].
+        author = me
+        posted_as = (created.get("user") or {}).get("login") if isinstance(created, dict) else None
+        if isinstance(posted_as, str) and LOGIN.fullmatch(posted_as):
+            author = posted_as
+        if author.lower() != me.lower():
+            notes.append(
+                f"::warning::This token posts as {author}, not {me}: without the action's "
+                f"comment-author input every run would post a new comment. Fix: set "
+                f"comment-author: {author} (this run kept one comment of {author}'s)."
+            )
+        # Another job, or an earlier run of an App's token, may have posted: the oldest
+        # of ours stays.
+        found = ours(parse(gh_api(gh, "--paginate", listing), listing), author)
         if isinstance(created, dict) and found and created.get("id") != found[0]:
             gh_api(gh, "--method", "DELETE", f"repos/{repository}/issues/comments/{created['id']}")
             answer = edit(gh, repository, found[0], payload)
@@ -253,7 +284,7 @@ def post(env: dict[str, str]) -> str:
     if url and "\n" not in url and env.get("GITHUB_OUTPUT"):
         with open(env["GITHUB_OUTPUT"], "a", encoding="utf-8") as stream:
             stream.write(f"comment-url={url}\n")
-    return f"{action} PR #{number}{': ' + url if url else ''}"
+    return "\n".join([*notes, f"{action} PR #{number}{': ' + url if url else ''}"])
 
 
 def main() -> int:

@@ -3,8 +3,15 @@
 # its latest version can be the baseline. The first run has no site yet: say so and go on.
 # In: BRANCH, TOKEN (may be empty), GITHUB_SERVER_URL, GITHUB_REPOSITORY.
 # Out ($GITHUB_OUTPUT): site (the folder), absent when there is no site yet.
-# Exit: 0 fetched, or no branch yet (a notice); 3 the repository cannot be read.
+# Exit: 0 fetched, or no branch yet (a notice); 2 a branch name git cannot use; 3 the
+# repository cannot be read.
 set -euo pipefail
+
+if [[ "${BRANCH:-}" == -* ]] || ! git check-ref-format "refs/heads/${BRANCH:-}"; then
+  # %q: a line break or a quote in the name is shown escaped, never raw
+  printf '::error::baseline-branch %q is not a name git can give a branch. Fix: give the branch that holds the site, e.g. gh-pages.\n' "${BRANCH:-}"
+  exit 2
+fi
 
 site="$RUNNER_TEMP/reportgen-baseline-site"
 repo="$RUNNER_TEMP/reportgen-baseline-git"

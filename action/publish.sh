@@ -34,6 +34,11 @@ if [ -z "${BRANCH:-}" ]; then
   echo "::error::publish: true needs baseline-branch, the branch that holds the site (e.g. gh-pages)."
   exit 2
 fi
+if [[ "$BRANCH" == -* ]] || ! git check-ref-format "refs/heads/$BRANCH"; then
+  # %q: a line break or a quote in the name is shown escaped, never raw
+  printf '::error::baseline-branch %q is not a name git can give a branch: no retry can push to it. Fix: give the branch that holds the site, e.g. gh-pages.\n' "$BRANCH"
+  exit 2
+fi
 if [ -z "${REPORT_DIR:-}" ] || [ ! -f "$REPORT_DIR/report.json" ]; then
   echo "::error::There is no report to publish (the report step wrote none)."
   exit 2
@@ -108,6 +113,18 @@ stop_unless_transient() {
   if [ "$kind" = other ]; then exit 3; fi
   exit 2
 }
+
+# The site's versions are ordered (and pruned) by commit ancestry, read in this
+# checkout: actions/checkout's default (fetch-depth 1) holds one commit. Fetch the
+# history of every branch, so that `reportgen publish` sees the commits the site's
+# versions record; if that fails, publish refuses (exit 2) rather than guess.
+if [ "$(git rev-parse --is-shallow-repository 2>/dev/null || true)" = true ]; then
+  echo "This checkout is shallow (actions/checkout's fetch-depth 1): fetching the history that orders the site's versions."
+  if ! git ${auth[@]+"${auth[@]}"} fetch -q --unshallow --no-tags "$url" "+refs/heads/*:refs/reportgen/heads/*" 2>"$log"; then
+    cat "$log" >&2
+    echo "::warning::Could not fetch the history into this shallow checkout (git's message is above); publish refuses to order versions it cannot see. Fix: \`fetch-depth: 0\` in actions/checkout."
+  fi
+fi
 
 start=$SECONDS
 attempt=0

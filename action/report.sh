@@ -49,6 +49,39 @@ commit=${commit:-${GITHUB_SHA:-}}
 # before a push); none for a new branch, whose "before" is all zeros.
 baseline_commit=${INPUT_BASELINE_COMMIT:-}
 if [[ "$baseline_commit" =~ ^0+$ ]]; then baseline_commit=""; fi
+# After a force-push the push's `before` is a commit the branch no longer holds (nor
+# does any fresh clone): its version is no baseline. The measured commit's first
+# parent is (its version, or its nearest ancestor's). A re-run of an older push whose
+# `before` a later force-push removed is treated the same.
+if [ "${GITHUB_EVENT_NAME:-}" = push ] && [ -n "${INPUT_BASELINE:-}" ] && [ -n "$baseline_commit" ] &&
+  [ -f "${GITHUB_EVENT_PATH:-}" ]; then
+  pushed=$("$REPORTGEN_PYTHON" -c '
+import json, re, sys
+event = json.load(open(sys.argv[1], encoding="utf-8"))
+before = event.get("before") if isinstance(event, dict) else None
+if isinstance(before, str) and re.fullmatch(r"[0-9a-f]{40,64}", before):
+    print(before, "forced" if event.get("forced") is True else "")
+' "$GITHUB_EVENT_PATH" 2>/dev/null || true)
+  before=${pushed%% *}
+  if [ -n "$pushed" ] && [ "$before" = "$baseline_commit" ]; then
+    reason=""
+    if [ "${pushed#* }" = forced ]; then
+      reason="this push was forced"
+    elif [ "$(git rev-parse --is-shallow-repository 2>/dev/null || true)" = false ] &&
+      ! git cat-file -e "$before^{commit}" 2>/dev/null; then
+      reason="no branch holds it any more (a later force-push removed it)"
+    fi
+    if [ -n "$reason" ]; then
+      parent=$(git cat-file -p "$commit" 2>/dev/null | sed -n 's/^parent \([0-9a-f]*\)$/\1/p' | head -n 1 || true)
+      baseline_commit=$parent
+      if [ -n "$parent" ]; then
+        echo "::notice::A forced push: $reason, so the commit before it ($before) is no baseline; the baseline is the version of $parent, the first parent of the commit measured, or of its nearest ancestor with a version."
+      else
+        echo "::notice::A forced push: $reason, so the commit before it ($before) is no baseline; the commit measured has no parent here, so the baseline is the site's newest version."
+      fi
+    fi
+  fi
+fi
 
 args=(report "$INPUT_GOLD")
 

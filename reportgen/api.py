@@ -26,6 +26,7 @@ from reportgen.load.evidence.chunks import parse_chunks_spec
 from reportgen.load.evidence.spans import Documents
 from reportgen.load.inputs.config import GateRules, load_gate_rules, rules_from_options
 from reportgen.load.inputs.run_files import RunInputs, load_run_inputs, with_trace_verdicts
+from reportgen.load.inputs.trials import verdict_trials
 from reportgen.load.previous.baseline import Baseline, load_baseline, per_question_path
 from reportgen.load.previous.published import read_report
 from reportgen.load.previous.shards import read_cut
@@ -58,6 +59,7 @@ from reportgen.request import (
     requested_gold,
     requested_verdicts,
     run_named,
+    verdict_specs,
 )
 from reportgen.scale.merge import MergeResult, merge
 from reportgen.scale.shard import make_shards as make_shards
@@ -161,8 +163,7 @@ def report_inputs(
     for spec in inputs.runs:
         name, run_file = run_named(spec)
         files.append((f"run {name or run_file.stem!r}", run_file))
-    if inputs.verdicts is not None:
-        files.append(("the verdicts", read_from(inputs.verdicts)))
+    files += [("the verdicts", read_from(spec)) for spec in verdict_specs(inputs)]
     if inputs.manifest is not None:
         files.append(("the manifest", Path(inputs.manifest)))
     if isinstance(inputs.judgments, str | Path):
@@ -186,6 +187,13 @@ def relabel(loaded: Sourced, root: Path) -> Sourced:
     if not path.is_relative_to(root):
         return loaded
     return dataclasses.replace(loaded, source=path.relative_to(root).as_posix())
+
+
+def relabel_verdicts(verdicts: VerdictSet, root: Path) -> VerdictSet:
+    """:func:`relabel` for verdicts, each judge trial's file too."""
+    if not verdicts.trials:
+        return relabel(verdicts, root)
+    return verdict_trials([relabel(trial, root) for trial in verdicts.trials])
 
 
 def _secondary(path: str | Path | pl.DataFrame, chunkings: Chunkings | None) -> pl.DataFrame:
@@ -286,7 +294,7 @@ def make_report(request: ReportRequest) -> ReportResult:
             root = Path(inputs.sources_relative_to)
             gold_set = relabel(gold_set, root)
             loaded = [relabel(run, root) for run in loaded]
-            verdict_set = None if verdict_set is None else relabel(verdict_set, root)
+            verdict_set = None if verdict_set is None else relabel_verdicts(verdict_set, root)
             index = None if index is None else relabel(index, root)
             if chunkings is not None:
                 # once per map: runs that share a chunk map keep sharing it
@@ -483,6 +491,7 @@ def publish_report(
     lock_timeout: float = 60.0,
     public: bool = False,
     max_site_mb: float = 500.0,
+    site_limit_mb: float = 1000.0,
 ) -> Published:
     """Add a written report folder to a versioned site (``reportgen publish``).
 
@@ -490,6 +499,7 @@ def publish_report(
     others (their history lines stay, marked). ``lock_timeout``: seconds to wait while
     another publisher holds the site. ``public``: leave out question and chunk texts.
     ``max_site_mb``: past it, ``Published.warnings`` names the versions to prune.
+    ``site_limit_mb``: a publish that would pass it is refused (UsageError), unchanged.
     """
     from reportgen.site.publish import publish  # Jinja2 and vl-convert: only for this command
 
@@ -501,6 +511,7 @@ def publish_report(
             lock_timeout=lock_timeout,
             public=public,
             max_site_mb=max_site_mb,
+            site_limit_mb=site_limit_mb,
         )
 
 
@@ -518,6 +529,9 @@ class LabelQueue:
     """Pairs of questions answered correctly with no relevant chunk sent, queued first."""
     sample: str | None = None
     """With ``sample``: how the audit was drawn, as each row's ``audit`` field says."""
+    graded_whole: int = 0
+    """With ``sample``: drawn questions the gold set already grades whole (nothing to
+    queue; the report counts them in the audit unmarked)."""
 
 
 def _refuse_overwrite(out: Path, inputs: Sequence[tuple[str, Path]]) -> None:
@@ -620,7 +634,7 @@ def export_labels(
     settings = Settings(context_k=context_k, ks=(context_k,))
     gold_set, first = load_gold_input(Path(gold), gold_format, None, None)
     read = load_run_inputs(named, gold_set, run_format, None, first)
-    marker = None
+    marker, graded_whole = None, 0
     if sample is not None and judgments is not None:
         from reportgen.analyse.ppi import audit_marker, audit_pool, draw_audit
         from reportgen.load.inputs.labels import load_judgments
@@ -638,6 +652,7 @@ def export_labels(
         marker = audit_marker(sample, len(population), seed)
         drawn = draw_audit(population, sample, seed)
         pool = audit_pool(gold_set, read.runs, judged, drawn, settings.context_k)
+        graded_whole = len(drawn) - pool.get_column("qid").n_unique()
     else:
         pool = _unjudged_pool(gold_set, read, settings, verdicts, verdict_format, verdicts_run)
     kept = limited(pool, limit, per_question)
@@ -666,6 +681,7 @@ def export_labels(
         questions=kept.get_column("qid").n_unique(),
         first=int(kept.get_column("missed_correct").sum()),
         sample=marker,
+        graded_whole=graded_whole,
     )
 
 
@@ -718,7 +734,7 @@ def _unjudged_pool(
         else verdict_set
     )
     evaluation = evaluate(gold_set, read.runs, settings)
-    attributions, _ = attribute_verdicts(evaluation, verdict_set, verdicts_run)
+    attributions, _, _ = attribute_verdicts(evaluation, verdict_set, verdicts_run)
     missed = {
         qid
         for attribution in attributions

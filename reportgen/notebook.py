@@ -25,8 +25,10 @@ import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.latency import cost_findings
+from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import attribute_verdicts
 from reportgen.analyse.slices import slice_members, slicing_of
+from reportgen.analyse.trials import TrialFindings
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
 from reportgen.errors import ParameterError, UsageError
@@ -35,7 +37,13 @@ from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.names import SUMMARY_STATISTICS
-from reportgen.measure.scoring import DEFAULT_CONTEXT_K, DEFAULT_KS, Evaluation, Settings
+from reportgen.measure.scoring import (
+    DEFAULT_CONTEXT_K,
+    DEFAULT_KS,
+    Evaluation,
+    Settings,
+    with_judged_questions,
+)
 from reportgen.measure.scoring import evaluate as score
 from reportgen.render.output import FORMATS
 from reportgen.report.assemble import per_question_rows
@@ -51,7 +59,9 @@ Frame = Any
 GoldInput = PathLike | Mapping[Any, Mapping[Any, int]] | Mapping[Any, Sequence[Any]] | Frame
 RunInput = PathLike | Mapping[Any, Mapping[Any, float]] | Mapping[Any, Sequence[Any]] | Frame
 RunsInput = RunInput | Mapping[str, RunInput] | Sequence[PathLike]
-VerdictsInput = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]]
+OneVerdicts = PathLike | Mapping[Any, bool | None] | Mapping[Any, Mapping[str, Any]] | pl.DataFrame
+VerdictsInput = OneVerdicts | Sequence[OneVerdicts]
+"""One judge's verdicts, or a list of the same answers judged again (judge trials)."""
 JudgmentsInput = PathLike | Mapping[Any, Mapping[Any, int]] | pl.DataFrame
 
 
@@ -92,6 +102,9 @@ class Results:
     """The four cells of the run the verdicts judge (analyse.run.attribute_verdicts)."""
     join_warnings: tuple[ReportWarning, ...] = ()
     """What the verdicts' join left out."""
+    trials: TrialFindings | None = None
+    """With several verdict trials: the flaky and tied questions, each cell's range and
+    the judge's agreement (analyse.trials); None for one."""
     baseline_section: dict[str, Any] | None = None
     """report.json's ``baseline`` section when evaluate was given ``baseline=``."""
     slice_by: tuple[str, ...] = ()
@@ -371,7 +384,12 @@ class Results:
                 f"pass e.g. compare_measures=[{compare_measures!r}]",
                 "--compare-measures",
             )
-        runs = [result.run for result in self.evaluation.runs]
+        # a run's replicates each, so that the report folds them as evaluate did
+        runs = [
+            replicate.run
+            for result in self.evaluation.runs
+            for replicate in (result.replicates or (result,))
+        ]
         inputs = ReportInputs(
             self.evaluation.gold,
             runs,
@@ -487,7 +505,8 @@ def evaluate(
     ``unanswerable``). ``runs``: one run or ``{name: run}``, each a path, ``{qid:
     {chunk_id: score}}``, ``{qid: [chunk_ids]}`` (list order ranks) or a DataFrame
     (``qid``, ``chunk_id``, ``score`` and/or ``rank``). ``verdicts`` (a path or
-    ``{qid: correct}``) adds the four cells for ``verdicts_run`` (default: the first run),
+    ``{qid: correct}``, or a DataFrame of id, correct; a list of them is the same answers
+    judged again) adds the four cells for ``verdicts_run`` (default: the first run),
     a question counting as retrieved when ``retrieved_when`` any or all of its gold chunks
     were among the top ``context_k``. ``unanswerable``: the ids of a dict gold set's
     questions whose answer is not in the corpus. ``baseline``: an earlier report folder,
@@ -516,7 +535,10 @@ def evaluate(
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
     evaluation = score(gold_set, loaded, settings)
-    cells, join_warnings = attribute_verdicts(evaluation, verdict_set, verdicts_run)
+    judged = None if judgments is None else _graded(evaluation, judgments)
+    if judged is not None:  # the runs' questions the judge grades are measured (PPI)
+        evaluation = with_judged_questions(evaluation, judged.get_column("qid").unique().to_list())
+    cells, join_warnings, trials = attribute_verdicts(evaluation, verdict_set, verdicts_run)
     results = Results(
         evaluation,
         verdict_set,
@@ -524,7 +546,8 @@ def evaluate(
         cells[0] if cells else None,
         tuple(join_warnings),
         slice_by=slicing.fields,
-        judgments=None if judgments is None else judgments_from(judgments),
+        trials=trials,
+        judgments=judged,
         judgments_source=_judgments_source(judgments),
     )
     if baseline is None:
@@ -639,6 +662,12 @@ def _grades_of(qid: Any, grades: Any) -> Mapping[Any, int]:
             "--judgments",
         )
     return grades
+
+
+def _graded(evaluation: Evaluation, judgments: JudgmentsInput) -> pl.DataFrame:
+    """The judge's grades, refused beside replicates as `reportgen report` refuses them."""
+    refuse_graded_replicates(evaluation)
+    return judgments_from(judgments)
 
 
 def _judgments_source(value: JudgmentsInput | None) -> str:

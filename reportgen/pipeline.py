@@ -34,14 +34,15 @@ from reportgen.analyse.ppi import (
     refuse_gate_rules,
     refuse_unguarded,
 )
+from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
 from reportgen.analyse.slices import Slicing, slicing_of
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
-from reportgen.errors import GateFailed, UsageError
+from reportgen.errors import GateFailed, ParameterError
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import measure_keys
-from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunMeans
+from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunMeans, with_judged_questions
 from reportgen.render.chart_engine import ChartWorker
 from reportgen.render.charts import page_chart_specs, warm_up_specs
 from reportgen.render.manifest import stale_files
@@ -261,6 +262,10 @@ def analyse_and_write(
     ``cut``: the shard's place in its `reportgen shard` cut, for merge/; ``coverage``:
     how much of its cut a merge holds; ``warnings``: the command's own, said first."""
     checks = ending.checks
+    if evidence.judgments is not None:  # the runs' questions the judge grades are measured
+        refuse_graded_replicates(evaluation)
+        judge_qids = evidence.judgments.get_column("qid").unique().to_list()
+        evaluation = with_judged_questions(evaluation, judge_qids)
     ppi = _ppi(evaluation, evidence, ending)
     options = AnalysisOptions(
         verdicts=evidence.verdicts,
@@ -321,9 +326,12 @@ def analyse_and_write(
     if outputs.merge_data:
         from reportgen.report.merge_data import judge_merge_files, merge_data_files
 
-        files |= merge_data_files(findings, cut)
-        if evidence.judgments is not None:
-            files |= judge_merge_files(evaluation, evidence.judgments, evidence.judgments_source)
+        judged = evidence.judgments
+        files |= merge_data_files(
+            findings, cut, None if judged is None else evidence.judgments_source
+        )
+        if judged is not None:
+            files |= judge_merge_files(evaluation, judged)
     out_dir = Path(outputs.out_dir)
     removed = stale_files(out_dir, files)  # the earlier report's: never an input either
     refuse_overwriting_inputs(out_dir, [*files, *removed], files_read, ending.command)
@@ -341,10 +349,12 @@ def _ppi(evaluation: Evaluation, evidence: Evidence, ending: Ending) -> PPIFindi
     gate = ending.checks.gate
     if evidence.judgments is None:
         if ending.estimate == "ppi":
-            raise UsageError(
-                "--estimate ppi needs the judge's grades",
-                "pass --judgments FILE (an LLM judge's grades of its questions) to the "
-                "report, or to every shard before a merge",
+            raise ParameterError(
+                "estimate",
+                "ppi",
+                "the prediction-powered means need the judge's grades",
+                "measure every shard with the judge's grades (--judgments FILE) before a merge",
+                "--estimate",
             )
         return None
     named = [rule.measure for rule in gate.rules] if gate else []

@@ -42,6 +42,7 @@ from reportgen.load.inputs.config import GateRules
 from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.inputs.run_files import load_gold_input
 from reportgen.load.inputs.traces import Trace
+from reportgen.load.inputs.trials import verdict_trials
 from reportgen.load.previous.baseline import BASELINE_FALLBACKS, BaselineFallback
 from reportgen.measure.scoring import Settings
 from reportgen.render.links import check_report_url
@@ -49,6 +50,8 @@ from reportgen.render.output import FORMATS, PER_QUESTION_FORMATS
 
 RunSpec = str | tuple[str | None, str | Path]
 """A run: ``"NAME=PATH"``, ``"PATH"`` (named by the file's stem) or ``(name, path)``."""
+VerdictsSpec = str | Path | VerdictSet
+"""One judge's verdicts: a file, or a set loaded already."""
 
 
 @dataclass(frozen=True)
@@ -66,8 +69,9 @@ class ReportInputs:
     """The index version the gold ids were read from."""
     run_index_versions: Mapping[str, str] = field(default_factory=dict)
     """The index version each named run was made on, over what its file says."""
-    verdicts: str | Path | VerdictSet | None = None
-    """End-to-end correct/wrong per question: adds the four cells."""
+    verdicts: VerdictsSpec | Sequence[VerdictsSpec] | None = None
+    """End-to-end correct/wrong per question: adds the four cells. Several: the same
+    answers judged again (judge trials), the cells from their majority."""
     verdicts_run: str | None = None
     """The run the verdicts judge (default: the one the file names, else the first)."""
     verdict_format: str | None = None
@@ -349,14 +353,15 @@ def check_request(request: ReportRequest | MergeRequest) -> None:
             "chunks_format": inputs.chunks_format,
         },
     )
-    if inputs.verdicts is None and not _may_bring_verdicts(inputs):
+    if not verdict_specs(inputs) and not _may_bring_verdicts(inputs):
         refuse_verdicts_run_alone(inputs.verdicts_run, None)
     if estimate == "ppi" and inputs.judgments is None:
         raise ParameterError(
             "estimate",
             estimate,
             "the prediction-powered means need the judge's grades",
-            "pass --judgments FILE (an LLM judge's grades of its questions)",
+            "pass the LLM judge's grades of its questions (--judgments FILE; "
+            "judgments= to reportgen.evaluate)",
             option="--estimate",
         )
 
@@ -512,13 +517,30 @@ def requested_gold(inputs: ReportInputs) -> tuple[GoldSet, Trace | None]:
     return gold, trace
 
 
+def verdict_specs(inputs: ReportInputs) -> list[VerdictsSpec]:
+    """The verdicts given, one per judge trial (empty: none)."""
+    given = inputs.verdicts
+    if given is None:
+        return []
+    return [given] if isinstance(given, str | Path | VerdictSet) else list(given)
+
+
 def requested_verdicts(inputs: ReportInputs) -> VerdictSet | None:
-    """The verdicts given, loaded from their file as the inputs say, or None."""
-    if inputs.verdicts is None or isinstance(inputs.verdicts, VerdictSet):
-        return inputs.verdicts
-    return load_verdicts(
-        inputs.verdicts,
-        inputs.verdict_format,
-        metric=inputs.verdict_metric,
-        threshold=inputs.verdict_threshold,
+    """The verdicts given, loaded from their files as the inputs say (several: the
+    trials' majority, each trial kept), or None."""
+    specs = verdict_specs(inputs)
+    if not specs:
+        return None
+    return verdict_trials(
+        [
+            spec
+            if isinstance(spec, VerdictSet)
+            else load_verdicts(
+                spec,
+                inputs.verdict_format,
+                metric=inputs.verdict_metric,
+                threshold=inputs.verdict_threshold,
+            )
+            for spec in specs
+        ]
     )

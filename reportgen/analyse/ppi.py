@@ -10,9 +10,10 @@ its variance holds both terms (Angelopoulos et al., Science 2023):
 
 Per-question values are the project's own (:func:`reportgen.measure.measures.per_question`
 on the judge's grades read as a gold set), so they match trec_eval. Every audited
-question needs both values: a question with no relevant chunk by one side counts 0 on
-that side (trec_eval's convention). Comparisons use the same estimator on per-question
-differences.
+question needs both values: a question with no relevant chunk by one side counts as
+trec_eval scores it on that side (0, but for nDCG's gains below the threshold), whether
+or not --trec-eval keeps such questions in the gold set's means. Comparisons use the
+same estimator on per-question differences.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from reportgen.core.model import (
     ReportWarning,
     Run,
 )
-from reportgen.errors import UsageError
+from reportgen.errors import ParameterError, UsageError
 from reportgen.load.inputs.config import GateRules
 from reportgen.measure.measures import judge, per_question
 from reportgen.measure.scoring import Evaluation, Means, RunMeans
@@ -60,7 +61,6 @@ MIN_KAPPA = 0.4
 """Below this agreement on the audited pairs the judge is given no weight."""
 AUDIT_FIELD = "audit"
 """The gold question field `reportgen label export --sample` marks audited questions with."""
-NOT_RELEVANT_STATUSES = ("no_relevant", "unanswerable")
 PPI_MEASURES = ("hit", "recall", "precision", "mrr", "ndcg", "ap")
 """The measures at k_ctx given a PPI mean (judged@k and hole@k are about the gold set)."""
 _MARKER = re.compile(r"sample (\d+) of (\d+), seed (-?\d+)")
@@ -182,8 +182,10 @@ def audit_of(gold: GoldSet, judgments: pl.DataFrame) -> Audit:
     guards: list[ReportWarning] = []
     sample = None
     if marks.height:
-        audited = marks.join(in_judge.select("qid"), on="qid", how="semi").get_column("qid")
-        sample, problem = _sample_problem(marks, judge_qids)
+        sample, problem, audited = _sample_problem(
+            marks, judge_qids, _graded_whole(gold, judgments)
+        )
+        audited = audited.filter(audited.is_in(in_judge.get_column("qid").implode()))
         if problem:
             guards.append(_guard("ppi_audit_not_random", problem, marks.height))
     else:
@@ -231,31 +233,47 @@ def audit_of(gold: GoldSet, judgments: pl.DataFrame) -> Audit:
     )
 
 
+def _graded_whole(gold: GoldSet, judgments: pl.DataFrame) -> pl.Series:
+    """The judge's questions whose every judged pair the gold set grades too: `label
+    export --sample` queues nothing for such a drawn question, so nothing marks it."""
+    pairs = judgments.select("qid", "chunk_id")
+    ungraded = pairs.join(
+        gold.judgments.select("qid", "chunk_id"), on=["qid", "chunk_id"], how="anti"
+    )
+    return pairs.select("qid").unique().join(ungraded, on="qid", how="anti").get_column("qid")
+
+
 def _sample_problem(
-    marks: pl.DataFrame, judge_qids: pl.Series
-) -> tuple[tuple[int, int, int] | None, str | None]:
-    """The sample the marks record, and why they are not that sample (None when they are)."""
+    marks: pl.DataFrame, judge_qids: pl.Series, graded_whole: pl.Series
+) -> tuple[tuple[int, int, int] | None, str | None, pl.Series]:
+    """The sample the marks record, why they are not that sample (None when they are),
+    and the audited questions: the marked ones, and the drawn ones the gold set already
+    graded whole (the export had nothing of theirs to queue and mark)."""
+    marked_qids = marks.get_column("qid")
     values = marks.get_column("value").unique().sort().to_list()
     found = _MARKER.fullmatch(values[0]) if len(values) == 1 else None
     if found is None:
         shown = ", ".join(repr(v) for v in values[:3])
-        return None, (
+        problem = (
             f"the gold questions' {AUDIT_FIELD!r} fields ({shown}) do not name one sample "
             "(`sample N of M, seed S`). Fix: mark them only with `reportgen label export --sample`"
         )
+        return None, problem, marked_qids
     size, population, seed = (int(part) for part in found.groups())
     drawn = set(draw_audit(judge_qids.to_list(), size, seed))
-    marked = set(marks.get_column("qid").to_list())
+    marked = set(marked_qids.to_list()) | (drawn & set(graded_whole.to_list()))
+    audited = pl.Series("qid", sorted(marked), dtype=pl.String)
     if population != judge_qids.len() or drawn != marked:
         missing, extra = sorted(drawn - marked), sorted(marked - drawn)
-        return (size, population, seed), (
+        problem = (
             f"the audit was drawn as {values[0]!r}, but the judgments have "
             f"{judge_qids.len()} question(s) and that draw differs from the marked "
             f"questions ({len(missing)} drawn not audited, e.g. {', '.join(missing[:3]) or '-'}; "
             f"{len(extra)} audited not drawn, e.g. {', '.join(extra[:3]) or '-'}). Fix: grade "
             "every drawn question, or draw the sample again from these judgments"
         )
-    return (size, population, seed), None
+        return (size, population, seed), problem, audited
+    return (size, population, seed), None, audited
 
 
 def _guard(code: str, message: str, count: int) -> ReportWarning:
@@ -279,11 +297,16 @@ def judge_gold(judgments: pl.DataFrame, source: str) -> GoldSet:
 
 
 def question_values(scores: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
-    """(qid, one column per key): a question with nothing relevant counts 0."""
-    nothing = pl.col("status").is_in(NOT_RELEVANT_STATUSES)
+    """(qid, one column per key): trec_eval's value, also for a question with nothing
+    relevant (0, but for nDCG's gains below the threshold); 0 for one declared
+    unanswerable."""
+    unanswerable = pl.col("status") == "unanswerable"
     return scores.select(
         "qid",
-        *[pl.when(nothing).then(0.0).otherwise(pl.col(k)).fill_null(0.0).alias(k) for k in keys],
+        *[
+            pl.when(unanswerable).then(0.0).otherwise(pl.col(k)).fill_null(0.0).alias(k)
+            for k in keys
+        ],
     ).sort("qid")
 
 
@@ -314,7 +337,7 @@ def judge_values(
     evaluation: Evaluation, judgments: pl.DataFrame, keys: Sequence[str]
 ) -> pl.DataFrame:
     """(run, qid, one column per key): every run scored on the judge's grades read as a
-    gold set, by the scoring of the gold set's own numbers; nothing relevant counts 0."""
+    gold set, by the scoring of the gold set's own numbers (:func:`question_values`)."""
     settings = evaluation.settings
     judged_gold = judge_gold(judgments, "the judgments")
     judged = judge(judged_gold, settings.ks, settings.threshold)
@@ -458,17 +481,20 @@ def gate_means(findings: PPIFindings) -> dict[str, RunMeans]:
     }
 
 
+GOLD_ALONE = "gate on the gold set alone (the default estimate, human)"
+
+
 def refuse_unguarded(findings: PPIFindings) -> None:
     """--estimate ppi lets the PPI means decide the comparisons and the gate: refused
-    (exit 2) while a guard rail fails, with its reason."""
+    (exit 2) while a guard rail fails, with its reason; named as the caller spelled it
+    (``estimate='ppi'`` in Python, ``--estimate ppi`` on the command line)."""
     if findings.audit.guards:
         first = findings.audit.guards[0]
         message, _, fix = first.message.partition(" Fix: ")
         more = len(findings.audit.guards) - 1
         also = f" (and {more} more: {', '.join(g.code for g in findings.audit.guards[1:])})"
-        raise UsageError(
-            f"--estimate ppi: {message}" + (also if more else ""),
-            fix or "leave out --estimate ppi to gate on the gold set alone",
+        raise ParameterError(
+            "estimate", "ppi", message + (also if more else ""), fix or GOLD_ALONE, "--estimate"
         )
 
 
@@ -477,10 +503,13 @@ def refuse_gate_rules(gate: GateRules | None, measured: Sequence[str]) -> None:
     on a measure of the gold set, without a kind; the others are refused (exit 2)."""
     for rule in gate.rules if gate else ():
         if rule.type not in ("min", "max") or rule.kind is not None or rule.measure not in measured:
-            raise UsageError(
-                f"{rule.where}: --estimate ppi gates on prediction-powered means of the whole "
-                "set, so only --min and --max rules on a measure (no kind) can read them",
-                "leave out --estimate ppi for this rule, or gate on a measure's floor or ceiling",
+            raise ParameterError(
+                "estimate",
+                "ppi",
+                "the gate reads prediction-powered means of the whole set, which only min "
+                f"and max rules on a measure (no kind) can read, not {rule.where.lstrip('-')}",
+                f"{GOLD_ALONE} for this rule, or make it a min or max rule",
+                "--estimate",
             )
 
 

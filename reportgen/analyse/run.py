@@ -24,6 +24,7 @@ import polars as pl
 
 from reportgen.analyse.attribution import (
     Attribution,
+    VerdictJoin,
     attribute,
     choose_run,
     join_verdicts,
@@ -49,6 +50,12 @@ from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
+from reportgen.analyse.replicates import (
+    Replicates,
+    refuse_judged_replicates,
+    replicate_findings,
+    replicate_warnings,
+)
 from reportgen.analyse.slice_gate import slice_gate
 from reportgen.analyse.slices import (
     SliceFindings,
@@ -59,6 +66,7 @@ from reportgen.analyse.slices import (
     slice_warnings,
 )
 from reportgen.analyse.transitions import transitions
+from reportgen.analyse.trials import TrialFindings, flaky_warning, judge_trials
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import ParameterError, UsageError, closest
@@ -128,6 +136,10 @@ class Findings:
     verdicts: VerdictSet | None = None
     attributions: tuple[Attribution, ...] = ()
     """The four cells of every run with verdicts, the run the verdicts judge first."""
+    trials: TrialFindings | None = None
+    """What the judge's trials found for the run the verdicts judge; None for one trial."""
+    replicates: dict[str, Replicates] = field(default_factory=dict)
+    """Run -> its replicates' flaky questions and noise floor, for runs given several times."""
     stale_cells: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     """Run -> cell -> its questions whose gold ids the manifest does not hold."""
     baseline: BaselineComparison | None = None
@@ -212,33 +224,56 @@ def _without_stale(evaluation: Evaluation, hygiene: Hygiene) -> dict[str, Means]
 
 def attribute_verdicts(
     evaluation: Evaluation, verdicts: VerdictSet | None, verdicts_run: str | None = None
-) -> tuple[tuple[Attribution, ...], list[ReportWarning]]:
-    """The four cells of every run with verdicts (the one they judge first), and what
-    their joins left out.
+) -> tuple[tuple[Attribution, ...], list[ReportWarning], TrialFindings | None]:
+    """The four cells of every run with verdicts (the one they judge first), what their
+    joins left out, and what the judge's trials found (None for one trial).
 
     The run judged is the one asked for, else the one the file names, else the first;
     every other run the verdicts name (several trace files, or a verdicts file with a
     run column) gets its cells too, under the same rule.
     """
     if verdicts is None:
-        return (), []
+        return (), [], None
     settings = evaluation.settings
     names = [result.name for result in evaluation.runs]
     judged = choose_run(verdicts, names, verdicts_run)
     also = [name for name in verdicts.runs if name in names and name != judged]
     found: list[Attribution] = []
     warnings: list[ReportWarning] = []
+    trials = None
     for name in (judged, *also):
         result = next(result for result in evaluation.runs if result.name == name)
+        refuse_judged_replicates(result)
         # a run judged through its chunk map has its own gold: the judgments derived there
         gold = evaluation.gold if result.chunked is None else result.chunked.gold
         covered = coverage(gold, result.run, settings.context_k, settings.threshold)
+
+        def cells_of(
+            join: VerdictJoin, scores: pl.DataFrame = result.scores, sent: pl.DataFrame = covered
+        ) -> Attribution:
+            return attribute(scores, join, settings.context_k, sent, settings.retrieved_when)
+
         join = join_verdicts(evaluation.gold, verdicts, name)
-        found.append(
-            attribute(result.scores, join, settings.context_k, covered, settings.retrieved_when)
-        )
+        if verdicts.trials and name == judged:
+            join, trials = judge_trials(evaluation.gold, verdicts, join, cells_of)
+        found.append(cells_of(join))
         warnings.extend(verdict_warnings(found[-1]))
-    return tuple(found), warnings
+        if trials is not None and name == judged:
+            warnings.extend(flaky_warning(trials, name))
+    return tuple(found), warnings, trials
+
+
+def flaky_by_run(
+    replicates: Mapping[str, Replicates],
+    trials: TrialFindings | None,
+    attributions: Sequence[Attribution],
+) -> dict[str, set[str]]:
+    """Run -> its flaky questions: its replicates disagree on hit@k_ctx, or (the run the
+    verdicts judge) the judge's trials disagree."""
+    found = {name: set(found.flaky) for name, found in replicates.items()}
+    if trials is not None:
+        found.setdefault(attributions[0].run, set()).update(trials.flaky)
+    return found
 
 
 def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
@@ -278,9 +313,10 @@ def run_analyses(
     created = created or created_at()
     version = version or default_version_label(created)
     settings = evaluation.settings
-    attributions, join_warnings = attribute_verdicts(
+    attributions, join_warnings, trials = attribute_verdicts(
         evaluation, options.verdicts, options.verdicts_run
     )
+    replicates = replicate_findings(evaluation)
     cutoffs = tuple(analyse(result.run, result.scores) for result in evaluation.runs)
     hygiene = check(evaluation, options.manifest, audience=options.audience, as_of=options.as_of)
     keys, keep = settings.measure_keys, settings.trec_eval
@@ -359,6 +395,7 @@ def run_analyses(
             *hygiene.warnings,
             *evaluation.warnings,
             *join_warnings,
+            *replicate_warnings(replicates),
             *slice_warnings(evaluation.gold),
             *audited,
         ),
@@ -377,6 +414,8 @@ def run_analyses(
         comparisons=comparisons,
         verdicts=options.verdicts,
         attributions=attributions,
+        trials=trials,
+        replicates=replicates,
         stale_cells=stale_cells,
         baseline=versus,
         gate=gate,
@@ -385,7 +424,14 @@ def run_analyses(
         costs=costs,
         transitions=None
         if versus is None or options.baseline is None
-        else transitions(evaluation, options.baseline, attributions, versus.shared),
+        else transitions(
+            evaluation,
+            options.baseline,
+            attributions,
+            versus.shared,
+            flaky=flaky_by_run(replicates, trials, attributions),
+            tied={} if trials is None else {attributions[0].run: trials.tied},
+        ),
         slices=slices,
     )
 

@@ -14,7 +14,7 @@ way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any, Literal
 
@@ -29,7 +29,8 @@ from reportgen.measure.scoring import Evaluation, RunScores
 from reportgen.schema import rounded
 
 Mode = Literal["cells", "retrieval"]
-CELL_STATES = (*CELLS, "unanswerable", "no_verdict")
+CELL_STATES = (*CELLS, "unanswerable", "no_verdict", "tied")
+"""``tied``: an answerable question whose judge trials split evenly (out of the cells)."""
 RETRIEVAL_STATES = ("retrieved", "missed", "unanswerable")
 SIDE_BY_SIDE_KEPT = 200
 """Moved questions whose two top-k lists report.json keeps (largest moves first)."""
@@ -52,13 +53,18 @@ def retrieval_states(per_question: pl.DataFrame, k: int, rule: RetrievedRule) ->
     return per_question.select("qid", state.alias("state"))
 
 
-def cell_states(statuses: pl.DataFrame, cells: pl.DataFrame) -> pl.DataFrame:
-    """(qid, state) from (qid, status) and (qid, cell) of the questions in a cell."""
+def cell_states(
+    statuses: pl.DataFrame, cells: pl.DataFrame, tied: Collection[str] = ()
+) -> pl.DataFrame:
+    """(qid, state) from (qid, status) and (qid, cell) of the questions in a cell;
+    ``tied``: the questions whose judge trials split evenly."""
     state = (
         pl.when(pl.col("cell").is_not_null())
         .then(pl.col("cell"))
         .when(~_answerable())
         .then(pl.lit("unanswerable"))
+        .when(pl.col("qid").is_in(sorted(tied)))
+        .then(pl.lit("tied"))
         .otherwise(pl.lit("no_verdict"))
     )
     return statuses.join(cells, on="qid", how="left").select("qid", state.alias("state"))
@@ -159,7 +165,9 @@ def _baseline_states(
     if mode == "retrieval":
         return retrieval_states(rows, k, rule)
     questions = baseline.report["attribution"][run]["questions"]
-    return cell_states(rows.select("qid", "status"), _cells_frame(questions))
+    verdicts = baseline.report.get("verdicts") or {}
+    tied = (verdicts.get("tied") or {}).get("ids") or [] if verdicts.get("run") == run else []
+    return cell_states(rows.select("qid", "status"), _cells_frame(questions), tied)
 
 
 def _judged_then(baseline: Baseline, run: str) -> bool:
@@ -184,15 +192,40 @@ def _mode_and_note(
     return "retrieval", None
 
 
+def baseline_flaky(baseline: Baseline, run: str) -> set[str]:
+    """The questions the baseline found flaky for ``run``: its judge's trials disagreed
+    (when they judged ``run``), or its replicates of ``run`` did."""
+    verdicts = baseline.report.get("verdicts") or {}
+    section = (baseline.report.get("runs") or {}).get(run) or {}
+    found = set((section.get("flaky") or {}).get("ids") or [])
+    if verdicts.get("run") == run:
+        found |= set((verdicts.get("flaky") or {}).get("ids") or [])
+    return found
+
+
+def _mark_flaky(entry: dict[str, Any], flaky: set[str]) -> dict[str, Any]:
+    """Each move's flaky questions, and the moved ones overall: a question whose judge
+    (or run) disagrees with itself moves without any change, so it is marked flaky,
+    never read as a regression."""
+    for move in entry["moves"]:
+        move["flaky"] = [qid for qid in move["questions"] if qid in flaky]
+    ids = sorted(qid for move in entry["moves"] for qid in move["flaky"])
+    return {**entry, "flaky": {"count": len(ids), "ids": ids}}
+
+
 def transitions(
     evaluation: Evaluation,
     baseline: Baseline,
     attributions: Sequence[Attribution],
     shared: set[str] | None,
+    flaky: Mapping[str, Collection[str]] | None = None,
+    tied: Mapping[str, Collection[str]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """``transitions.<run>`` for every run of this report the baseline also measured.
 
-    ``shared`` is the questions a gold change leaves comparable (None: all of them).
+    ``shared`` is the questions a gold change leaves comparable (None: all of them);
+    ``flaky``: run -> this report's flaky questions (either side's mark a move flaky);
+    ``tied``: run -> its questions whose judge trials split evenly (their own state).
     """
     settings = evaluation.settings
     then_settings = baseline.report["settings"]
@@ -212,6 +245,7 @@ def transitions(
             now = cell_states(
                 result.scores.select("qid", "status"),
                 judged[name].questions.select("qid", "cell").drop_nulls(),
+                (tied or {}).get(name, ()),
             )
         else:
             now = retrieval_states(result.scores, settings.context_k, settings.retrieved_when)
@@ -229,7 +263,8 @@ def transitions(
                 f"{settings.context_k} ({settings.retrieved_when}): a move may be the setting's"
             )
         states = CELL_STATES if mode == "cells" else RETRIEVAL_STATES
-        entry = matrix(then, now, states)
+        marked = set((flaky or {}).get(name, ())) | baseline_flaky(baseline, name)
+        entry = _mark_flaky(matrix(then, now, states), marked)
         entry = {
             "mode": mode,
             "k": {"then": k_then, "now": settings.context_k},

@@ -75,6 +75,15 @@ def _default_from(config: Config, key: str, value: Any, param: click.Option) -> 
         raise config.error(
             key, f"{written} takes a value, not {toml_kind(value)}", f"see --{key} in --help"
         )
+    if param.multiple and isinstance(param.type, click.Path):
+        value = [value] if isinstance(value, str) else value  # one file: verdicts = "v.jsonl"
+        if not isinstance(value, list) or not all(isinstance(i, str) for i in value):
+            raise config.error(
+                key,
+                f"{written} is a path or a list of paths: write each as a string",
+                f'write e.g. {written} = "a.jsonl", or {written} = ["a.jsonl", "b.jsonl"]',
+            )
+        return [config.path.parent / config_path(config, key, item) for item in value]
     if param.multiple:
         items = [f"{k}={v}" for k, v in value.items()] if isinstance(value, dict) else value
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):

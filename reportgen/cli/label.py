@@ -64,8 +64,10 @@ def label() -> None:
     PER_QUESTION,
     CONTEXT_K.but(help="Chunks sent to the model: the pool is the top k of every run (default 5)."),
     VERDICTS_FILE.but(
+        multiple=False,
+        default=None,
         help="End-to-end verdicts: questions answered correctly with no relevant chunk "
-        "sent (missed_correct) are queued first."
+        "sent (missed_correct) are queued first.",
     ),
     VERDICTS_RUN,
     *READ_VERDICTS,
@@ -123,9 +125,14 @@ def export(gold: Path, runs: Sequence[str], **options: Any) -> None:
         seed=options["seed"],
     )
     if not options["quiet"] and queued.sample is not None:
+        whole = (
+            f"; {queued.graded_whole} drawn question(s) the gold set already grades whole"
+            if queued.graded_whole
+            else ""
+        )
         click.echo(
             f"{queued.path}: {queued.pairs} pair(s) of {queued.questions} question(s) to "
-            f"label, the audit {queued.sample}"
+            f"label, the audit {queued.sample}{whole}"
         )
     elif not options["quiet"]:
         first = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -11,6 +12,7 @@ from reportgen.cli.command import command
 from reportgen.cli.options import takes
 from reportgen.cli.options.outputs import PUBLISHING, QUIET
 from reportgen.errors import printable
+from reportgen.render.annotations import command as workflow_command
 
 
 @command
@@ -26,6 +28,7 @@ def publish(
     lock_timeout: float,
     public: bool,
     max_site_mb: float,
+    site_limit_mb: float,
     quiet: bool,
 ) -> None:
     """Add the report in REPORT_DIR to a versioned SITE and rebuild its index.
@@ -47,11 +50,14 @@ def publish(
         lock_timeout=lock_timeout,
         public=public,
         max_site_mb=max_site_mb,
+        site_limit_mb=site_limit_mb,
     )
-    for note in published.recovered:
-        click.echo(f"note: {note}", err=True)
+    for note in [*published.recovered, *published.notes]:
+        click.echo(printable(f"note: {note}"), err=True)
     for warning in published.warnings:
         click.echo(printable(f"warning: {warning}"), err=True)
+        if os.environ.get("GITHUB_ACTIONS") == "true":  # an annotation on the run's page
+            click.echo(workflow_command("warning", warning, title="reportgen publish"))
     if not quiet:
         click.echo(
             printable(

@@ -48,9 +48,19 @@ def report_request(gold: Path, runs: tuple[str, ...], options: dict[str, Any]) -
     """The request `reportgen report` makes of its arguments and options."""
     checks = report_checks(options)
     inputs = filled(
-        ReportInputs, options, gold=gold, runs=list(runs), chunks=list(options["chunks"])
+        ReportInputs,
+        options,
+        gold=gold,
+        runs=list(runs),
+        chunks=list(options["chunks"]),
+        verdicts=one_or_trials(options["verdicts"]),
     )
     return ReportRequest(inputs, report_outputs(options), report_settings(options), checks)
+
+
+def one_or_trials(given: tuple[Path, ...]) -> Path | list[Path] | None:
+    """--verdicts as given: none, one file, or the judge trials' files."""
+    return None if not given else given[0] if len(given) == 1 else list(given)
 
 
 def report_checks(options: dict[str, Any]) -> ReportChecks:

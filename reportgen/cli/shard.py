@@ -24,7 +24,8 @@ from reportgen.cli.results import echo_lines
         help="Folder to write shard-0 .. shard-(N-1) and shards.json into.",
     ),
     VERDICTS_FILE.but(
-        help="End-to-end verdicts to cut with the questions (any format `report` reads)."
+        help="End-to-end verdicts to cut with the questions (any format `report` reads); "
+        "repeatable, for judge trials."
     ),
     GOLD_FORMAT,
     RUN_FORMAT,
@@ -36,7 +37,7 @@ def shard(
     runs: Sequence[str],
     count: int,
     out_dir: Path,
-    verdicts: Path | None,
+    verdicts: tuple[Path, ...],
     gold_format: str | None,
     run_format: str | None,
     verdict_format: str | None,

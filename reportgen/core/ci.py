@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from reportgen.core.filesystem import write_error
-from reportgen.core.git import head_commit
+from reportgen.core.git import head_commit, short_commit
 from reportgen.errors import UsageError
 
 COMMIT_LENGTH = 7
@@ -51,7 +51,7 @@ def _pull_request_head(env: Mapping[str, str]) -> str | None:
         head = event["pull_request"]["head"]["sha"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return _commit(head if isinstance(head, str) else None)
+    return _commit(head if isinstance(head, str) else None, length=None)
 
 
 def _git_head(cwd: Path | None) -> str | None:
@@ -74,16 +74,17 @@ def default_version(env: Mapping[str, str] | None = None, cwd: Path | None = Non
 
     In order: the pull request's head commit (GitHub Actions, pull_request events),
     GITHUB_SHA, GitLab's CI_COMMIT_SHORT_SHA, then ``git rev-parse --short HEAD`` in
-    ``cwd``. None lets the report fall back to its creation time, which
+    ``cwd``. A label is 7 characters, longer when the repository holds another
+    object with the same prefix (as ``git rev-parse --short`` does), so that two
+    commits never share a label; publish refuses a label another commit holds. None
+    lets the report fall back to its creation time, which
     SOURCE_DATE_EPOCH makes reproducible.
     """
     env = os.environ if env is None else env
-    return (
-        _pull_request_head(env)
-        or _commit(env.get("GITHUB_SHA"))
-        or _commit(env.get("CI_COMMIT_SHORT_SHA"), length=None)
-        or _git_head(cwd)
-    )
+    full = _pull_request_head(env) or _commit(env.get("GITHUB_SHA"), length=None)
+    if full is not None:  # longer than 7 where another object shares the prefix
+        return short_commit(full, COMMIT_LENGTH, cwd)
+    return _commit(env.get("CI_COMMIT_SHORT_SHA"), length=None) or _git_head(cwd)
 
 
 def default_commit(env: Mapping[str, str] | None = None, cwd: Path | None = None) -> str | None:
@@ -112,7 +113,8 @@ def default_report_url(env: Mapping[str, str] | None = None) -> str | None:
 
 
 def _cut(markdown: str, budget: int, name: str) -> str:
-    """At most ``budget`` bytes of ``markdown``, cut at a line, with a note saying so."""
+    """At most ``budget`` bytes of ``markdown``, cut at a line (else at a space, else
+    anywhere: a summary without line breaks is not cut to nothing), with a note."""
     note = (
         f"\n\n_The rest was cut to stay under GitHub's 1 MiB job summary limit: read "
         f"{name} in the report folder (or this run's artifacts)._\n"
@@ -122,7 +124,12 @@ def _cut(markdown: str, budget: int, name: str) -> str:
         return markdown
     room = max(budget - len(note.encode()), 0)
     head = data[:room].decode(errors="ignore")
-    return head[: head.rfind("\n") + 1] + note
+    at = head.rfind("\n") + 1
+    if at < len(head) // 2:
+        at = head.rfind(" ") + 1
+        if at < len(head) // 2:
+            at = len(head)
+    return head[:at] + note
 
 
 def append_step_summary(summary: Path, env: Mapping[str, str] | None = None) -> Path:

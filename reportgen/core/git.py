@@ -69,6 +69,41 @@ def is_shallow(cwd: Path | None = None) -> bool:
     return done is not None and done.stdout.strip() == "true"
 
 
+def short_commit(commit: str, length: int, cwd: Path | None = None) -> str:
+    """``commit`` shortened to ``length`` characters, longer when the repository holds
+    another object with that prefix (``git rev-parse --short``); the plain prefix when
+    git cannot tell (no repository, a commit it does not hold)."""
+    done = _git(["rev-parse", f"--short={length}", f"{commit}^{{commit}}"], cwd)
+    if done is not None and done.returncode == 0:
+        value = done.stdout.strip().lower()
+        if commit.startswith(value) and len(value) >= length:
+            return value
+    return commit[:length]
+
+
+def unknown_commits(commits: Sequence[str], cwd: Path | None = None) -> list[str]:
+    """The ``commits`` the repository in ``cwd`` does not hold (all of them when git
+    cannot be run or ``cwd`` is no repository)."""
+    wanted = list(dict.fromkeys(commits))
+    return [commit for commit in wanted if commit not in _known_commits(wanted, cwd)]
+
+
+def _known_commits(commits: Sequence[str], cwd: Path | None) -> dict[str, str]:
+    """Each of ``commits`` (maybe abbreviated) that git holds -> its full hash."""
+    if not commits:
+        return {}
+    asked = "".join(f"{commit}^{{commit}}\n" for commit in commits)
+    checked = _git(["cat-file", "--batch-check=%(objectname) %(objecttype)"], cwd, asked)
+    if checked is None or checked.returncode != 0:
+        return {}
+    known = {}
+    for commit, line in zip(commits, checked.stdout.splitlines(), strict=False):
+        fields = line.split()
+        if len(fields) == 2 and fields[1] == "commit":
+            known[commit] = fields[0]
+    return known
+
+
 def first_parent_chain(commit: str, cwd: Path | None = None, *, option: str) -> list[str]:
     """``commit`` and its first-parent ancestors, newest first (full hashes).
 
@@ -90,11 +125,21 @@ def first_parent_chain(commit: str, cwd: Path | None = None, *, option: str) -> 
                 "ancestry of commits is read from the repository reportgen runs in",
                 "run reportgen in the repository's checkout, or add --baseline-fallback newest",
             )
-        shallow = " (this clone is shallow: it holds only the newest commits)" * is_shallow(cwd)
+        if is_shallow(cwd):
+            raise UsageError(
+                f"{option} {commit}: this commit is not in the repository at {where} "
+                "(this clone is shallow: it holds only the newest commits)",
+                f"{FETCH_FIX}; or add --baseline-fallback newest to compare with the site's "
+                "newest version instead",
+            )
         raise UsageError(
-            f"{option} {commit}: this commit is not in the repository at {where}{shallow}",
-            f"{FETCH_FIX}; or add --baseline-fallback newest to compare with the site's "
-            "newest version instead",
+            f"{option} {commit}: this commit is not in the repository at {where} (not a "
+            "shallow clone): a force-push or a deleted branch removed it, or it was never "
+            "fetched (another branch of a single-branch clone)",
+            "give a commit the branch still holds (after a force-push, the action takes "
+            "the measured commit's first parent), fetch every branch (`fetch-depth: 0` "
+            "in actions/checkout), or add --baseline-fallback newest to compare with the "
+            "site's newest version",
         )
     return done.stdout.split()
 
@@ -140,15 +185,7 @@ def _known(commit: str | None, rank: dict[str, int]) -> int | None:
 def _topo_rank(commits: Sequence[str], cwd: Path | None) -> dict[str, int]:
     """Full hash -> place in ``git rev-list --topo-order`` of the ``commits`` git knows
     (children before parents); empty when git, the repository or every commit is missing."""
-    asked = "".join(f"{commit}^{{commit}}\n" for commit in dict.fromkeys(commits))
-    checked = _git(["cat-file", "--batch-check=%(objectname) %(objecttype)"], cwd, asked)
-    if checked is None or checked.returncode != 0:
-        return {}
-    known = [
-        fields[0]
-        for line in checked.stdout.splitlines()
-        if len(fields := line.split()) == 2 and fields[1] == "commit"
-    ]
+    known = list(_known_commits(list(dict.fromkeys(commits)), cwd).values())
     if len(set(known)) < 2:
         return {full: 1 for full in known}
     done = _git(["rev-list", "--topo-order", *dict.fromkeys(known), "--"], cwd)

@@ -404,6 +404,9 @@ class VerdictSet:
     """How rows meet gold questions: by id, or by question text when the file has no id."""
     metric: str | None = None
     threshold: float | None = None
+    trials: tuple[VerdictSet, ...] = ()
+    """The same answers judged again (``--verdicts`` given several times), in the order
+    given; ``rows`` is then their majority (reportgen.load.inputs.trials). Empty for one."""
 
     @property
     def runs(self) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -43,6 +43,7 @@ from reportgen.measure.measures import (
     per_question,
     read_run,
 )
+from reportgen.measure.replicates import mean_scores
 from reportgen.measure.spans import DEFAULT_MIN_COVERAGE, span_keys
 from reportgen.measure.ties import ties_at_cutoffs, ties_within_top_k
 
@@ -154,6 +155,9 @@ class RunScores:
     """Measure key -> questions whose value a tie inside the top k decides."""
     chunked: ChunkedRun | None = None
     """What the run's chunk map added: derived judgments, span measures; None without one."""
+    replicates: tuple[RunScores, ...] = ()
+    """The same system run again under one name, each measured alone, in the order given;
+    ``scores`` is then their per-question mean (measure/replicates.py). Empty for one."""
 
     @property
     def name(self) -> str:
@@ -293,7 +297,9 @@ def misspelt_key_warnings(gold: GoldSet) -> list[ReportWarning]:
     ]
 
 
-def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
+def _run_warnings(
+    scored: RunScores, settings: Settings, judged: Collection[str] = ()
+) -> list[ReportWarning]:
     name = scored.name
     missing = scored.scores.filter(pl.col("status") == "missing").get_column("qid").to_list()
     found: list[ReportWarning] = []
@@ -308,16 +314,7 @@ def _run_warnings(scored: RunScores, settings: Settings) -> list[ReportWarning]:
             )
         )
     if scored.extra_questions:
-        found.append(
-            ReportWarning(
-                "extra_questions",
-                f"run {name!r} answers {len(scored.extra_questions)} question(s) that are "
-                "not in the gold set; they are ignored"
-                + case_hint(scored.extra_questions, missing),
-                len(scored.extra_questions),
-                examples(scored.extra_questions),
-            )
-        )
+        found.append(_extra_questions_warning(name, scored.extra_questions, missing, judged))
     if scored.run.repeated_chunks:
         found.append(
             ReportWarning(
@@ -430,13 +427,6 @@ def evaluate(
             "no run to evaluate",
             "pass at least one run file after the gold set, or a trace file as the gold set",
         )
-    names = [run.name for run in runs]
-    duplicated = sorted({n for n in names if names.count(n) > 1})
-    if duplicated:
-        raise UsageError(
-            f"two runs are named {duplicated[0]!r}",
-            "name them explicitly, e.g. bm25=runs/a.trec dense=runs/b.trec",
-        )
     measuring = track(runs, "Measuring", lambda run: run.name)
     gold_side = judge(gold, settings.ks, settings.threshold)
     refuse_unmapped_evidence(gold, [run.name for run in runs], chunkings)
@@ -451,8 +441,43 @@ def evaluate(
                 1,
             )
     scored = with_costs(scored, settings)
-    warnings = measuring_warnings(gold, scored, settings, chunkings)
+    # replicates of a run find the same problems: each said once
+    warnings = tuple(dict.fromkeys(measuring_warnings(gold, scored, settings, chunkings)))
+    scored = _replicates_folded(scored)
     return Evaluation(gold, settings, scored, warnings, chunkings=chunkings)
+
+
+def _replicates_folded(scored: tuple[RunScores, ...]) -> tuple[RunScores, ...]:
+    """Runs given under one name are replicates of one system: one run each, in the
+    order their names first came (measure/replicates.py)."""
+    names = list(dict.fromkeys(result.name for result in scored))
+    if len(names) == len(scored):
+        return scored
+    return tuple(
+        fold_replicates([result for result in scored if result.name == name]) for name in names
+    )
+
+
+def fold_replicates(replicates: Sequence[RunScores]) -> RunScores:
+    """One run's replicates as one run: the mean scores, every replicate kept, the first
+    replicate's run (its ranked lists) and chunk map, the ties of any replicate."""
+    if len(replicates) == 1:
+        return replicates[0]
+    ties: dict[int, set[str]] = {}
+    within: dict[str, set[str]] = {}
+    for replicate in replicates:
+        for k, qids in replicate.ties.items():
+            ties.setdefault(k, set()).update(qids)
+        for key, qids in replicate.ties_within.items():
+            within.setdefault(key, set()).update(qids)
+    return dataclasses.replace(
+        replicates[0],
+        scores=mean_scores([replicate.scores for replicate in replicates]),
+        extra_questions=tuple(sorted({q for r in replicates for q in r.extra_questions})),
+        ties={k: sorted(qids) for k, qids in sorted(ties.items())},
+        ties_within={key: sorted(qids) for key, qids in within.items()},
+        replicates=tuple(replicates),
+    )
 
 
 COST_COLUMNS = ("latency_ms", "cost", "context_words")
@@ -522,13 +547,47 @@ def _words_sent(result: RunScores, context_k: int) -> pl.DataFrame:
     )
 
 
+def _extra_questions_warning(
+    name: str, extra: Sequence[str], missing: Sequence[str], judged: Collection[str]
+) -> ReportWarning:
+    """A run's questions the gold set lacks: ignored, but for those an LLM judge grades,
+    which the prediction-powered means measure (and count in their n_all)."""
+    graded = len(set(extra).intersection(judged))
+    if graded == 0:
+        fate = "they are ignored"
+    else:
+        which = "them" if graded == len(extra) else f"the {graded} the judge grades"
+        fate = (
+            f"the prediction-powered means use {which} (counted in their n_all); every "
+            "other number ignores them"
+        )
+    return ReportWarning(
+        "extra_questions",
+        f"run {name!r} answers {len(extra)} question(s) that are not in the gold set; {fate}"
+        + case_hint(extra, missing),
+        len(extra),
+        examples(extra),
+    )
+
+
+def with_judged_questions(evaluation: Evaluation, judged: Collection[str]) -> Evaluation:
+    """The evaluation with its warnings saying which of the runs' extra questions the
+    judge grades (``judged``: --judgments' question ids): those are not ignored."""
+    warnings = measuring_warnings(
+        evaluation.gold, evaluation.runs, evaluation.settings, evaluation.chunkings, judged
+    )
+    return dataclasses.replace(evaluation, warnings=warnings)
+
+
 def measuring_warnings(
     gold: GoldSet,
     scored: Sequence[RunScores],
     settings: Settings,
     chunkings: Chunkings | None = None,
+    judged: Collection[str] = (),
 ) -> tuple[ReportWarning, ...]:
-    """What measuring found, from the scores alone: ``reportgen merge`` rebuilds them so."""
+    """What measuring found, from the scores alone: ``reportgen merge`` rebuilds them so;
+    ``judged``: the LLM judge's question ids, when the report has its grades."""
     warnings = misspelt_key_warnings(gold)
     no_relevant = scored[0].scores.filter(pl.col("status") == "no_relevant")
     if no_relevant.height:
@@ -543,7 +602,7 @@ def measuring_warnings(
             )
         )
     for result in scored:
-        warnings.extend(_run_warnings(result, settings))
+        warnings.extend(_run_warnings(result, settings, judged))
     chunked = [result.chunked for result in scored if result.chunked is not None]
     warnings.extend(chunk_warnings(chunked, chunkings))
     return tuple(warnings)

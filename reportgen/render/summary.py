@@ -44,8 +44,10 @@ from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
 from reportgen.render.views.latency import latency_view
+from reportgen.render.views.replicates import replicates_line
 from reportgen.render.views.slices import moved_slice_lines
 from reportgen.render.views.transitions import transitions_view
+from reportgen.render.views.trials import trials_line
 from reportgen.schema import Cell, Report
 
 MARKER = "<!-- reportgen -->"
@@ -310,6 +312,8 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "cell_names": list(CELL_NAMES.values()),
         "cells": cells_rows(report, limit),
         "cells_sent": cells_sent(report),
+        "judge_trials": trials_line(report["verdicts"]),
+        "replicates": replicates_line(report),
         "context_k_words": context_k_words(report),
         "context_notes": context_notes(report),
         "recall_header": header,

@@ -22,6 +22,7 @@ from reportgen.render.views.comparisons import (
 )
 from reportgen.render.views.context import context_notes
 from reportgen.render.views.methods import headline
+from reportgen.render.views.replicates import compared_runs, noise_floor_note, replicates_line
 from reportgen.render.views.secondary import secondary_lines
 from reportgen.schema import (
     BaselineSection,
@@ -66,6 +67,8 @@ def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
             ]
             lines.append("  " + "  ".join(cells))
         lines.append("")
+    replicated = replicates_line(report)
+    lines += [replicated, ""] if replicated else []
     lines += secondary_lines(report)
     notes = context_notes(report)
     lines += [*notes, ""] if notes else []
@@ -106,6 +109,9 @@ def comparison_lines(report: Report) -> list[str]:
         lines += [f"  {note}" for note in notes]
         for entry, entry_cells in zip(entries, then_now, strict=True):
             lines.append(_comparison_line(entry, key))
+            floor = noise_floor_note(report, compared_runs(entry))
+            if floor:
+                lines.append(f"   {floor}")
             cells = cells_line(entry_cells)
             if cells:
                 lines.append(f"    {cells}")

@@ -14,6 +14,7 @@ import polars as pl
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.run import Findings
+from reportgen.analyse.trials import TrialFindings
 from reportgen.schema import rounded
 from reportgen.schema.pages import ANSWERABLE, UNANSWERABLE
 
@@ -41,6 +42,33 @@ def verdicts_section(findings: Findings) -> dict[str, Any] | None:
         "unknown_questions": _listed(join.unknown_questions),
         "unknown_verdicts": _listed(join.unknown_verdicts),
         "other_runs": list(join.other_runs),
+        **trials_section(findings.trials),
+    }
+
+
+def trials_section(trials: TrialFindings | None) -> dict[str, Any]:
+    """The judge's trials: one unless ``--verdicts`` was given several times."""
+    if trials is None:
+        return {
+            "trials": 1,
+            "flaky": _listed(()),
+            "tied": _listed(()),
+            "cell_ranges": None,
+            "agreement": None,
+        }
+    agreement = trials.agreement
+    return {
+        "trials": trials.trials,
+        "flaky": _listed(trials.flaky),
+        "tied": _listed(trials.tied),
+        "cell_ranges": {
+            cell: {"min": low, "max": high} for cell, (low, high) in trials.cell_ranges.items()
+        },
+        "agreement": {
+            "questions": agreement.questions,
+            "fleiss_kappa": rounded(agreement.fleiss_kappa),
+            "unanimous": rounded(agreement.unanimous),
+        },
     }
 
 

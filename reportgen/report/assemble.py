@@ -87,6 +87,7 @@ from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.latency import PERCENTILE_METHOD, CostFindings
+from reportgen.analyse.replicates import Replicates
 from reportgen.analyse.run import Findings
 from reportgen.analyse.transitions import top_k_section
 from reportgen.measure.measures import IN_MEANS
@@ -261,6 +262,18 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
         "traces": traces_section(run),
         "leaks": _leaks_section(result.name, findings),
         **costs_sections(result.name, findings.costs),
+        **replicates_sections(findings.replicates.get(result.name)),
+    }
+
+
+def replicates_sections(found: Replicates | None) -> dict[str, Any]:
+    """``replicates``, ``flaky`` and ``noise_floor`` of a run given several times."""
+    if found is None:
+        return {}
+    return {
+        "replicates": {"count": len(found.files), "files": list(found.files)},
+        "flaky": {"count": len(found.flaky), "ids": list(found.flaky)},
+        "noise_floor": {key: rounded(value) for key, value in found.noise_floor.items()},
     }
 
 

@@ -24,7 +24,6 @@ import polars as pl
 
 from reportgen.analyse.run import Findings
 from reportgen.load.previous.merge_data import (
-    JUDGE_SOURCE,
     MERGE_DATA_FORMAT,
     MERGE_FOLDER,
     chunk_map_digest,
@@ -96,12 +95,17 @@ def _run_meta(result: RunScores, findings: Findings) -> dict[str, Any]:
             {"trace_id": u.trace_id, "reason": u.reason, "line": u.line}
             for u in run.unmatched_traces
         ],
+        # each replicate's scores are in replicate_scores.parquet; the lists kept are the first's
+        "replicates": [replicate.run.source for replicate in result.replicates],
     }
 
 
-def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -> dict[str, bytes]:
+def merge_data_files(
+    findings: Findings, cut: Mapping[str, Any] | None = None, judgments: str | None = None
+) -> dict[str, bytes]:
     """merge/'s files, by their path in the report folder; ``cut``: the shard's place in
-    the `reportgen shard` cut it came from (None when measured outside one)."""
+    the `reportgen shard` cut it came from (None when measured outside one);
+    ``judgments``: the --judgments file read (judge_merge_files writes its part)."""
     evaluation = findings.evaluation
     gold, settings, verdicts = evaluation.gold, evaluation.settings, findings.verdicts
     hygiene = findings.hygiene
@@ -139,6 +143,7 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
             "threshold": verdicts.threshold,
             # the run they judge: merge judges the same, whatever its own options say
             "judged": findings.attributions[0].run,
+            "trials": [{"source": t.source, "format": t.format} for t in verdicts.trials],
         },
         "manifest": None
         if hygiene.manifest is None
@@ -153,6 +158,8 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
         "spans_digest": None
         if evaluation.chunkings is None
         else spans_digest(evaluation.chunkings.spans),
+        # the PPI files a merge must find (judge_merge_files)
+        "judgments": judgments,
     }
     by_run = {
         "scores": [
@@ -186,6 +193,20 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
     frames["attributes"] = gold.attributes  # the questions' own fields: --slice-by
     if verdicts is not None:
         frames["verdicts"] = verdicts.rows
+    replicated = [
+        replicate.scores.select(
+            pl.lit(result.name).alias("run"), pl.lit(number, pl.Int64).alias("replicate"), pl.all()
+        )
+        for result in evaluation.runs
+        for number, replicate in enumerate(result.replicates, start=1)
+    ]
+    if replicated:
+        frames["replicate_scores"] = pl.concat(replicated)
+    if verdicts is not None and verdicts.trials:
+        frames["verdict_trials"] = pl.concat(
+            trial.rows.with_columns(trial=pl.lit(number, pl.Int64))
+            for number, trial in enumerate(verdicts.trials, start=1)
+        )
     files = {
         f"{MERGE_FOLDER}/{name}.parquet": _parquet(frame) for name, frame in sorted(frames.items())
     }
@@ -193,9 +214,7 @@ def merge_data_files(findings: Findings, cut: Mapping[str, Any] | None = None) -
     return {f"{MERGE_FOLDER}/shard.json": text.encode(), **files}
 
 
-def judge_merge_files(
-    evaluation: Evaluation, judgments: pl.DataFrame, source: str
-) -> dict[str, bytes]:
+def judge_merge_files(evaluation: Evaluation, judgments: pl.DataFrame) -> dict[str, bytes]:
     """merge/'s files for the prediction-powered means: the shard's part of the judge's
     grades, every run's values on them (a merge keeps only the gold questions' rows, and
     the judge's questions are more), and the audit's marks (merge keeps no other field)."""
@@ -204,9 +223,7 @@ def judge_merge_files(
 
     keys = measure_keys(evaluation.settings.ks)
     values = judge_values(evaluation, judgments, keys)
-    text = json.dumps({"source": source}, ensure_ascii=False) + "\n"
     return {
-        f"{MERGE_FOLDER}/{JUDGE_SOURCE}": text.encode(),
         f"{MERGE_FOLDER}/ppi_judgments.parquet": _parquet(judgments),
         f"{MERGE_FOLDER}/ppi_values.parquet": _parquet(values),
         f"{MERGE_FOLDER}/ppi_audit.parquet": _parquet(

@@ -378,11 +378,11 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
 def _judge_evidence(shards: Sequence[ShardData]) -> dict[str, Any]:
     """The judge's grades and the runs' values on them, from every shard measured with
     --judgments (all or none: a merge of some would count part of the judge's questions)."""
-    judged = [shard for shard in shards if "judgments" in shard.meta]
+    judged = [shard for shard in shards if shard.meta["judgments"] is not None]
     if not judged:
         return {}
     if len(judged) < len(shards):
-        without = next(shard for shard in shards if "judgments" not in shard.meta)
+        without = next(shard for shard in shards if shard.meta["judgments"] is None)
         raise UsageError(
             f"shard {without.source} was measured without --judgments, and "
             f"{judged[0].source} with them",

@@ -17,6 +17,7 @@ import polars as pl
 
 from reportgen.core.model import GoldSet, MisspeltKey, SummarisedRun, UnmatchedTrace, VerdictSet
 from reportgen.errors import UsageError
+from reportgen.load.inputs.trials import verdict_trials
 from reportgen.load.previous.merge_data import ShardData
 from reportgen.measure.chunked import Chunkings, chunk_run
 from reportgen.measure.scoring import Evaluation, RunScores, Settings, measuring_warnings
@@ -183,7 +184,7 @@ def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScor
             ties.setdefault(int(k), set()).update(qids)
         for key, qids in meta["ties_within"].items():
             within.setdefault(key, set()).update(qids)
-    return RunScores(
+    merged = RunScores(
         run=run,
         scores=_rows(shards, "scores", name).sort("qid"),
         extra_questions=tuple(sorted(extra)),
@@ -191,6 +192,33 @@ def merged_run(shards: Sequence[ShardData], name: str, gold: GoldSet) -> RunScor
         ties={k: sorted(qids) for k, qids in sorted(ties.items())},
         ties_within={key: sorted(within[key]) for key in sorted(within, key=_measure_order)},
     )
+    return dataclasses.replace(merged, replicates=_replicates(shards, name, merged))
+
+
+def _replicates(shards: Sequence[ShardData], name: str, merged: RunScores) -> tuple[RunScores, ...]:
+    """Each replicate of the run over every shard: its scores, the source its shards name
+    (what the replicates' findings read); the rest is the merged run's."""
+    count = agreed(
+        shards, f"run {name!r}'s replicates", lambda s: len(s.meta["runs"][name]["replicates"])
+    )
+    if not count:
+        return ()
+    rows = pl.concat(shard.frames["replicate_scores"] for shard in shards).filter(
+        pl.col("run") == name
+    )
+    return tuple(
+        dataclasses.replace(
+            merged,
+            run=dataclasses.replace(merged.run, source=_named(shards, _replicate(name, number))),
+            scores=rows.filter(pl.col("replicate") == number).drop("run", "replicate").sort("qid"),
+        )
+        for number in range(1, count + 1)
+    )
+
+
+def _replicate(name: str, number: int) -> Callable[[ShardData], str]:
+    """The file a shard names for replicate ``number`` (from 1) of run ``name``."""
+    return lambda shard: str(shard.meta["runs"][name]["replicates"][number - 1])
 
 
 def _verdicts_key(key: str) -> Callable[[ShardData], Any]:
@@ -206,6 +234,9 @@ def merged_verdicts(shards: Sequence[ShardData]) -> VerdictSet | None:
     meta = metas[0]
     for key in ("format", "join_on", "metric", "threshold"):
         agreed(shards, f"the verdicts' {key}", _verdicts_key(key))
+    trials = agreed(shards, "the judge trials", lambda s: len(s.meta["verdicts"]["trials"]))
+    if trials:
+        return _merged_trials(shards, trials)
     return VerdictSet(
         rows=pl.concat(shard.frames["verdicts"] for shard in shards),
         source=_named(shards, lambda shard: shard.meta["verdicts"]["source"]),
@@ -214,6 +245,29 @@ def merged_verdicts(shards: Sequence[ShardData]) -> VerdictSet | None:
         metric=meta["metric"],
         threshold=meta["threshold"],
     )
+
+
+def _merged_trials(shards: Sequence[ShardData], trials: int) -> VerdictSet:
+    """Each judge trial's rows from every shard, then their majority, as one report's."""
+    stacked = pl.concat(shard.frames["verdict_trials"] for shard in shards)
+    meta = shards[0].meta["verdicts"]
+    return verdict_trials(
+        [
+            VerdictSet(
+                rows=stacked.filter(pl.col("trial") == number).drop("trial"),
+                source=_named(shards, _trial_source(number)),
+                format=meta["trials"][number - 1]["format"],
+                join_on=meta["join_on"],
+                metric=meta["metric"],
+                threshold=meta["threshold"],
+            )
+            for number in range(1, trials + 1)
+        ]
+    )
+
+
+def _trial_source(number: int) -> Callable[[ShardData], str]:
+    return lambda shard: str(shard.meta["verdicts"]["trials"][number - 1]["source"])
 
 
 def chunk_mapped(shards: Sequence[ShardData]) -> dict[str, str]:

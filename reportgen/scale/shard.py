@@ -17,7 +17,7 @@ import io
 import json
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,19 +61,23 @@ class ShardPlan:
     folders: list[Path]
     gold: str
     runs: dict[str, str]
-    verdicts: str | None
+    verdicts: list[str]
+    """The verdict files, one per judge trial (empty: none)."""
     questions: list[int]
     """Gold questions per shard."""
     gold_fingerprint: str
     """The whole gold set's: a merge refuses shards of another gold set or cut."""
+    replicates: dict[str, list[str]] = field(default_factory=dict)
+    """Run -> its other replicates' files (``runs`` holds the first), in the order given."""
 
     def command(self, options: Sequence[str] = ()) -> str:
         """The ``reportgen report`` line that measures one shard, run inside its folder
         (with merge/, what ``reportgen merge`` rebuilds the whole report from)."""
         words = ["reportgen", "report", self.gold]
-        words += [f"{name}={path}" for name, path in self.runs.items()]
-        if self.verdicts is not None:
-            words += ["--verdicts", self.verdicts]
+        for name, path in self.runs.items():
+            words += [f"{name}={file}" for file in (path, *self.replicates.get(name, ()))]
+        for name in self.verdicts:
+            words += ["--verdicts", name]
         return shlex.join([*words, "--merge-data", *options])
 
 
@@ -285,7 +289,7 @@ def make_shards(
     out_dir: str | Path,
     shards: int,
     *,
-    verdicts: str | Path | None = None,
+    verdicts: str | Path | Sequence[str | Path] | None = None,
     gold_format: str | None = None,
     run_format: str | None = None,
     verdict_format: str | None = None,
@@ -309,6 +313,7 @@ def make_shards(
     files: dict[str, list[bytes]] = {gold_name: cut_gold(gold_path, gold_fmt, shards)}
     inputs = [("the gold set", gold_path)]
     run_files: dict[str, str] = {}
+    replicate_files: dict[str, list[str]] = {}
     for spec in runs:
         if isinstance(spec, Path):
             spec = (None, spec)
@@ -318,29 +323,35 @@ def make_shards(
         if fmt != "parquet":  # a Parquet run is checked by its measure job: it may not fit here
             name = load_run(path, name, fmt).name
         name = printable(name or path.stem)
-        if name in run_files:
-            raise UsageError(
-                f"two runs are named {name!r}",
-                "name them explicitly, e.g. bm25=runs/a.trec dense=runs/b.trec",
-            )
-        run_files[name] = f"runs/{safe_folder_name(name)}{_suffix(path, fmt, 'run')}"
-        files[run_files[name]] = cut_run(path, fmt, shards)
+        cut_name = f"runs/{safe_folder_name(name)}{_suffix(path, fmt, 'run')}"
+        if name in run_files:  # a replicate of the run: runs/dense-2.trec, ...
+            more = replicate_files.setdefault(name, [])
+            stem = f"runs/{safe_folder_name(name)}-{len(more) + 2}"
+            cut_name = f"{stem}{_suffix(path, fmt, 'run')}"
+            more.append(cut_name)
+        else:
+            run_files[name] = cut_name
+        files[cut_name] = cut_run(path, fmt, shards)
         inputs.append((f"run {name!r}", path))
-    verdict_name = None
-    if verdicts is not None:
-        verdict_path = Path(verdicts)
+    trials = [verdicts] if isinstance(verdicts, str | Path) else list(verdicts or [])
+    verdict_names = []
+    for number, verdict_file in enumerate(trials, start=1):
+        verdict_path = Path(verdict_file)
         verdict_set = load_verdicts(
             verdict_path, verdict_format, metric=verdict_metric, threshold=verdict_threshold
         )
         fmt = detect_format(verdict_path, verdict_format, "verdict", verdict_metric)
-        verdict_name = "verdicts" + _suffix(verdict_path, fmt, "verdicts")
-        files[verdict_name] = cut_verdicts(verdict_path, verdict_set, gold_set, shards)
+        # judge trials keep their order: verdicts-1, verdicts-2, ...
+        stem = "verdicts" if len(trials) == 1 else f"verdicts-{number}"
+        verdict_names.append(stem + _suffix(verdict_path, fmt, "verdicts"))
+        files[verdict_names[-1]] = cut_verdicts(verdict_path, verdict_set, gold_set, shards)
         inputs.append(("the verdicts", verdict_path))
     plan = ShardPlan(
         folders=[out / f"shard-{shard}" for shard in range(shards)],
         gold=gold_name,
         runs=run_files,
-        verdicts=verdict_name,
+        verdicts=verdict_names,
+        replicates=replicate_files,
         questions=questions,
         gold_fingerprint=gold_set.fingerprint,
     )
@@ -399,6 +410,9 @@ def _manifest(plan: ShardPlan) -> dict[str, Any]:
         "gold": plan.gold,
         "gold_fingerprint": plan.gold_fingerprint,
         "runs": plan.runs,
-        "verdicts": plan.verdicts,
+        # a run given several times: its other replicates' files (runs holds the first)
+        "replicates": plan.replicates,
+        # one file's name, or the judge trials' names in order
+        "verdicts": plan.verdicts if len(plan.verdicts) > 1 else next(iter(plan.verdicts), None),
         "measure": plan.command(["--out", "OUT"]),
     }

@@ -263,6 +263,7 @@ TransitionState = Literal[
     "missed_wrong",
     "unanswerable",
     "no_verdict",
+    "tied",
     "retrieved",
     "missed",
 ]
@@ -271,9 +272,22 @@ TransitionState = Literal[
 # "from" is a keyword: these two are declared in TypedDict's functional form.
 TransitionMove = TypedDict(
     "TransitionMove",
-    {"from": TransitionState, "to": TransitionState, "count": int, "questions": list[str]},
+    {
+        "from": TransitionState,
+        "to": TransitionState,
+        "count": int,
+        "questions": list[str],
+        "flaky": list[str],
+    },
 )
-"""Questions that went from one state to another, largest moves first."""
+"""Questions that went from one state to another, largest moves first; ``flaky``: those
+of them whose judge trials or run replicates disagree (in this report or the baseline):
+no regression."""
+
+
+class FlakyMoved(TypedDict):
+    count: int
+    ids: list[str]
 
 
 class TransitionTest(TypedDict):
@@ -329,6 +343,8 @@ class TransitionsEntry(TypedDict):
     unchanged: int
     moved: int
     moves: list[TransitionMove]
+    flaky: FlakyMoved
+    """The moved questions that are flaky: marked so, never read as regressions."""
     tests: list[TransitionTest]
     only_in_baseline: int
     only_in_this_report: int

@@ -177,6 +177,16 @@ class SliceNumbers(TypedDict):
     intervals: dict[str, list[float] | None]
 
 
+class Listed(TypedDict):
+    count: int
+    ids: list[str]
+
+
+class RunReplicates(TypedDict):
+    count: int
+    files: list[str]
+
+
 class RunSection(TypedDict):
     source: str
     order: str
@@ -208,6 +218,13 @@ class RunSection(TypedDict):
     context_words: NotRequired[QuantitySummary]
     """Words sent per question (runs of non-space characters in the top k_ctx chunks'
     text), with chunk maps that hold text, when the report has latency or cost."""
+    replicates: NotRequired[RunReplicates]
+    """Present when the run was given several times (replicates of one system): the
+    means are then the mean over replicates of each question's value."""
+    flaky: NotRequired[Listed]
+    """With replicates: questions whose hit@k_ctx differs between them."""
+    noise_floor: NotRequired[dict[str, float | None]]
+    """With replicates: measure -> max - min of the replicates' means."""
 
 
 class WarningEntry(TypedDict):
@@ -259,9 +276,18 @@ class HygieneSection(TypedDict):
     forbidden: Forbidden
 
 
-class Listed(TypedDict):
-    count: int
-    ids: list[str]
+class CellRange(TypedDict):
+    min: int
+    max: int
+
+
+class JudgeAgreement(TypedDict):
+    questions: int
+    """Questions every trial judged (correct or wrong): the kappa's subjects."""
+    fleiss_kappa: float | None
+    """None when every vote is alike (chance agreement 1) or no question qualifies."""
+    unanimous: float | None
+    """The share of those questions whose trials all agree."""
 
 
 class VerdictsSection(TypedDict):
@@ -278,6 +304,17 @@ class VerdictsSection(TypedDict):
     unknown_questions: Listed
     unknown_verdicts: Listed
     other_runs: list[str]
+    trials: int
+    """How many times the same answers were judged (``--verdicts`` given that often)."""
+    flaky: Listed
+    """Questions whose trials' known verdicts disagree."""
+    tied: Listed
+    """Questions with as many trials saying correct as wrong: out of the cells."""
+    cell_ranges: dict[str, CellRange] | None
+    """Cell -> its min..max count over the trials (the cells are the majority's); None
+    for one trial."""
+    agreement: JudgeAgreement | None
+    """The judge's agreement with itself; None for one trial."""
 
 
 class CellCounts(TypedDict):

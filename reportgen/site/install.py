@@ -42,6 +42,8 @@ from reportgen.site.lock import site_lock
 from reportgen.site.swap import exchange
 
 HISTORY = "history.jsonl"
+ARCHIVE = "history-archive.jsonl"
+"""Lines ``publish --keep`` moved out of history.jsonl: appended, never read back."""
 INDEX = "index.html"
 STAGING_PREFIX = ".publish-"
 JOURNAL = "journal.json"
@@ -101,6 +103,17 @@ def _sha256(path: Path) -> str | None:
         return None
 
 
+def _raw(path: Path) -> list[bytes]:
+    """A file's bytes (none when missing); a link is refused, never followed."""
+    if path.is_symlink():
+        raise InputError(
+            path,
+            "a symbolic link; publish writes a site's files only inside it",
+            "replace the link with the file itself (publish writes no links)",
+        )
+    return [path.read_bytes()] if path.is_file() else []
+
+
 def _lines(path: Path) -> list[bytes]:
     return path.read_bytes().splitlines(keepends=True) if path.is_file() else []
 
@@ -125,9 +138,12 @@ def install(
     history: bytes,
     index: bytes,
     pruned: Sequence[str],
+    archived: Sequence[bytes] = (),
 ) -> None:
     """Swap ``staging/version`` in, then write ``history`` and ``index``, then remove the
-    ``pruned`` folders; ``line`` is the history line the journal lets recovery add."""
+    ``pruned`` folders; ``line`` is the history line the journal lets recovery add.
+    ``archived`` lines are appended to the archive first: a kill may repeat one there,
+    never lose one."""
     staged, target, aside = staging / version, site / version, staging / PREVIOUS
     journal = {
         "version": version,
@@ -135,6 +151,8 @@ def install(
         "report_sha256": _sha256(staged / "report.json"),
     }
     atomic_write(staging / JOURNAL, json.dumps(journal).encode(), "--site")
+    if archived:
+        atomic_write(site / ARCHIVE, b"".join([*_raw(site / ARCHIVE), *archived]), "--site")
     how = _swap_in(staged, target, aside)
     try:
         atomic_write(site / HISTORY, history, "--site")
@@ -195,7 +213,7 @@ def recover(site: Path) -> list[str]:
         if note:
             notes.append(note)
         shutil.rmtree(staging, ignore_errors=True)
-    for name in (HISTORY, INDEX):
+    for name in (HISTORY, INDEX, ARCHIVE):
         for leftover in site.glob(f".{name}.*.tmp"):
             leftover.unlink(missing_ok=True)
     last = {entry["version"]: entry for entry in load_history(history_path)}

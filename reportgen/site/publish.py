@@ -1,7 +1,8 @@
 """The versioned site: one folder per report version, an index with trends, a history.
 
 ``publish`` (publishing.py) copies a report folder to ``SITE/<version>/``, appends
-lines to ``SITE/history.jsonl`` and rebuilds ``SITE/index.html`` from that history
+lines to ``SITE/history.jsonl`` (with ``--keep``, the lines past its bound move to
+``SITE/history-archive.jsonl``) and rebuilds ``SITE/index.html`` from that history
 with what this module draws: the history line of a report, the versions table and
 the trends.
 """
@@ -18,7 +19,14 @@ from typing import Any
 
 from markupsafe import Markup
 
-from reportgen.core.git import is_ancestor, newest_first
+from reportgen.core.git import (
+    head_commit,
+    is_ancestor,
+    is_shallow,
+    newest_first,
+    same_commit,
+    unknown_commits,
+)
 from reportgen.core.labels import created_at
 from reportgen.errors import UsageError, printable
 from reportgen.load.previous.published import FINGERPRINT_FROM, load_history, load_report_dir
@@ -41,6 +49,10 @@ from reportgen.site.slices import slices_entry, slices_trend_specs
 DEFAULT_LOCK_TIMEOUT = 60.0
 DEFAULT_MAX_SITE_MB = 500.0
 """Half of GitHub Pages' 1 GB limit: room to notice and prune before deploys fail."""
+DEFAULT_SITE_LIMIT_MB = 1000.0
+"""GitHub Pages' limit: a larger site is refused, since Pages would not deploy it."""
+NOT_SERVED = (".git",)
+"""What a site folder may hold that Pages does not serve (a checkout's git data)."""
 HEADLINE_MEASURES = (
     ("hit", "hit"),
     ("recall", "recall"),
@@ -323,6 +335,8 @@ class Published:
     """What was done about publishes that had been killed, one sentence each."""
     warnings: list[str] = field(default_factory=list)
     """What the publisher should know: a failed gate, a site over its size budget."""
+    notes: list[str] = field(default_factory=list)
+    """How the order was read where git could not tell (commits no branch holds)."""
 
 
 def _pruned_lines(
@@ -337,7 +351,151 @@ def _pruned_lines(
         return []
     standing = [entry for entry in latest_by_version(history) if not entry.get("pruned")]
     oldest = standing[: max(len(standing) - keep, 0)]
-    return [{**entry, "pruned": published} for entry in oldest if entry["version"] != version]
+    return [
+        {**{key: value for key, value in entry.items() if key != "order"}, "pruned": published}
+        for entry in oldest
+        if entry["version"] != version
+    ]
+
+
+HistoryLine = tuple[bytes, dict[str, Any]]
+"""A line of history.jsonl as written, and its entry as read."""
+
+
+def arrange_history(
+    lines: Sequence[HistoryLine], keep: int | None
+) -> tuple[list[HistoryLine], list[bytes]]:
+    """history.jsonl's lines to keep, in their order, and those to archive.
+
+    Without ``keep`` the history only grows. With it, the lines archived are every line
+    but a version's last, and the last lines of the pruned versions older than the
+    newest ``keep`` pruned ones: history.jsonl and the index hold at most twice ``keep``
+    versions, however many were ever published."""
+    if keep is None:
+        return list(lines), []
+    last = {entry["version"]: position for position, (_, entry) in enumerate(lines)}
+    order = [entry["version"] for entry in latest_by_version([entry for _, entry in lines])]
+    pruned = [version for version in order if lines[last[version]][1].get("pruned")]
+    dropped = set(pruned[: max(len(pruned) - keep, 0)])
+    kept: list[HistoryLine] = []
+    archived: list[bytes] = []
+    for position, (raw, entry) in enumerate(lines):
+        if last[entry["version"]] == position and entry["version"] not in dropped:
+            kept.append((raw, entry))
+        else:
+            archived.append(raw)
+    return kept, archived
+
+
+ORDER_RECORDED = 50
+"""Versions whose order (newest first) a history line records: enough for a baseline."""
+
+
+def index_order(history: Sequence[dict[str, Any]]) -> list[str]:
+    """The standing versions newest first, as the index shows them (at most
+    ORDER_RECORDED): recorded in each new history line, so that a reader who cannot see
+    the commits' ancestry (a shallow clone's --baseline-fallback newest) takes this
+    order rather than one by time."""
+    standing = [entry for entry in latest_by_version(history) if not entry.get("pruned")]
+    return [entry["version"] for entry in reversed(standing)][:ORDER_RECORDED]
+
+
+def _refuse_label_of_another_commit(
+    history: Sequence[dict[str, Any]], entry: dict[str, Any]
+) -> None:
+    """A label names one commit: two commits sharing a short prefix must not replace
+    each other's version."""
+    commit = entry.get("commit")
+    if not commit:
+        return
+    for other in history:
+        recorded = other.get("commit")
+        if other["version"] != entry["version"] or not isinstance(recorded, str) or not recorded:
+            continue
+        if not (same_commit(recorded, commit) or same_commit(commit, recorded)):
+            raise UsageError(
+                f"version {printable(entry['version'])} is already on the site for commit "
+                f"{printable(recorded)}, and this report measured commit {commit}: "
+                "publishing would replace the other commit's version",
+                f"report again with a label of its own, e.g. `--version {commit[:12]}`",
+            )
+
+
+def _refuse_unseen_ancestry(history: Sequence[dict[str, Any]]) -> list[str]:
+    """Versions are ordered (and pruned) by commit ancestry: in a shallow clone that
+    lacks commits the site records, the order would be a guess by time, and a re-run of
+    an old commit's job would become the newest and prune the newer ones. In a whole
+    clone, commits no branch holds (a force-push removed them) are ordered by report
+    time: the note returned says so."""
+    commits = [
+        commit for entry in history if isinstance(commit := entry.get("commit"), str) and commit
+    ]
+    if len(set(commits)) < 2 or head_commit() is None:
+        return []
+    unseen = unknown_commits(commits)
+    if not unseen:
+        return []
+    shown = ", ".join(printable(commit[:12]) for commit in unseen[:5])
+    more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
+    if not is_shallow():
+        versions = [str(entry["version"]) for entry in history if entry.get("commit") in unseen]
+        return [
+            f"the commits of versions {printable(', '.join(dict.fromkeys(versions)))} "
+            f"({shown}{more}) are on no branch of this repository (a force-push or a deleted "
+            "branch removed them): they are ordered by report time"
+        ]
+    raise UsageError(
+        f"this clone ({printable(Path.cwd())}) is shallow and lacks commits the site's "
+        f"versions record ({shown}{more}): publish orders and prunes versions by commit "
+        "ancestry, and cannot see it here; nothing was changed",
+        "check out the whole history (`fetch-depth: 0` in actions/checkout, or "
+        "`git fetch --unshallow`), then publish again",
+    )
+
+
+def served_size(site: Path) -> int:
+    """Bytes of the files Pages would serve from ``site`` (not a checkout's .git)."""
+    total = 0
+    for item in site.iterdir():
+        if item.name in NOT_SERVED:
+            continue
+        if item.is_file() and not item.is_symlink():
+            total += item.stat().st_size
+        elif item.is_dir() and not item.is_symlink():
+            total += _size(item)
+    return total
+
+
+def _refuse_over_limit(
+    site: Path,
+    staging: Path,
+    version: str,
+    pruned: Sequence[str],
+    history: bytes,
+    index: bytes,
+    limit_mb: float,
+) -> None:
+    """Refuse, before anything changes, a publish that would leave the site past
+    ``limit_mb``: Pages would refuse to deploy it."""
+    leaving = [site / version, *(site / name for name in pruned)]
+    after = (
+        served_size(site)
+        - _size(staging)
+        - sum(_size(folder) for folder in leaving if folder.is_dir())
+        + _size(staging / version)
+        - sum((site / name).stat().st_size for name in (HISTORY, INDEX) if (site / name).is_file())
+        + len(history)
+        + len(index)
+    )
+    limit = int(limit_mb * 1_000_000)
+    if after > limit:
+        raise UsageError(
+            f"the site would hold {after / 1_000_000:.1f} MB after this publish, past "
+            f"--site-limit-mb {limit_mb:g} (GitHub Pages refuses sites over 1 GB); "
+            "nothing was changed",
+            "prune old versions (`--keep N`), publish with --public (no texts), or raise "
+            "--site-limit-mb if the site is not served by GitHub Pages",
+        )
 
 
 def _encode(entry: dict[str, Any]) -> bytes:
@@ -370,6 +528,7 @@ def publish(
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     public: bool = False,
     max_site_mb: float = DEFAULT_MAX_SITE_MB,
+    site_limit_mb: float = DEFAULT_SITE_LIMIT_MB,
 ) -> Published:
     """Put the report of ``report_dir`` at ``site/<version>/`` and rebuild the index.
 
@@ -377,16 +536,18 @@ def publish(
     latest_by_version) and prunes the others: their lines stay in history.jsonl,
     marked, so the trends keep them. ``lock_timeout`` is how long to wait for another
     publisher of the same site. ``public`` leaves out every question and chunk text
-    (site/public.py). Past ``max_site_mb`` the result warns and names versions to prune.
+    (site/public.py). Past ``max_site_mb`` the result warns and names versions to prune;
+    a site that would pass ``site_limit_mb`` is refused, unchanged. With ``keep``,
+    history.jsonl keeps one line per version for the standing versions and the newest
+    ``keep`` pruned ones; the other lines move to history-archive.jsonl.
     """
     report_dir, site = Path(report_dir), Path(site)
     files = report_files(report_dir)
     if keep is not None and keep < 1:
         raise UsageError(f"--keep {keep} (keep) would keep no version", "give 1 or more")
-    if not max_site_mb > 0:
-        raise UsageError(
-            f"--max-site-mb {max_site_mb} (max_site_mb) leaves no room", "give a size above 0"
-        )
+    for name, size in (("--max-site-mb", max_site_mb), ("--site-limit-mb", site_limit_mb)):
+        if not size > 0:
+            raise UsageError(f"{name} {size} leaves no room", "give a size above 0")
     check_timeout(lock_timeout)
     report = load_report_dir(report_dir)
     _refuse_site_in_report(report_dir, site)
@@ -399,9 +560,17 @@ def publish(
         history = load_history(history_path)
         published = created_at().strftime("%Y-%m-%dT%H:%M:%SZ")
         entry = history_entry(report, published)
+        _refuse_label_of_another_commit(history, entry)
+        notes = _refuse_unseen_ancestry([*history, entry])
         pruned = _pruned_lines([*history, entry], version, keep, published)
+        entry["order"] = index_order([*history, entry, *pruned])
         old = history_path.read_bytes() if history_path.is_file() else b""
         line = _encode(entry)
+        old_lines = [
+            text.encode() + b"\n"
+            for text in old.decode("utf-8").removeprefix("\ufeff").splitlines()
+            if text.strip()
+        ]
         staging = new_staging(site)
         try:
             staged = staging / version
@@ -418,10 +587,17 @@ def publish(
                 for item in everything
                 if (site / item["version"]).is_dir()
             }
-            index = render_index(everything, {**folders, version: staged}).encode()
-            history_bytes = b"".join([old, line, *map(_encode, pruned)])
+            kept, archived = arrange_history(
+                list(zip([*old_lines, line, *map(_encode, pruned)], everything, strict=True)),
+                keep,
+            )
+            index = render_index([item for _, item in kept], {**folders, version: staged})
+            history_bytes = b"".join(raw for raw, _ in kept)
             names = [item["version"] for item in pruned]
-            install(site, staging, version, line, history_bytes, index, names)
+            _refuse_over_limit(
+                site, staging, version, names, history_bytes, index.encode(), site_limit_mb
+            )
+            install(site, staging, version, line, history_bytes, index.encode(), names, archived)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         warnings = _gate_warning(entry) + size_warning(
@@ -434,6 +610,7 @@ def publish(
         pruned=names,
         recovered=recovered,
         warnings=warnings,
+        notes=notes,
     )
 
 
@@ -450,14 +627,16 @@ def _gate_warning(entry: dict[str, Any]) -> list[str]:
 
 
 def _size(path: Path) -> int:
-    return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
+    return sum(
+        item.stat().st_size for item in path.rglob("*") if item.is_file() and not item.is_symlink()
+    )
 
 
 def size_warning(site: Path, history: Sequence[dict[str, Any]], max_site_mb: float) -> list[str]:
     """A warning when the site is over ``max_site_mb`` (MB of 10^6 bytes), naming the
     versions to prune until it fits: first those whose commit is not an ancestor of the
     latest version's (other branches' lines, oldest first), then the oldest."""
-    total = _size(site)
+    total = served_size(site)
     budget = int(max_site_mb * 1_000_000)
     if total <= budget:
         return []

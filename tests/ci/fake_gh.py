@@ -9,7 +9,9 @@ $FAKE_GH_STATE, so later calls (and the test) see what earlier ones did.
 
 $FAKE_GH_LOGIN is who the token is: a person's login answers `gh api user`; unset, it is
 the job's GITHUB_TOKEN, which posts as github-actions[bot] and gets 403 from /user, as on
-GitHub. $FAKE_GH_RACING_POST is the body another job posts just before this call's POST.
+GitHub; with $FAKE_GH_APP set, $FAKE_GH_LOGIN is a GitHub App's token, which also gets
+403 from /user and posts as that login. $FAKE_GH_RACING_POST is the body another job
+posts just before this call's POST.
 $FAKE_GH_FAIL answers every call with a failure: 403, 404, 502, auth (no token)
 or html (a proxy's page, exit 0).
 """
@@ -87,7 +89,7 @@ def api(state: dict[str, Any], call: dict[str, Any]) -> list[str]:
     path = call["path"].split("?")[0]
     method = call["method"]
     if path == "user":
-        if not os.environ.get("FAKE_GH_LOGIN"):
+        if not os.environ.get("FAKE_GH_LOGIN") or os.environ.get("FAKE_GH_APP"):
             raise LookupError("HTTP 403: Resource not accessible by integration (user)")
         return [json.dumps({"login": os.environ["FAKE_GH_LOGIN"]})]
     if m := re.fullmatch(r"repos/([^/]+/[^/]+)/pulls/(\d+)", path):

@@ -349,6 +349,16 @@ def test_an_unreadable_repository_stops_instead_of_skipping_the_baseline(
     assert "::error::Cannot read file://" in done.stdout and "::notice::" not in done.stdout
 
 
+@pytest.mark.parametrize("branch", ["gh-pages;touch x", "-x", "gh pages\n::error::forged"])
+def test_a_branch_name_git_cannot_use_stops_the_baseline_fetch_with_exit_2(
+    tmp_path: Path, site_remote: Path, branch: str
+) -> None:
+    done, out = run_script("fetch-site.sh", tmp_path, fetch_env(site_remote, branch))
+    assert done.returncode == 2 and out == {}
+    [line] = [line for line in done.stdout.splitlines() if line.startswith("::")]
+    assert line.startswith("::error::baseline-branch ") and "Fix: give the branch" in line
+
+
 NEVER_EMPTY = {"args"}
 """Arrays that always hold something when expanded (report.sh's args starts with two)."""
 
@@ -391,3 +401,49 @@ def test_an_all_zero_baseline_commit_is_none(tmp_path: Path, fake_reportgen: Pat
     done, _ = run_script("report.sh", tmp_path, {"REPORTGEN": str(fake_reportgen), **env})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "--baseline-commit" not in (tmp_path / "runner" / "argv.txt").read_text()
+
+
+@pytest.mark.parametrize("forced", [True, False])
+def test_a_push_whose_before_no_branch_holds_takes_the_first_parent(
+    tmp_path: Path, fake_reportgen: Path, forced: bool
+) -> None:
+    """After a force-push, `before` is orphaned: the measured commit's first parent is the
+    baseline commit, said in a notice; an unforced push keeps `before` while it exists."""
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    clean = {key: value for key, value in os.environ.items() if key != "GIT_DIR"}
+    subprocess.run([*git, "init", "-q"], check=True, env=clean)
+    commits = []
+    for message in ("a0", "c"):
+        subprocess.run(
+            [*git, "commit", "-q", "--allow-empty", "-m", message], check=True, env=clean
+        )
+        commits.append(
+            subprocess.run(
+                [*git, "rev-parse", "HEAD"], check=True, env=clean, capture_output=True, text=True
+            ).stdout.strip()
+        )
+    gone = "b" * 40  # the old tip the force-push removed: in no branch, not in the clone
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"before": gone, "forced": forced}))
+    env = {
+        "REPORTGEN": str(fake_reportgen),
+        "GITHUB_EVENT_NAME": "push",
+        "GITHUB_EVENT_PATH": str(event),
+        **inputs(baseline="site", baseline_commit=gone),
+    }
+    done, _ = run_script("report.sh", tmp_path, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
+    assert argv[argv.index("--baseline-commit") + 1] == commits[0]
+    reason = "this push was forced" if forced else "no branch holds it any more"
+    [notice] = [line for line in done.stdout.splitlines() if line.startswith("::notice::")]
+    assert notice.startswith(f"::notice::A forced push: {reason}")
+    assert f"so the commit before it ({gone}) is no baseline" in notice
+    assert f"the version of {commits[0]}, the first parent" in notice
+    # a push whose `before` the clone holds, unforced: `before` stays the baseline commit
+    event.write_text(json.dumps({"before": commits[0], "forced": False}))
+    (tmp_path / "github_output").write_text("")
+    done, _ = run_script("report.sh", tmp_path, {**env, "INPUT_BASELINE_COMMIT": commits[0]})
+    argv = (tmp_path / "runner" / "argv.txt").read_text().splitlines()
+    assert argv[argv.index("--baseline-commit") + 1] == commits[0]
+    assert "A forced push" not in done.stdout

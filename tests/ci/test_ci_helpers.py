@@ -102,6 +102,21 @@ def test_summary_over_budget_is_cut_at_a_line(
     assert all(line.endswith("|") for line in body[1:-2] if line)
 
 
+@pytest.mark.parametrize("text", ["x" * 1_600, "# title\n" + "y" * 1_600, "word " * 400])
+def test_summary_without_line_breaks_is_cut_near_the_budget_not_to_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    monkeypatch.setattr(ci, "STEP_SUMMARY_BUDGET", 600)
+    summary = tmp_path / "summary.md"
+    summary.write_text(text)
+    step = tmp_path / "step.md"
+    ci.append_step_summary(summary, {"GITHUB_STEP_SUMMARY": str(step)})
+    written = step.read_text()
+    assert len(written.encode()) <= 600
+    kept = written.split("\n\n_The rest was cut")[0]
+    assert len(kept) > 200 and text.startswith(kept)
+
+
 def _demo(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str, Path]:
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["demo", "--out", str(out), *args], env=env)
@@ -195,3 +210,48 @@ def test_cli_outside_ci_names_the_report_instead_of_a_dead_link(tmp_path: Path) 
     summary = (out / "summary.md").read_text()
     assert "· full report: index.html in the report folder (in CI, this run's artifacts)" in summary
     assert "](index.html)" not in summary
+
+
+def colliding_commits(repo: Path) -> tuple[str, str]:
+    """Two real commits of ``repo`` whose hashes share their first 7 characters: commit
+    objects hashed here until two collide (a birthday search, fixed contents, so always
+    the same pair), then written with git."""
+    import hashlib
+
+    tree = subprocess.run(
+        ["git", "hash-object", "-t", "tree", "-w", "--stdin"],
+        cwd=repo, input=b"", capture_output=True, check=True,
+    ).stdout.decode().strip()  # fmt: skip
+    seen: dict[str, bytes] = {}
+    for number in range(200_000):
+        body = (
+            f"tree {tree}\nauthor dev <dev@example.org> 1764000000 +0000\n"
+            f"committer dev <dev@example.org> 1764000000 +0000\n\nc{number}\n"
+        ).encode()
+        digest = hashlib.sha1(b"commit %d\0" % len(body) + body).hexdigest()
+        if digest[:7] in seen:
+            hashes = []
+            for data in (seen[digest[:7]], body):
+                written = subprocess.run(
+                    ["git", "hash-object", "-t", "commit", "-w", "--stdin"],
+                    cwd=repo, input=data, capture_output=True, check=True,
+                )  # fmt: skip
+                hashes.append(written.stdout.decode().strip())
+            return hashes[0], hashes[1]
+        seen[digest[:7]] = body
+    raise AssertionError("no collision found")
+
+
+def test_two_commits_sharing_seven_characters_get_labels_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GIT_DIR")  # conftest's: this test reads its own repository
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    first, second = colliding_commits(tmp_path)
+    assert first[:7] == second[:7] and first != second
+    labels = [ci.default_version({"GITHUB_SHA": full}, cwd=tmp_path) for full in (first, second)]
+    assert labels[0] != labels[1] and all(len(label) > 7 for label in labels)
+    assert first.startswith(labels[0]) and second.startswith(labels[1])
+    # outside the repository (git cannot tell): the plain 7 characters
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "none"))
+    assert ci.default_version({"GITHUB_SHA": first}, cwd=tmp_path) == first[:7]

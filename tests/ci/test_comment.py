@@ -261,3 +261,49 @@ def test_on_github_enterprise_server_gh_is_pointed_at_its_host() -> None:
     assert module.gh_env(env) == {**env, "GH_HOST": "git.acme.example", "GH_ENTERPRISE_TOKEN": "t"}
     for server in ("https://github.com", "file:///tmp/server"):
         assert module.gh_env({"GITHUB_SERVER_URL": server}) == {"GITHUB_SERVER_URL": server}
+
+
+@pytest.mark.parametrize(
+    ("summary", "kept"),
+    [
+        ("x" * 70_061, "x"),  # one line past GitHub's limit
+        ("# report\n" + "y" * 69_990, "y"),  # no line break in the first 60,000
+        ("# report\n" + "word " * 14_000, "word"),  # long, without a line break
+        ("# report\n```\n" + "code line\n" * 7_000, "code line"),  # inside a code block
+    ],
+)
+def test_a_long_summary_is_cut_below_the_limit_whatever_its_lines(
+    env: dict[str, str], summary: str, kept: str
+) -> None:
+    Path(env["SUMMARY"]).write_text(summary)
+    done = comment(env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [posted] = comments(env)
+    body = str(posted["body"])
+    assert 30_000 < len(body) <= 60_000 < 65_536
+    assert body.startswith(MARKER) and body.endswith(
+        "\n\n… cut here (GitHub's comment size limit).\n"
+    )
+    assert kept in body.removesuffix("… cut here (GitHub's comment size limit).\n")[-100:]
+    fences = [line for line in body.splitlines() if line.startswith("```")]
+    assert len(fences) % 2 == 0  # a code block cut open is closed before the note
+
+
+def test_an_app_token_without_comment_author_stays_sticky_and_says_how_to_fix(
+    env: dict[str, str],
+) -> None:
+    app = {**env, "FAKE_GH_LOGIN": "my-app[bot]", "FAKE_GH_APP": "1"}
+    first = comment(app)
+    assert first.returncode == 0, first.stdout + first.stderr
+    for run in range(2):
+        done = comment(app)
+        assert done.returncode == 0, done.stdout + done.stderr
+        [warning] = [line for line in done.stdout.splitlines() if line.startswith("::")]
+        assert warning.startswith("::warning::This token posts as my-app[bot], not ")
+        assert "Fix: set comment-author: my-app[bot]" in warning
+        [kept] = comments(env)  # one comment, not one per run
+        assert kept["user"]["login"] == "my-app[bot]", run  # type: ignore[index]
+    # with comment-author, no warning and no new comment to delete
+    done = comment({**app, "COMMENT_AUTHOR": "my-app[bot]"})
+    assert done.returncode == 0 and "::warning" not in done.stdout
+    assert done.stdout.startswith("Updated the comment on PR #7")

@@ -109,19 +109,39 @@ class Project:
         return self.git("-C", str(self.work), "rev-parse", "HEAD")
 
     def workflow_run(
-        self, event: str, sha: str, inputs: dict[str, str], pr: int | None = None
+        self,
+        event: str,
+        sha: str,
+        inputs: dict[str, str],
+        pr: int | None = None,
+        *,
+        shallow: bool = False,
+        push: dict[str, Any] | None = None,
     ) -> tuple[ActionRun, dict[str, str]]:
-        """One run of the action on a fresh runner, checked out at ``sha``."""
+        """One run of the action on a fresh runner, checked out at ``sha``: the whole
+        history, or with ``shallow`` as actions/checkout's default fetch-depth 1 does
+        (one commit, fetched by its hash). ``push`` is the push event's payload
+        (before, forced), which ${{ github.event }} reads too."""
         self.run_id += 1
         self.clock += 3600
         runner = self.root / f"run-{self.run_id}"
         workspace = runner / "workspace"
         runner.mkdir()
-        self.git("clone", "-q", str(self.origin), str(workspace))
+        if shallow:
+            self.git("init", "-q", str(workspace))
+            self.git("-C", str(workspace), "remote", "add", "origin", f"file://{self.origin}")
+            self.git(
+                "-C", str(workspace), "fetch", "-q", "--no-tags", "--depth=1", "origin",
+                f"+{sha}:refs/remotes/origin/main",
+            )  # fmt: skip
+        else:  # by URL, as over the network: objects no branch holds are not copied
+            self.git("clone", "-q", f"file://{self.origin}", str(workspace))
         self.git("-C", str(workspace), "checkout", "-q", sha)
         event_path = runner / "event.json"
         if pr is None:
-            event_path.write_text(json.dumps({"ref": "refs/heads/main", "after": sha}))
+            event_path.write_text(
+                json.dumps({"ref": "refs/heads/main", "after": sha, **(push or {})})
+            )
         else:
             pull_request_event(event_path, pr, sha, "acme/rag")
         server_url = f"file://{self.server}"
@@ -148,6 +168,7 @@ class Project:
             "event_name": event,
             "sha": sha,
             "workspace": str(workspace),
+            "event": json.loads(event_path.read_text()),
         }
         stand_ins = {
             "python": {"python-path": sys.executable},

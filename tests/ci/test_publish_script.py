@@ -360,3 +360,50 @@ def test_a_server_error_is_retried_then_said_to_be_the_servers(
     assert "::error::GitHub's server kept failing (5xx) for 1s" in done.stdout
     assert "nothing is wrong on your side" in done.stdout
     assert out == {}
+
+
+@pytest.mark.parametrize(
+    "branch", ["gh-pages;touch x", "gh pages", "gh-pages\n::error::forged", "-x"]
+)
+def test_a_branch_name_git_cannot_use_stops_at_once_with_exit_2(
+    tmp_path: Path, origin: Path, reports: dict[str, Path], branch: str
+) -> None:
+    started = time.monotonic()
+    done, out = publish(
+        tmp_path, reports["v1"], reportgen_command(tmp_path), BRANCH=branch, PUBLISH_TIMEOUT="60"
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert time.monotonic() - started < 10  # not retried for the time budget
+    [line] = [line for line in done.stdout.splitlines() if line.startswith("::")]
+    assert line.startswith("::error::baseline-branch ") and "is not a name git can give" in line
+    assert "Fix: give the branch that holds the site" in line
+    assert out == {} and not (tmp_path / "x").exists()
+    assert not git("--git-dir", str(origin), "for-each-ref").strip()  # nothing pushed
+
+
+@pytest.mark.slow  # three real publishes
+def test_the_site_size_warns_as_an_annotation_and_a_site_past_the_limit_is_not_pushed(
+    tmp_path: Path, origin: Path, reports: dict[str, Path]
+) -> None:
+    command = reportgen_command(tmp_path)
+    done, _ = publish(tmp_path, reports["v1"], command, GITHUB_ACTIONS="true")
+    assert done.returncode == 0, done.stdout + done.stderr
+    # what Pages serves is counted: the checkout's .git (as large again) is not
+    site = tmp_path / "runner-temp" / "reportgen-site"
+    served = sum(p.stat().st_size for p in site.rglob("*") if p.is_file() and ".git" not in p.parts)
+    budget = served * 1.2 / 1_000_000
+    done, _ = publish(
+        tmp_path, reports["v2"], command, GITHUB_ACTIONS="true",
+        PUBLISH_ARGS=f"--max-site-mb\n{budget}\n",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    [warning] = [line for line in done.stdout.splitlines() if line.startswith("::warning")]
+    assert warning.startswith("::warning title=reportgen publish::the site holds ")
+    assert f"over --max-site-mb {budget:g}" in warning and "prune v1" in warning
+    assert history(origin) == ["v1", "v2"]
+    pushed = branch_files(origin)
+    done, _ = publish(tmp_path, reports["v3"], command, PUBLISH_ARGS=f"--site-limit-mb\n{budget}\n")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "past --site-limit-mb" in done.stderr and "nothing was changed" in done.stderr
+    assert "::error::reportgen publish stopped with exit code 2" in done.stdout
+    assert history(origin) == ["v1", "v2"] and branch_files(origin) == pushed

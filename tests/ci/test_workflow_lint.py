@@ -313,3 +313,17 @@ def test_the_pages_recipe_queues_its_deployments() -> None:
     assert "concurrency" not in document and "concurrency" not in document["jobs"]["publish"]
     assert deploy["steps"][0]["with"]["ref"] == "gh-pages"
     assert "Source: GitHub Actions" in CI_PAGE.read_text()
+
+
+def test_pages_deploys_the_default_branchs_docs_not_the_runs_commit() -> None:
+    """A re-run of an old main run deploys last: the docs it adds must be main's newest."""
+    document = YAML(typ="safe").load((REPO / ".github/workflows/pages.yml").read_text())
+    checkouts = [
+        step.get("with", {})
+        for step in document["jobs"]["deploy"]["steps"]
+        if str(step.get("uses", "")).startswith("actions/checkout@")
+    ]
+    assert [given.get("ref") for given in checkouts] == [
+        "${{ github.event.repository.default_branch }}",
+        "gh-pages",
+    ]

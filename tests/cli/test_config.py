@@ -45,7 +45,8 @@ def test_the_documented_example_sets_what_it_says(tmp_path: Path) -> None:
     params = context(tmp_path).params
     assert params["ks"] == (1, 3, 5, 10) and params["context_k"] == 5
     assert params["formats"] == ("html", "md", "json")
-    assert params["verdicts"] == Path("eval/verdicts.jsonl")
+    # one file, as a repeatable option holds it (several: judge trials)
+    assert params["verdicts"] == (Path("eval/verdicts.jsonl"),)
     assert params["verdicts_run"] == "rerank"
     assert params["run_index_versions"] == {"rerank": "kb-2026-11-02"}
     assert params["as_of"] == date(2026, 11, 30)  # the option gives the day itself
@@ -76,6 +77,10 @@ def sample(param: click.Option, folder: Path) -> Any:
     kind = param.type
     if param.is_flag:
         return not param.default
+    if param.multiple and isinstance(kind, click.Path):  # --verdicts: judge trials
+        for name in ("first.file", "second.file"):
+            (folder / name).write_text("")
+        return ["first.file", "second.file"]
     if param.multiple:
         return ["rerank=kb-1"]
     if isinstance(kind, click.Choice):

@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 from click.testing import CliRunner
 
+from reportgen.analyse.ppi import draw_audit
 from reportgen.cli import cli
 from tests.analyse.ppi.simulation import judged, world
 
@@ -100,3 +101,36 @@ def test_an_audit_into_a_qrels_gold_file_is_refused(tmp_path: Path):
         "--out", tmp_path / "new.qrels",
     )  # fmt: skip
     assert code == 2 and "JSON Lines" in output
+
+
+def test_a_drawn_question_the_gold_set_already_grades_counts_as_audited(tmp_path: Path):
+    # the export has nothing to queue for a drawn question the gold set grades whole, so
+    # it gets no `audit` mark; the report must still count it as part of the drawn sample
+    truth = _inputs(tmp_path)
+    judge = pl.read_csv(tmp_path / "judge.csv")
+    whole = draw_audit(judge["qid"].unique().to_list(), 40, 5)[0]
+    grades = {c: g for _, c, g in truth.filter(pl.col("qid") == whole).iter_rows()}
+    with (tmp_path / "gold.jsonl").open("a") as gold:
+        gold.write(json.dumps({"id": whole, "gold": grades}) + "\n")
+    code, output = _export(tmp_path, "audit.csv", "--sample", "40", "--seed", "5")
+    assert code == 0, output
+    assert "of 39 question(s)" in output and "1 drawn question(s) the gold set already" in output
+    queue = pl.read_csv(tmp_path / "audit.csv", schema_overrides={"grade": pl.Int64})
+    assert whole not in queue["qid"].to_list() and queue["qid"].n_unique() == 39
+    graded = queue.drop("grade").join(truth, on=["qid", "chunk_id"], how="left")
+    graded.with_columns(pl.col("grade").fill_null(0)).write_csv(tmp_path / "graded.csv")
+    code, output = _invoke(
+        "label", "import", tmp_path / "gold.jsonl", tmp_path / "graded.csv",
+        "--out", tmp_path / "gold-v2.jsonl", "--version", "v2",
+    )  # fmt: skip
+    assert code == 0, output
+    code, output = _invoke(
+        "report", tmp_path / "gold-v2.jsonl", f"a={tmp_path / 'run.trec'}", "--judgments",
+        tmp_path / "judge.csv", "--out", tmp_path / "report", "--format", "json",
+    )  # fmt: skip
+    assert code == 0, output
+    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    audit = report["secondary_judgments"]["audit"]
+    assert audit["questions"] == 40 and audit["guards"] == []
+    assert "ppi_audit_not_random" not in {w["code"] for w in report["warnings"]}
+    assert report["secondary_judgments"]["ppi"]["a"]["recall@5"]["n_human"] == 40

@@ -131,6 +131,35 @@ def verdicts_naming_the_run(data: DataSet, root: Path, options: Options) -> Outc
     return report_cli(root, gold, _named(root, "trec"), options, verdicts, named=False)
 
 
+def judge_trials(data: DataSet, root: Path, options: Options) -> Outcome:
+    """The verdicts as three judge trials, the third flipping every known verdict: the
+    majority is the plain file's, so the cells must be too (issue 38)."""
+    for name in RUNS:
+        w.run_trec(data, name, root / "runs" / f"{name}.trec")
+    plain_rows = w.verdict_records(data)
+    flipped = [
+        {**row, "correct": None if row["correct"] is None else not row["correct"]}
+        for row in plain_rows
+    ]
+    trials = [w.lines(root / f"judge-{n}.jsonl", rows) for n, rows in enumerate(
+        (plain_rows, plain_rows, flipped), start=1
+    )]  # fmt: skip
+    verdicts = [x for path in trials for x in ("--verdicts", str(path))]
+    return report_cli(root, _gold(data, root, options), _named(root, "trec"), options, verdicts)
+
+
+def replicates(data: DataSet, root: Path, options: Options) -> Outcome:
+    """Every run the verdicts do not judge given twice (replicates alike): the mean of two
+    equal values is the value, so every number must be the plain report's (issue 38)."""
+    for name in RUNS:
+        w.run_trec(data, name, root / "runs" / f"{name}.trec")
+    runs = _named(root, "trec")
+    twice = [spec for spec in runs if not spec.startswith(f"{options.judged}=")]
+    return report_cli(
+        root, _gold(data, root, options), [*runs, *twice], options, _verdicts(data, root)
+    )
+
+
 def _files(suffix: str, write: Callable[[DataSet, str, Path], Path]) -> PathFunction:
     def path(data: DataSet, root: Path, options: Options) -> Outcome:
         for name in RUNS:
@@ -292,6 +321,8 @@ WAYS: dict[str, Way] = {
     "ranx-json": Way(_files("json", w.run_ranx)),
     "verdicts-name-the-run": Way(verdicts_naming_the_run),
     "verdicts-csv": Way(verdicts_csv),
+    "judge-trials": Way(judge_trials),
+    "replicates": Way(replicates),
     "gold-qrels": Way(
         _gold_file(w.gold_qrels, "gold.qrels"), NO_UNANSWERABLE, kinds=False, evidence=False
     ),

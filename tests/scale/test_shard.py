@@ -219,10 +219,10 @@ def test_verdict_shards_unite_into_the_verdicts(tmp_path: Path, fmt: str) -> Non
         verdict_metric=options.get("metric"),  # type: ignore[arg-type]
         verdict_threshold=options.get("threshold"),  # type: ignore[arg-type]
     )
-    assert plan.verdicts is not None
+    (name,) = plan.verdicts
     whole = load_verdicts(path, **options)  # type: ignore[arg-type]
     parts = [
-        load_verdicts(folder / plan.verdicts, **options)  # type: ignore[arg-type]
+        load_verdicts(folder / name, **options)  # type: ignore[arg-type]
         for folder in shard_folders(tmp_path / "out")
     ]
     assert {p.format for p in parts} == {whole.format}
@@ -249,8 +249,8 @@ def test_shard_measure_merge_gives_the_whole_reports_numbers(tmp_path: Path) -> 
     outs = []
     for i, folder in enumerate(plan.folders):
         runs = [(name, folder / path) for name, path in plan.runs.items()]
-        assert plan.verdicts is not None
-        inputs = ReportInputs(folder / plan.gold, runs, verdicts=folder / plan.verdicts)
+        (verdict_file,) = plan.verdicts
+        inputs = ReportInputs(folder / plan.gold, runs, verdicts=folder / verdict_file)
         make_report(ReportRequest(inputs, ReportOutputs(tmp_path / f"out-{i}", formats=())))
         outs.append(tmp_path / f"out-{i}")
     merged = merge_reports(outs, tmp_path / "merged").report

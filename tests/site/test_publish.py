@@ -188,17 +188,27 @@ def test_keep_prunes_the_oldest_folders_and_the_history_keeps_their_points(
     history_before = (site / "history.jsonl").read_bytes()
     published = publish(reports["v9"], site, keep=2)
     assert published.pruned == ["v2"]  # the oldest by creation time, not by label
-    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v10", "v9"]
+    assert sorted(p.name for p in site.iterdir()) == [
+        "history-archive.jsonl",
+        "history.jsonl",
+        "index.html",
+        "v10",
+        "v9",
+    ]
+    # With --keep the history holds one line per version: v2's first line is archived
     history = (site / "history.jsonl").read_bytes()
-    assert history.startswith(history_before)  # still append-only
+    archive = (site / "history-archive.jsonl").read_bytes()
+    assert archive == history_before.splitlines(keepends=True)[0]
     lines = [json.loads(line) for line in history.decode().splitlines()]
     assert [(line["version"], "pruned" in line) for line in lines] == [
-        ("v2", False),
         ("v10", False),
         ("v9", False),
         ("v2", True),
     ]
-    assert {**lines[3], "pruned": None} == {**lines[0], "pruned": None}  # its numbers kept
+    first = json.loads(archive)
+    del first["order"]  # the order it recorded is not copied to the pruned line
+    assert {**lines[2], "pruned": None} == {**first, "pruned": None}  # its numbers kept
+    assert lines[1]["order"] == ["v9", "v10"]  # the index's order, newest first
     index = (site / "index.html").read_text()
     assert "Versions (3)" in index
     row = index.split('<th scope="row">v2</th>')[1].split("</tr>")[0]
@@ -212,7 +222,13 @@ def test_keep_prunes_the_oldest_folders_and_the_history_keeps_their_points(
     # v2, published again, keeps its folder; v9 stays the newest (by creation time, as
     # these reports record no commit): an older version published late never prunes it
     assert "Pruned (--keep 1): v10\n" in result.output
-    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v2", "v9"]
+    assert sorted(p.name for p in site.iterdir()) == [
+        "history-archive.jsonl",
+        "history.jsonl",
+        "index.html",
+        "v2",
+        "v9",
+    ]
 
 
 def test_keep_and_lock_timeout_are_checked(reports: dict[str, Path], tmp_path: Path) -> None:
@@ -222,3 +238,58 @@ def test_keep_and_lock_timeout_are_checked(reports: dict[str, Path], tmp_path: P
         )
         assert result.exit_code == 2 and "Traceback" not in result.output
     assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.slow  # three publishes of demo reports
+def test_a_publish_past_the_site_limit_is_refused_and_changes_nothing(
+    reports: dict[str, Path], tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    publish(reports["v2"], site)
+    (site / ".git").mkdir()
+    (site / ".git" / "pack").write_bytes(b"x" * 3_000_000)  # a checkout's: Pages serves none
+    before = tree(site)
+    served = sum(len(data) for name, data in before.items() if not name.startswith(".git/"))
+    limit = served * 1.5 / 1_000_000  # room for one version's files, not for two
+    result = CliRunner().invoke(
+        cli,
+        ["publish", str(reports["v10"]), "--site", str(site), "--site-limit-mb", str(limit)],
+    )
+    assert result.exit_code == 2, result.output
+    assert f"past --site-limit-mb {limit:g} (GitHub Pages refuses sites over 1 GB)" in result.output
+    assert "nothing was changed. Fix: prune old versions (`--keep N`)" in result.output
+    assert tree(site) == before
+    # the same site under a limit that .git alone would pass: published, and no warning
+    result = CliRunner().invoke(
+        cli,
+        ["publish", str(reports["v10"]), "--site", str(site), "--max-site-mb", str(limit * 2)],
+        env={"GITHUB_ACTIONS": "true"},
+    )
+    assert result.exit_code == 0 and "warning" not in result.stderr + result.stdout
+    result = CliRunner().invoke(
+        cli,
+        ["publish", str(reports["v10"]), "--site", str(site), "--max-site-mb", str(limit)],
+        env={"GITHUB_ACTIONS": "true"},
+    )
+    assert result.exit_code == 0
+    assert result.stderr.startswith("warning: the site holds")
+    [annotation] = [line for line in result.stdout.splitlines() if line.startswith("::")]
+    assert annotation.startswith("::warning title=reportgen publish::the site holds")
+
+
+@pytest.mark.slow  # three publishes of demo reports
+def test_keep_bounds_the_history_and_the_index(reports: dict[str, Path], tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    for version in ("v2", "v10", "v9", "v9"):
+        publish(reports[version], site, keep=1)
+    lines = [json.loads(line) for line in (site / "history.jsonl").read_text().splitlines()]
+    # v9 stands, v10 is the one pruned version kept (keep 1); v2 and superseded lines
+    # moved to the archive
+    assert [(line["version"], bool(line.get("pruned"))) for line in lines] == [
+        ("v10", True),
+        ("v9", False),
+    ]
+    archived = (site / "history-archive.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["version"] for line in archived) == ["v10", "v2", "v2", "v9"]
+    index = (site / "index.html").read_text()
+    assert "Versions (2)" in index and '<th scope="row">v2</th>' not in index

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reportgen.api import ReportOutputs, ReportSettings, demo_request, make_report
-from reportgen.errors import InputError
+from reportgen.errors import InputError, UsageError
 from reportgen.load.previous.baseline import load_baseline
 from reportgen.site.publish import publish
 
@@ -93,3 +93,17 @@ def test_ancestry_orders_the_site_and_keep(
     with pytest.raises(InputError, match="the ancestors' versions c0, c1 were pruned"):
         load_baseline(site, commit=commits[1])
     assert load_baseline(site, commit=c3).selection["rule"] == "commit"  # type: ignore[index]
+
+
+@pytest.mark.slow  # one publish of the demo report
+def test_a_label_another_commit_holds_is_refused_not_replaced(demo: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    first, second = "abc1234" + "0" * 33, "abc1234" + "f" * 33  # one 7-character prefix
+    publish(version_of(demo, tmp_path / "a", "abc1234", first, "2026-01-01T00:00:00Z"), site)
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    other = version_of(demo, tmp_path / "b", "abc1234", second, "2026-01-02T00:00:00Z")
+    with pytest.raises(UsageError) as refused:
+        publish(other, site)
+    assert f"version abc1234 is already on the site for commit {first}" in str(refused.value)
+    assert f"--version {second[:12]}" in str(refused.value)
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before

@@ -98,10 +98,11 @@ VERDICTS_FILE = declare(
     VERDICTS,
     "--verdicts",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
+    multiple=True,
     help="End-to-end verdicts (was each answer correct?): adds the four cells. JSONL or "
     "CSV with id, correct[, run, abstained], promptfoo's results.json, a DeepEval test "
-    "run, or a ragas results CSV.",
+    "run, or a ragas results CSV. Repeatable: the same answers judged again (judge "
+    "trials); the cells come from the majority, flaky questions are listed.",
 )
 VERDICTS_RUN = declare(
     VERDICTS,

@@ -246,8 +246,10 @@ PUBLISHING = (
         metavar="N",
         help="Keep the newest N version folders (by commit ancestry, read with git in the "
         "current directory; by creation time for versions without a commit) and prune the "
-        "others; their lines stay in history.jsonl, marked, so the trends keep their points. "
-        "The version published is never pruned by its own publish.",
+        "others; their lines stay in history.jsonl, marked, so the trends keep their points, "
+        "for the newest N pruned versions: older lines move to history-archive.jsonl, so "
+        "that the history and the index stay bounded. The version published is never "
+        "pruned by its own publish.",
     ),
     declare(
         OUTPUTS,
@@ -264,8 +266,19 @@ PUBLISHING = (
         default=500,
         show_default=True,
         metavar="MB",
-        help="Warn when the site grows past this many MB (GitHub Pages refuses 1 GB) and "
-        "name the versions to prune.",
+        help="Warn when the site grows past this many MB (what Pages serves, not .git; "
+        "GitHub Pages refuses 1 GB) and name the versions to prune; a ::warning:: "
+        "annotation under GitHub Actions.",
+    ),
+    declare(
+        OUTPUTS,
+        "--site-limit-mb",
+        type=click.FloatRange(min=0, min_open=True),
+        default=1000,
+        show_default=True,
+        metavar="MB",
+        help="Refuse (exit 2, the site unchanged) a publish that would leave the site "
+        "past this many MB: GitHub Pages refuses sites over 1 GB.",
     ),
     declare(
         OUTPUTS,

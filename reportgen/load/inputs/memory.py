@@ -32,6 +32,7 @@ from reportgen.load.inputs.gold import gold_set, load_gold, parsed_records, pars
 from reportgen.load.inputs.qrels import judged_frames
 from reportgen.load.inputs.ranking import rank_rows
 from reportgen.load.inputs.runs import listed_rows, load_run, scored_rows, table_rows
+from reportgen.load.inputs.trials import verdict_trials
 from reportgen.load.inputs.verdicts import load_verdicts, verdict_records
 
 Where = Callable[[int | None], str]
@@ -440,7 +441,22 @@ def is_one_run(value: Any) -> bool:
         return True
     if not isinstance(value, Mapping):
         return False
-    return not all(is_path(v) or is_frame(v) or _holds_lists(v) for v in value.values())
+    return not all(
+        is_path(v) or is_frame(v) or _holds_lists(v) or is_replicates(v) for v in value.values()
+    )
+
+
+def is_replicates(value: Any) -> bool:
+    """A list of runs of one system (replicates): paths as ``Path`` objects, DataFrames or
+    ``{qid: ...}`` dicts; a list of strings is a question's ranked chunk ids."""
+    return (
+        isinstance(value, list | tuple)
+        and bool(value)
+        and all(
+            isinstance(item, os.PathLike) or is_frame(item) or isinstance(item, Mapping)
+            for item in value
+        )
+    )
 
 
 def _holds_lists(value: Any) -> bool:
@@ -470,7 +486,11 @@ def runs_from(value: Any, parameter: str = "runs") -> list[Run]:
                 f"{parameter} has a run named {name!r}, not a string",
                 "name each run with a string, e.g. {'bm25': ..., 'dense': ...}",
             )
-        runs.append(run_from(run, name, f"{parameter}[{name!r}]"))
+        if is_replicates(run):
+            label = f"{parameter}[{name!r}]"
+            runs += [run_from(one, name, f"{label}[{i}]") for i, one in enumerate(run)]
+        else:
+            runs.append(run_from(run, name, f"{parameter}[{name!r}]"))
     return runs
 
 
@@ -543,10 +563,23 @@ def _ranked(ranked: Any, where: str) -> dict[str, Any]:
 
 
 def verdicts_from(value: Any, parameter: str = "verdicts") -> VerdictSet:
-    """Verdicts from a path, ``{qid: correct}`` or ``{qid: {"correct": ..., "abstained":
-    ..., "run": ...}}`` (correct None: unknown, e.g. the judge errored)."""
+    """Verdicts from a path, ``{qid: correct}``, ``{qid: {"correct": ..., "abstained":
+    ..., "run": ...}}`` (correct None: unknown, e.g. the judge errored) or a DataFrame
+    with those columns; a list of them is the same answers judged again (judge trials)."""
+    if isinstance(value, list | tuple):
+        if not value:
+            raise _unreadable(parameter, value, "a non-empty list of verdicts")
+        return verdict_trials(
+            [verdicts_from(one, f"{parameter}[{number}]") for number, one in enumerate(value)]
+        )
     if is_path(value):
         return load_verdicts(value)
+    if is_frame(value):
+        frame = polars_frame(value, parameter)
+        numbered = enumerate(frame.to_dicts(), start=HEADER_LINE + 1)
+        with located(_rows_of(parameter, is_pandas(value))):
+            rows = verdict_records(Path(parameter), numbered).frame()
+        return VerdictSet(rows=rows, source=parameter, format="memory")
     if not isinstance(value, Mapping):
         raise _unreadable(parameter, value, "{qid: correct}")
     keys = list(value)

@@ -174,6 +174,12 @@ def with_trace_verdicts(
     """
     if given is None or traced is None:
         return given or traced
+    if given.trials:
+        raise UsageError(
+            f"the verdicts come from {len(given.trials)} judge trials ({given.source}) and "
+            f"from trace files ({traced.source}); a trace holds one trial",
+            "give the trials with --verdicts alone (runs as ranked lists), or drop --verdicts",
+        )
     if given.join_on == "question":
         raise UsageError(
             f"{given.source} joins verdicts by question text, the trace files by id",

@@ -24,7 +24,7 @@ report.json somewhere else on the machine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
@@ -72,6 +72,8 @@ class SiteVersion:
     """Its line in history.jsonl (None for a site without a history)."""
     commit: str | None = None
     """The commit it measured, when its report recorded one."""
+    place: int | None = None
+    """Its place in the index (0 = newest) as the last publish recorded it, if listed."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,7 @@ def _history_versions(site: Path, history: Path) -> list[SiteVersion]:
     last: dict[str, tuple[int, dict[str, Any]]] = {}
     for number, entry in history_entries(history, ("version", "created")):
         last[entry["version"]] = (number, entry)
+    places = _recorded_order(last.values())
     versions = []
     for label, (number, entry) in last.items():
         folder = _entry_folder(site, history, number, entry)
@@ -211,11 +214,25 @@ def _history_versions(site: Path, history: Path) -> list[SiteVersion]:
                 pruned=bool(entry.get("pruned")),
                 line=number,
                 commit=_commit_of(entry),
+                place=places.get(label),
             )
         )
     if not versions:
         raise InputError(history, "the history is empty", "publish a version first")
     return versions
+
+
+def _recorded_order(lines: Iterable[tuple[int, dict[str, Any]]]) -> dict[str, int]:
+    """Label -> place (0 = newest) in the order the newest publish recorded (``order``,
+    the index's, by commit ancestry); empty for histories written before it did."""
+    recorded = [
+        order
+        for _, entry in sorted(lines, key=lambda item: item[0])
+        if not entry.get("pruned")
+        and isinstance(order := entry.get("order"), list)
+        and all(isinstance(label, str) for label in order)
+    ]
+    return {label: place for place, label in enumerate(recorded[-1])} if recorded else {}
 
 
 def _entry_folder(site: Path, history: Path, number: int, entry: dict[str, Any]) -> Path:
@@ -281,7 +298,13 @@ def _choose(
     passed over."""
     newest = newest_first(
         [entry for entry in versions if not entry.pruned],
-        lambda entry: (entry.created, entry.line or 0, str(entry.folder)),
+        # Where git cannot order them (a shallow clone), the order the site's index
+        # showed at the last publish (recorded in its line), then creation time.
+        lambda entry: (
+            (1, -entry.place, "", "")
+            if entry.place is not None
+            else (0, entry.created, entry.line or 0, str(entry.folder))
+        ),
         lambda entry: entry.commit,
     )
     rule: Rule

@@ -40,14 +40,16 @@ from reportgen.load.previous.merge_schema import (
 from reportgen.measure.measures import measure_keys
 
 MERGE_FOLDER = "merge"
-JUDGE_SOURCE = "judgments.json"
-"""With --judgments: the file's name; its part of the grades, every run's values on them
-and the audit's marks are ppi_judgments, ppi_values and ppi_audit (.parquet)."""
-MERGE_DATA_FORMAT = 4
+PPI_FRAMES = ("ppi_judgments", "ppi_values", "ppi_audit")
+"""With --judgments (shard.json's ``judgments`` names the file): the shard's part of the
+judge's grades, every run's values on them and the audit's marks."""
+MERGE_DATA_FORMAT = 5
 """Bumped when merge/ changes so that an older merge would misread it (2: the runs'
 longest list and span traces, settings.context_k_assumed; 3: the run the verdicts
 judge, each chunk map's digest, the shard's place in its cut: a merge must not guess
-them; 4: the questions' own fields, for --slice-by and --cluster-by)."""
+them; 4: --judgments' PPI_FRAMES, each judge trial's verdicts and each run replicate's
+scores, which a merge of format 3 would drop unseen; 5: the questions' own
+fields, for --slice-by and --cluster-by)."""
 FRAMES = (
     *("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence"),
     "attributes",
@@ -68,6 +70,7 @@ SCHEMAS = {
     "evidence": EVIDENCE_SCHEMA,
     "attributes": ATTRIBUTES_SCHEMA,
     "verdicts": VERDICTS_SCHEMA,
+    "verdict_trials": pl.Schema([*VERDICTS_SCHEMA.items(), ("trial", pl.Int64)]),
     "sent": _by_run(SENT_SCHEMA),
 }
 """Each Parquet file's columns (scores.parquet's follow the settings: merge_schema.py)."""
@@ -122,13 +125,21 @@ def read_merge_data(folder: Path) -> ShardData:
     with reading(data):
         meta = _meta(data / "shard.json")
         names = [*FRAMES, *(["verdicts"] if meta["verdicts"] is not None else [])]
+        names += ["verdict_trials"] if (meta["verdicts"] or {}).get("trials") else []
+        names += (
+            ["replicate_scores"] if any(run["replicates"] for run in meta["runs"].values()) else []
+        )
         names += ["returned"] if meta["manifest"] is None else []
         names += ["sent"] if any(run["traced"] for run in meta["runs"].values()) else []
-        schemas = SCHEMAS | {"scores": scores_schema(meta)}
-        judged = data / JUDGE_SOURCE
-        if judged.is_file():
-            meta["judgments"] = _judge_source(judged)
-            names += ["ppi_judgments", "ppi_values", "ppi_audit"]
+        scores = scores_schema(meta)
+        schemas = SCHEMAS | {
+            "scores": scores,
+            "replicate_scores": pl.Schema(
+                [("run", pl.String), ("replicate", pl.Int64), *list(scores.items())[1:]]
+            ),
+        }
+        if meta["judgments"] is not None:
+            names += PPI_FRAMES
             schemas |= {
                 "ppi_judgments": JUDGE_SCHEMA,
                 "ppi_audit": ATTRIBUTES_SCHEMA,
@@ -137,17 +148,22 @@ def read_merge_data(folder: Path) -> ShardData:
                     + [(key, pl.Float64) for key in measure_keys(meta["settings"]["k"])]
                 ),
             }
+        for name in names:  # a file lost in a copy: refused, never merged without it
+            if not (data / f"{name}.parquet").is_file():
+                raise InputError(
+                    data / f"{name}.parquet",
+                    f"missing, and shard.json says the shard wrote it{_why(name, meta)}",
+                    "copy the shard's whole merge/ folder, or " + MERGE_DATA_FIX,
+                )
         frames = {name: _frame(data / f"{name}.parquet", schemas[name]) for name in names}
     return ShardData(folder, meta, frames)
 
 
-def _judge_source(path: Path) -> str:
-    """The --judgments file a shard read (merge/judgments.json), checked."""
-    record = json_document(path, MERGE_DATA_FIX)
-    source = record.get("source") if isinstance(record, dict) else None
-    if not isinstance(source, str):
-        raise InputError(path, 'not {"source": "..."} as reportgen writes it', MERGE_DATA_FIX)
-    return source
+def _why(name: str, meta: dict[str, Any]) -> str:
+    """What in shard.json calls for an optional file."""
+    if name in PPI_FRAMES:
+        return f" (measured with --judgments {meta['judgments']})"
+    return " (measured with verdicts)" if name == "verdicts" else ""
 
 
 def frame_digest(frame: pl.DataFrame, *keys: str, header: str = "") -> str:

@@ -75,6 +75,7 @@ RUN = {
     "traces": Maybe(int),
     "tied_hops": [str],
     "unmatched_traces": [{"trace_id": str, "reason": str, "line": Maybe(int)}],
+    "replicates": [str],
 }
 CUT_JSON = {"shard": int, "shards": int, "gold_fingerprint": str, "questions": int}
 """cut.json in a shard folder, and shard.json's ``cut``: the shard's place in its cut."""
@@ -105,12 +106,14 @@ SHARD_JSON = {
             "metric": Maybe(str),
             "threshold": Maybe(float),
             "judged": str,
+            "trials": [{"source": str, "format": str}],
         }
     ),
     "manifest": Maybe({"source": str, "index_version": Maybe(str)}),
     "checks": {"audience": Maybe(str), "as_of": Maybe(ISO_DATE)},
     "cut": Maybe(CUT_JSON),
     "spans_digest": Maybe(str),
+    "judgments": Maybe(str),
 }
 """shard.json as report/merge_data.py writes it (extra keys are ignored)."""
 

@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = '0808606095aac1c104b0fb82b170f48d919deb3330897a9c7eee43563cc90fc0'
+KEY = 'b571856c9033769ec088db8fb2f456104a8b6686013ea8ca554692d6c0084588'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -115,6 +115,11 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'replicates'):
+        pass
+        yield '<p class="note replicates">'
+        yield escape(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'replicates'))
+        yield '</p>'
     yield '  <div id="four-cells">\n'
     if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'cells'):
         pass
@@ -169,7 +174,13 @@ def root(context, missing=missing):
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'conclusion'))
         yield '</p>\n  <p class="pass-rate">'
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'pass_rate'))
-        yield '</p>\n  <p class="note rule-note">'
+        yield '</p>\n'
+        if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'trials'):
+            pass
+            yield '<p class="trials">'
+            yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'trials'))
+            yield '</p>'
+        yield '  <p class="note rule-note">'
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rule_note'))
         yield '</p>\n'
         l_0_table = environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'coverage')
@@ -221,7 +232,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
     l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
     if l_0_transitions_matrix is missing:
-        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 96 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 98 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
     context.vars['transitions_matrix'] = l_0_transitions_matrix
     context.exported_vars.discard('transitions_matrix')
     yield '  '
@@ -270,4 +281,4 @@ def root(context, missing=missing):
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=117&52=119&55=123&58=127&60=131&61=133&62=137&63=142&64=152&65=157&73=167&74=169&75=171&76=173&77=176&78=182&81=188&82=195&88=204&89=206&90=209&96=219&97=226&98=228&100=231&101=235&105=239&106=241&107=244&109=251&110=255&111=257&113=259&114=263'
+debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&50=116&52=122&53=124&56=128&59=132&61=136&62=138&63=142&64=147&65=157&66=162&74=172&75=174&76=176&77=182&78=184&79=187&80=193&83=199&84=206&90=215&91=217&92=220&98=230&99=237&100=239&102=242&103=246&107=250&108=252&109=255&111=262&112=266&113=268&115=270&116=274'

@@ -1,5 +1,5 @@
 # Generated from templates/_transitions.html.j2 by scripts/make_compiled_templates.py
-KEY = 'f9c4738431d23fdbabb3380f8df3d89debc0d42ed12e1633435f662fa885eb37'
+KEY = '8ea0a7c20d926e752ae8e307f1ac77b512e7354a3242abdae7d87b30def8f25f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_transitions.html.j2'
 
@@ -121,6 +121,13 @@ def root(context, missing=missing):
                         escape(environment.getattr(l_2_move, 'ids')),
                         '</span>',
                     ))
+                    if environment.getattr(l_2_move, 'flaky'):
+                        pass
+                        t_2.extend((
+                            ' <span class="flaky">(',
+                            escape(environment.getattr(l_2_move, 'flaky')),
+                            ')</span>',
+                        ))
                     if environment.getattr(l_2_move, 'test'):
                         pass
                         t_2.extend((
@@ -340,4 +347,4 @@ def root(context, missing=missing):
     context.vars['transitions_section'] = l_0_transitions_section = Macro(environment, macro, 'transitions_section', (), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=18&4=25&5=26&10=30&11=33&13=45&14=50&16=81&20=92&21=105&23=110&24=115&27=135&33=147&35=202&36=210&37=211&38=215&39=219&40=223&41=237&43=242&44=258&45=263&46=265&48=276&49=288&53=326'
+debug_info = '3=18&4=25&5=26&10=30&11=33&13=45&14=50&16=81&20=92&21=105&23=110&24=115&27=142&33=154&35=209&36=217&37=218&38=222&39=226&40=230&41=244&43=249&44=265&45=270&46=272&48=283&49=295&53=333'

@@ -1,5 +1,5 @@
 # Generated from templates/_transitions.md.j2 by scripts/make_compiled_templates.py
-KEY = 'e24bda26e420d8836cdbf456fcc344b7cf2f42d59f5dfa19c3ad985f854cc52b'
+KEY = '2677e018b09b710a874672edb2ff20e01c748677b7e897ec2661e4d3d605f11a'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_transitions.md.j2'
 
@@ -149,6 +149,13 @@ def root(context, missing=missing):
                         '): ',
                         str(t_2(environment.getattr(environment.getattr(l_2_group, 'move'), 'ids'))),
                     ))
+                    if environment.getattr(environment.getattr(l_2_group, 'move'), 'flaky'):
+                        pass
+                        t_3.extend((
+                            ' (',
+                            str(t_2(environment.getattr(environment.getattr(l_2_group, 'move'), 'flaky'))),
+                            ')',
+                        ))
                     if environment.getattr(environment.getattr(l_2_group, 'move'), 'test'):
                         pass
                         t_3.extend((
@@ -173,4 +180,4 @@ def root(context, missing=missing):
     context.vars['transitions_md'] = l_0_transitions_md = Macro(environment, macro, 'transitions_md', ('heading', 'moves_shown', 'elsewhere'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=24&4=35&5=36&7=40&9=44&11=47&12=59&13=69&14=74&16=108&18=119&20=132&22=136&24=139&25=144&28=160&29=164'
+debug_info = '3=24&4=35&5=36&7=40&9=44&11=47&12=59&13=69&14=74&16=108&18=119&20=132&22=136&24=139&25=144&28=167&29=171'

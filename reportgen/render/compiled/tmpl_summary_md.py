@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = '60068ef8242914f279a0aab4fef29d1c34ad1e9b651e023dc581a0de5de2a5fe'
+KEY = '49e5133cc467261d5b4cc3dffaee20982620ae621bb28d7cf2e09bde1f223ef6'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -21,9 +21,11 @@ def root(context, missing=missing):
     l_0_gate_failed = resolve('gate_failed')
     l_0_gate_passed_rules = resolve('gate_passed_rules')
     l_0_gate_passed_summary = resolve('gate_passed_summary')
+    l_0_replicates = resolve('replicates')
     l_0_cells = resolve('cells')
     l_0_cells_sent = resolve('cells_sent')
     l_0_cell_names = resolve('cell_names')
+    l_0_judge_trials = resolve('judge_trials')
     l_0_transitions = resolve('transitions')
     l_0_transitions_moves = resolve('transitions_moves')
     l_0_drilldown = resolve('drilldown')
@@ -210,6 +212,11 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    if (undefined(name='replicates') if l_0_replicates is missing else l_0_replicates):
+        pass
+        yield '\n'
+        yield str(t_2((undefined(name='replicates') if l_0_replicates is missing else l_0_replicates)))
+        yield '\n'
     if (undefined(name='cells') if l_0_cells is missing else l_0_cells):
         pass
         yield '\n#### The four cells ('
@@ -246,6 +253,11 @@ def root(context, missing=missing):
             yield str(environment.getattr(l_1_row, 'pass_rate'))
             yield ' |\n'
         l_1_row = missing
+        if (undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials):
+            pass
+            yield '\n'
+            yield str(t_2((undefined(name='judge_trials') if l_0_judge_trials is missing else l_0_judge_trials)))
+            yield '\n'
         l_1_loop = missing
         for l_1_row, l_1_loop in LoopContext((undefined(name='cells') if l_0_cells is missing else l_0_cells), undefined):
             _loop_vars = {}
@@ -294,7 +306,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 80 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 88 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
@@ -582,4 +594,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=67&2=69&3=97&5=99&6=117&8=121&10=124&12=127&14=131&15=135&17=138&18=141&20=145&22=148&24=150&25=154&27=157&28=160&33=165&34=167&38=171&42=174&44=176&46=178&48=182&50=186&51=190&54=205&55=211&57=214&59=216&60=224&61=230&62=234&64=248&66=252&68=256&69=260&71=263&74=267&75=271&80=292&81=298&82=300&84=302&86=305&88=317&91=321&92=325&93=327&97=331&98=334&101=338&103=341&104=345&107=348&109=351&111=353&112=356&114=362&116=366&118=368&119=372&121=375&122=378&127=384&131=387&132=391&134=394&136=397&138=399&139=402&141=409&143=411&145=416&147=420&148=422&149=428&151=431&153=433&154=435&155=441&157=444&162=447&164=450&166=454&167=456&168=462&169=465&176=471&180=474&182=476&183=479&185=486&187=488&191=491&192=495&194=497&197=505&198=509&204=513&206=522&208=530&209=534&212=543&216=546&217=548&219=550&220=554&224=558&226=562'
+debug_info = '1=69&2=71&3=99&5=101&6=119&8=123&10=126&12=129&14=133&15=137&17=140&18=143&20=147&22=150&24=152&25=156&27=159&28=162&33=167&34=169&38=173&42=176&44=178&46=180&48=184&50=188&51=192&54=207&55=213&57=216&59=218&61=221&63=223&64=231&65=237&66=241&68=254&70=257&72=260&74=264&76=268&77=272&79=275&82=279&83=283&88=304&89=310&90=312&92=314&94=317&96=329&99=333&100=337&101=339&105=343&106=346&109=350&111=353&112=357&115=360&117=363&119=365&120=368&122=374&124=378&126=380&127=384&129=387&130=390&135=396&139=399&140=403&142=406&144=409&146=411&147=414&149=421&151=423&153=428&155=432&156=434&157=440&159=443&161=445&162=447&163=453&165=456&170=459&172=462&174=466&175=468&176=474&177=477&184=483&188=486&190=488&191=491&193=498&195=500&199=503&200=507&202=509&205=517&206=521&212=525&214=534&216=542&217=546&220=555&224=558&225=560&227=562&228=566&232=570&234=574'

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from reportgen.render.cells import CELL_NAMES, FOCUS_CELL, advice_sentence
 from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
+from reportgen.render.views.trials import ranges_line, trials_line
 from reportgen.schema import (
     AttributionSection,
     Cells,
@@ -221,6 +222,8 @@ class AttributionView:
     rule_note: str
     coverage: Table
     other_runs: Table | None
+    trials: str = ""
+    """The judge's trials in one line (empty for one trial)."""
 
 
 def _cell_views(section: AttributionSection) -> dict[str, CellView]:
@@ -318,6 +321,8 @@ def _join_lines(
     ):
         ids = f": {', '.join(listed['ids'])}" if listed["ids"] else ""
         lines.append(f"{plural(listed['count'], noun, nouns)} {rest}{ids}.")
+    if verdicts.get("trials", 1) > 1:
+        lines.append(ranges_line(verdicts))
     unshown = [run for run in verdicts["other_runs"] if run not in report_runs]
     if unshown:
         lines.append(f"The file also judges run(s) {', '.join(unshown)}: not shown.")
@@ -348,6 +353,7 @@ def attribution_view(report: Report) -> AttributionView | None:
         rule_note=rule_note(section),
         coverage=coverage_table(section),
         other_runs=other_runs_table(report),
+        trials=trials_line(report["verdicts"]),
     )
 
 
@@ -362,6 +368,7 @@ def attribution_lines(report: Report) -> list[str]:
     where = f"at {view.sent}" if view.sent.startswith("top") else f"with {view.sent}"
     lines = [
         f"{view.run}, four cells {where}: {counts}.",
+        *([view.trials] if view.trials else []),
         view.rule_note,
         coverage_words(report["attribution"][view.run]),
         view.conclusion,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.attribution import with_stale
 from reportgen.render.views.common import Cell, Table, fmt, plural, verdict_class
+from reportgen.render.views.replicates import compared_runs, noise_floor_note
 from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
@@ -265,18 +266,22 @@ def _blocks(
     entries: Sequence[Comparison],
     titles: Titles,
     cells: Sequence[CellsThenNow | None] | None = None,
+    report: Report | None = None,
 ) -> list[ComparisonBlock]:
-    """A block per comparison; ``cells``, one per entry, against a baseline."""
+    """A block per comparison; ``cells``, one per entry, against a baseline; ``report``
+    gives the runs' noise floors (replicates)."""
     blocks = []
     for entry, then_now in zip(entries, cells or [None] * len(entries), strict=True):
         changed, total = _changed_table(entry, titles)
         moves = fmt(entry["one_question"])
+        floor = "" if report is None else noise_floor_note(report, compared_runs(entry))
         blocks.append(
             ComparisonBlock(
                 title=f"{entry['before']} → {entry['after']}",
                 note=f"{entry['n']} paired questions; one question moves a mean by {moves} (1/n)."
                 + _cluster_note(entry)
-                + _fewer_note(entry),
+                + _fewer_note(entry)
+                + floor,
                 table=_comparison_table(entry, titles),
                 changed=changed,
                 changed_total=total,
@@ -433,7 +438,7 @@ def comparisons_view(report: Report) -> ComparisonsView:
         method=_method_text(comparisons["method"]),
         gold=f"Measured on gold set {gold['version'] or 'unversioned'}, fingerprint "
         f"{gold['fingerprint']}.",
-        pairs=_blocks(comparisons["pairs"], titles),
+        pairs=_blocks(comparisons["pairs"], titles, report=report),
         pairs_glance=glance_table(
             [(pair_label(pair), pair) for pair in comparisons["pairs"]],
             report["context_k"],
@@ -451,7 +456,10 @@ def comparisons_view(report: Report) -> ComparisonsView:
         else None,
         baseline_note=glance_note(baseline["method"]) if baseline else "",
         baseline=_blocks(
-            baseline["comparisons"], titles, [entry["cells"] for entry in baseline["comparisons"]]
+            baseline["comparisons"],
+            titles,
+            [entry["cells"] for entry in baseline["comparisons"]],
+            report,
         )
         if baseline
         else [],

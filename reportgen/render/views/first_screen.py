@@ -23,6 +23,7 @@ from reportgen.render.views.common import (
     verdict_class,
 )
 from reportgen.render.views.comparisons import unjudged_note
+from reportgen.render.views.replicates import replicates_line
 from reportgen.render.views.slices import worst_slice_alerts
 from reportgen.render.views.verdicts import TOO_FEW, VerdictNotes, too_few_title, verdict_notes
 from reportgen.schema import BaselineComparison, Report
@@ -133,6 +134,8 @@ class FirstScreen:
     others: Table | None
     notes: VerdictNotes
     """Large raw drops, clustered questions, and the one-line digest of every warning."""
+    replicates: str = ""
+    """Runs given several times: replicates and flaky questions, in one line."""
 
     @property
     def css(self) -> str:
@@ -193,6 +196,8 @@ SEVERITIES = (
             "no_relevant": "questions with nothing relevant",
             "verdicts_missing": "questions without a verdict",
             "verdicts_unknown": "unknown verdicts",
+            "verdicts_flaky": "questions the judge's trials disagree on",
+            "replicates_flaky": "questions a run's replicates disagree on",
         },
     ),
     (
@@ -447,4 +452,5 @@ def first_screen(report: Report) -> FirstScreen:
         warning_groups=groups,
         others=_others(report, run),
         notes=_notes(report),
+        replicates=replicates_line(report),
     )

@@ -112,7 +112,8 @@ def ppi_tables(section: Mapping[str, Any]) -> tuple[str | None, Table | None, Ta
         f"questions, corrected by the gold set as a human audit of {audit['questions']} of "
         f"them ({drawn}; Cohen's kappa {kappa} on {plural(audit['pairs'], 'audited pair')}). "
         "The judge-only mean is biased by its errors; the gold-set-only mean is unbiased but "
-        "wide. A question with nothing relevant counts 0."
+        "wide. A question with nothing relevant counts as trec_eval scores it (0; nDCG's "
+        "gains below the relevance threshold still count), in every column."
     )
     if audit["guards"]:
         intro += " Not to be trusted yet: " + " ".join(g["message"] for g in audit["guards"])

@@ -21,6 +21,7 @@ STATE_NAMES: dict[str, str] = {
     **{str(cell): name for cell, name in CELL_NAMES.items()},
     "unanswerable": "unanswerable",
     "no_verdict": "no verdict",
+    "tied": "tied (the judge split)",
     "retrieved": "gold in top k",
     "missed": "gold not in top k",
 }
@@ -50,6 +51,8 @@ class Move:
     """The exact McNemar test against the opposite move, worded."""
     key: str
     """``from>to``: what the question table's transition filter matches."""
+    flaky: str = ""
+    """``2 flaky: q3, q7``: its questions whose judge or run disagrees with itself."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,21 @@ def _test_words(entry: dict[str, Any], source: str, target: str) -> str:
     return ""
 
 
+def flaky_words(count: int) -> str:
+    """What a reader must know of the moved questions whose judge disagreed with itself."""
+    if not count:
+        return ""
+    return (
+        f" {plural(count, 'moved question')} {'is' if count == 1 else 'are'} flaky (the "
+        "judge's trials or the run's replicates disagree): marked flaky, not regressed."
+    )
+
+
+def _flaky_ids(ids: list[str]) -> str:
+    """``2 flaky: q3, q7``; empty when none (or a report written before flaky moves)."""
+    return f"{len(ids)} flaky: {_ids(ids)}" if ids else ""
+
+
 def _moves(entry: dict[str, Any]) -> list[Move]:
     return [
         Move(
@@ -122,6 +140,7 @@ def _moves(entry: dict[str, Any]) -> list[Move]:
             ids=_ids(move["questions"]),
             test=_test_words(entry, move["from"], move["to"]),
             key=f"{move['from']}>{move['to']}",
+            flaky=_flaky_ids(move.get("flaky") or []),
         )
         for move in entry["moves"]
     ]
@@ -237,6 +256,7 @@ def transitions_view(report: Report, run: str | None) -> TransitionsView | None:
         summary=(
             f"{plural(entry['moved'], 'question')} of {entry['questions']} moved, "
             f"{entry['unchanged']} stayed."
+            + flaky_words((entry.get("flaky") or {}).get("count", 0))
         ),
         moves=moves[:MOVES_LISTED],
         groups=[MoveGroup(move, by_move.get(move.key, [])) for move in moves],

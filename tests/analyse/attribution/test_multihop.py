@@ -58,7 +58,7 @@ def cells_of(
     gold: GoldSet, run: Run, settings: Settings, verdicts: VerdictSet | None
 ) -> Attribution:
     """The four cells of ``run`` under ``settings``, as the analysis stage makes them."""
-    found, _ = attribute_verdicts(evaluate(gold, [run], settings), verdicts)
+    found, _, _ = attribute_verdicts(evaluate(gold, [run], settings), verdicts)
     assert found
     return found[0]
 

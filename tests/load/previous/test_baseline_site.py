@@ -262,7 +262,12 @@ def test_pruned_versions_are_never_the_baseline(tmp_path: Path) -> None:
         publish(report_folder(tmp_path, version, epoch, 0, 3), site, keep=1)
     gold_a = fingerprint(site, "v2")
     publish(report_folder(tmp_path, "v3", 1_700_000_300, 2, 3), site, keep=1)  # prunes v2
-    assert sorted(p.name for p in site.iterdir()) == ["history.jsonl", "index.html", "v3"]
+    assert sorted(p.name for p in site.iterdir()) == [
+        "history-archive.jsonl",
+        "history.jsonl",
+        "index.html",
+        "v3",
+    ]
     baseline = load_baseline(site, gold_fingerprint=gold_a)
     assert baseline.report["version"] == "v3"  # v1 and v2, on gold A, have no folder left
     assert baseline.selection is not None
