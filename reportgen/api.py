@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from reportgen.core.display import Glanceable
 from reportgen.core.filesystem import reading, refuse_undecodable, writing
 from reportgen.core.labels import created_at
 from reportgen.core.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
@@ -515,8 +516,8 @@ def publish_report(
         )
 
 
-@dataclasses.dataclass(frozen=True)
-class LabelQueue:
+@dataclasses.dataclass(frozen=True, repr=False)
+class LabelQueue(Glanceable):
     """What `reportgen label export` wrote: the queue, and how much of the pool it holds."""
 
     path: Path
@@ -532,6 +533,14 @@ class LabelQueue:
     graded_whole: int = 0
     """With ``sample``: drawn questions the gold set already grades whole (nothing to
     queue; the report counts them in the audit unmarked)."""
+
+    def glance(self) -> list[tuple[str, str]]:
+        return [
+            ("path", str(self.path)),
+            ("pairs", f"{self.pairs} of {self.pool}"),
+            ("questions", str(self.questions)),
+            ("first", str(self.first)),
+        ]
 
 
 def _refuse_overwrite(out: Path, inputs: Sequence[tuple[str, Path]]) -> None:
@@ -743,8 +752,8 @@ def _unjudged_pool(
     return labelling_pool(gold_set, read.runs, settings.context_k, missed)
 
 
-@dataclasses.dataclass(frozen=True)
-class LabelImport:
+@dataclasses.dataclass(frozen=True, repr=False)
+class LabelImport(Glanceable):
     """What `reportgen label import` wrote: the new gold version and what changed."""
 
     path: Path
@@ -755,6 +764,15 @@ class LabelImport:
     fingerprint_before: str
     fingerprint_after: str
     notes: tuple[str, ...]
+
+    def glance(self) -> list[tuple[str, str]]:
+        return [
+            ("path", str(self.path)),
+            ("version", str(self.version)),
+            ("pairs_added", str(self.pairs_added)),
+            ("questions_changed", str(len(self.questions_changed))),
+            ("fingerprint", f"{self.fingerprint_before} -> {self.fingerprint_after}"),
+        ]
 
 
 def import_labels(

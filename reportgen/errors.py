@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 EXIT_DONE = 0
@@ -111,6 +111,19 @@ class ParameterError(UsageError):
     def for_option(self, shown_value: str) -> str:
         """The message as the CLI prints it: the option and the value as typed."""
         return f"{self.option} {shown_value}: {self.problem}. Fix: {self.fix}."
+
+
+def reworded(error: InputError, names: Mapping[str, str]) -> InputError:
+    """``error`` with the command line's option names (``--on-gold-change intersect``)
+    replaced by what a Python caller writes (``on_gold_change='intersect'``): the readers
+    word their fixes for the CLI, the Python API re-words them. Longer names first, so
+    that ``--baseline-version`` is not read as ``--baseline``."""
+    pattern = re.compile("|".join(re.escape(name) for name in sorted(names, key=len, reverse=True)))
+
+    def swap(text: str) -> str:
+        return pattern.sub(lambda found: names[found.group(0)], text)
+
+    return InputError(error.path, swap(error.problem), swap(error.fix), error.line)
 
 
 class GateFailed(ReportgenError):

@@ -24,14 +24,16 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
+from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.latency import cost_findings
 from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import attribute_verdicts
 from reportgen.analyse.slices import slice_members, slicing_of
 from reportgen.analyse.trials import TrialFindings
+from reportgen.core.display import REPR_LIMIT, names
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
-from reportgen.errors import ParameterError, UsageError
+from reportgen.errors import InputError, ParameterError, UsageError, reworded
 from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
 from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.inputs.spans import HOPS_RULE
@@ -47,6 +49,7 @@ from reportgen.measure.scoring import (
 from reportgen.measure.scoring import evaluate as score
 from reportgen.render.output import FORMATS
 from reportgen.report.assemble import per_question_rows
+from reportgen.request import check_choice
 from reportgen.schema import DIGITS
 
 if TYPE_CHECKING:
@@ -267,14 +270,15 @@ class Results:
     def baseline(self) -> Table:
         """Each run against its namesake in the ``baseline=`` given to evaluate, paired
         by question, as ``reportgen report --baseline`` compares them (the same labels):
-        one row per run and measure; empty without a baseline."""
-        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm")
+        one row per run and measure, with the family its label was corrected in (the
+        headline measures at k_ctx are primary); empty without a baseline."""
+        columns = ("before", "after", "difference", "ci_low", "ci_high", "p", "p_holm", "mde")
         schema = {"run": pl.String, "measure": pl.String, "n": pl.Int64}
-        schema |= dict.fromkeys(columns, pl.Float64) | {"label": pl.String}
+        schema |= dict.fromkeys(columns, pl.Float64) | {"label": pl.String, "family": pl.String}
         section = self.baseline_section
         rows = [
             {"run": entry["run"], "measure": key, "n": entry["n"]}
-            | {c: values[c] for c in (*columns, "label")}
+            | {c: values[c] for c in (*columns, "label", "family")}
             for entry in (section or {}).get("comparisons", [])
             for key, values in entry["measures"].items()
         ]
@@ -422,11 +426,14 @@ class Results:
         return _table(self.means.select("run", "n", *[k for k in keys if k in self.measures]))
 
     def __repr__(self) -> str:
-        return (
-            f"<reportgen Results: {len(self.runs)} run(s), "
-            f"{self.evaluation.gold.questions.height} questions, k_ctx={self.settings.context_k}, "
-            f"{len(self.warnings)} warning(s)>\n{self.headline()}"
+        """One line (a notebook cell must not dump tables): what .headline() shows."""
+        gold = self.evaluation.gold
+        text = (
+            f"<reportgen Results: {len(self.runs)} run(s) ({names(list(self.runs))}), "
+            f"{gold.questions.height} questions, k_ctx={self.settings.context_k}, "
+            f"{len(self.warnings)} warning(s); .headline() for the means>"
         )
+        return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 4] + "...>"
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the headline table and the warnings, every value escaped."""
@@ -494,6 +501,7 @@ def evaluate(
     retrieved_when: RetrievedRule = "any",
     unanswerable: Sequence[str] = (),
     baseline: PathLike | Results | None = None,
+    on_gold_change: GoldChangePolicy = "refuse",
     slice_by: Sequence[str] = (),
     question_meta: PathLike | None = None,
     judgments: JudgmentsInput | None = None,
@@ -511,14 +519,17 @@ def evaluate(
     were among the top ``context_k``. ``unanswerable``: the ids of a dict gold set's
     questions whose answer is not in the corpus. ``baseline``: an earlier report folder,
     its report.json, a site, or earlier Results; ``Results.baseline`` then compares each
-    run with its namesake there, as ``reportgen report --baseline`` does. ``judgments``:
-    an LLM judge's grades (a path as ``--judgments`` reads, ``{qid: {chunk_id: grade}}``
-    or a DataFrame with qid, chunk_id, grade), of questions the gold set may lack:
-    ``Results.ppi`` gives the prediction-powered means, the gold set as the human audit.
+    run with its namesake there, as ``reportgen report --baseline`` does; when the
+    baseline was measured on another gold set, ``on_gold_change='intersect'`` compares on
+    the questions both share instead of refusing. ``judgments``: an LLM judge's grades
+    (a path as ``--judgments`` reads, ``{qid: {chunk_id: grade}}`` or a DataFrame with
+    qid, chunk_id, grade), of questions the gold set may lack: ``Results.ppi`` gives the
+    prediction-powered means, the gold set as the human audit.
     ``slice_by``: gold fields (a DataFrame's extra columns, list columns too; a JSON Lines
     file's own keys; ``question_meta``'s, a side file keyed by question id) whose slices
     ``Results.by_slice`` gives, and ``Results.report`` writes.
     """
+    check_choice("on_gold_change", on_gold_change, GOLD_CHANGE_POLICIES)
     settings = Settings(
         ks=_cutoffs(k),
         context_k=_whole("context_k", context_k, "--context-k"),
@@ -552,10 +563,26 @@ def evaluate(
     )
     if baseline is None:
         return results
-    return dataclasses.replace(results, baseline_section=_against(results, baseline))
+    try:
+        section = _against(results, baseline, on_gold_change)
+    except InputError as error:
+        raise reworded(error, API_NAMES) from None
+    return dataclasses.replace(results, baseline_section=section)
 
 
-def _against(results: Results, baseline: PathLike | Results) -> dict[str, Any]:
+API_NAMES = {
+    "--on-gold-change intersect": "on_gold_change='intersect'",
+    "--on-gold-change": "on_gold_change=",
+    "--baseline-version": "baseline= (a version's folder in the site)",
+    "--baseline SITE": "baseline=SITE",
+    "--baseline": "baseline=",
+}
+"""The options a baseline's errors name, as evaluate() spells them."""
+
+
+def _against(
+    results: Results, baseline: PathLike | Results, on_gold_change: GoldChangePolicy
+) -> dict[str, Any]:
     """report.json's ``baseline`` section: the analyses ``reportgen report`` runs with
     ``--baseline``, on the same loaded inputs, so the labels are the CLI's."""
     from reportgen.analyse.run import AnalysisOptions, run_analyses
@@ -583,7 +610,10 @@ def _against(results: Results, baseline: PathLike | Results) -> dict[str, Any]:
             "--baseline",
         )
     options = AnalysisOptions(
-        verdicts=results.verdicts, verdicts_run=results.verdicts_run, baseline=earlier
+        verdicts=results.verdicts,
+        verdicts_run=results.verdicts_run,
+        baseline=earlier,
+        on_gold_change=on_gold_change,
     )
     found = run_analyses(results.evaluation, options)
     if found.baseline is None:  # run_analyses compares whenever it is given a baseline

@@ -38,6 +38,7 @@ from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
 from reportgen.analyse.slices import Slicing, slicing_of
+from reportgen.core.display import Glanceable, names
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import GateFailed, ParameterError
 from reportgen.load.previous.baseline import Baseline
@@ -65,8 +66,23 @@ from reportgen.request import (
 from reportgen.schema import MergeCoverage, MergedReport, MergedShard, Report
 
 
-@dataclass(frozen=True)
-class ReportResult:
+def report_glance(report: Report | MergedReport, files: Sequence[Path]) -> list[tuple[str, str]]:
+    """A written report at a glance: its label, runs, questions, gate, warnings, folder."""
+    gate = report.get("gate")
+    outcome = "not set" if not gate else ("passed" if gate["passed"] else "FAILED")
+    folder = next((path.parent for path in files if path.name == "report.json"), None)
+    return [
+        ("version", str(report["version"])),
+        ("runs", names(list(report["runs"]))),
+        ("questions", str(report["gold"]["questions"])),
+        ("gate", outcome),
+        ("warnings", str(len(report.get("warnings", [])))),
+        ("folder", f"{folder}/ ({len(files)} files)" if folder else f"{len(files)} files"),
+    ]
+
+
+@dataclass(frozen=True, repr=False)
+class ReportResult(Glanceable):
     report: Report
     findings: Findings
     """What every analysis found, with the per-question scores they read."""
@@ -78,6 +94,9 @@ class ReportResult:
     def evaluation(self) -> Evaluation:
         """The per-question frames of every run."""
         return self.findings.evaluation
+
+    def glance(self) -> list[tuple[str, str]]:
+        return report_glance(self.report, self.files)
 
     @property
     def gate_failures(self) -> list[str]:

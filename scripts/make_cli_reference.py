@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from reportgen.cli import cli  # noqa: E402
+from reportgen.cli.options import HELP_ALL  # noqa: E402
 
 TARGET = REPO / "docs" / "cli.md"
 WIDTH = 88
@@ -50,6 +51,7 @@ def reference() -> str:
         "3 an internal error (a bug: rerun with --debug), 130 interrupted.\n",
     ]
     for context in contexts(cli, "reportgen"):
+        context.meta[HELP_ALL] = True  # every option, as --help-all prints them
         help_text = context.command.get_help(context).rstrip()
         parts.append(f"## `{context.command_path}`\n\n```text\n{help_text}\n```\n")
     return "\n".join(parts)

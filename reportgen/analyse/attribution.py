@@ -59,6 +59,34 @@ def choose_run(verdicts: VerdictSet, run_names: Sequence[str], requested: str | 
     return chosen
 
 
+VERDICTS_RUN_ASSUMED = "verdicts_run_assumed"
+
+
+def assumed_run_warning(
+    verdicts: VerdictSet, run_names: Sequence[str], requested: str | None, chosen: str
+) -> list[ReportWarning]:
+    """A warning when the run the verdicts judge was a guess: several runs, no
+    --verdicts-run, and verdicts that name none of them (when they name some, each of
+    those gets its own cells). The four cells (and which comparisons are primary) then
+    rest on the first run given; every output says so (the k_ctx assumed notice's
+    pattern), and the report stays usable: refusing would break every pipeline that
+    gives its system first and others to compare."""
+    named = [name for name in verdicts.runs if name in run_names]
+    if requested is not None or len(run_names) < 2 or named:
+        return []
+    return [
+        ReportWarning(
+            VERDICTS_RUN_ASSUMED,
+            f"the verdicts ({verdicts.source}) name no run given here, so they were taken "
+            f"to judge {chosen!r}, the first run given: the four cells are {chosen}'s. Fix: pass "
+            f"--verdicts-run with the run whose top k_ctx chunks were sent to the model "
+            f"(one of {', '.join(run_names)})",
+            1,
+            (chosen,),
+        )
+    ]
+
+
 @dataclass(frozen=True)
 class VerdictJoin:
     """How the verdicts met the gold set: what matched, what did not, and why."""

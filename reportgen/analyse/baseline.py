@@ -15,7 +15,14 @@ from typing import Any, Literal
 
 import polars as pl
 
-from reportgen.analyse.compare import Clusters, Side, apply_holm, compare_sides, method
+from reportgen.analyse.compare import (
+    Clusters,
+    Side,
+    apply_holm,
+    compare_sides,
+    families_of,
+    method,
+)
 from reportgen.analyse.judged import judged_gap
 from reportgen.core.model import ReportWarning, fingerprint_of
 from reportgen.errors import InputError
@@ -159,12 +166,14 @@ def compare_with_baseline(
     cells: dict[str, dict[str, Any]],
     clusters: Clusters | None = None,
     cluster_by: str | None = None,
+    primary_keys: list[str] | None = None,
 ) -> BaselineComparison:
     """The ``baseline`` section: every run of this report against its namesake then.
 
     ``version`` is this report's label, ``digests`` its questions' (see
     :func:`question_digests`), ``cells`` run -> its four cells as report.json's
-    ``attribution.<run>`` holds them (cells, pass_rate, stale).
+    ``attribution.<run>`` holds them (cells, pass_rate, stale). ``primary_keys`` are
+    the measures of the primary family (None: every one); the others are exploratory.
     """
     _check_settings(baseline, evaluation)
     shared, gold_change = _gold_change(baseline, evaluation, policy, digests)
@@ -188,6 +197,7 @@ def compare_with_baseline(
         keys,
         change_keys,
         clusters=clusters,
+        primary=None if primary_keys is None else [primary_keys] * len(common),
     )
     for name, entry in zip(common, entries, strict=True):
         entry["run"] = name
@@ -207,7 +217,15 @@ def compare_with_baseline(
         },
         "gold_change": gold_change,
         "method": {
-            **method(None if clusters is None else cluster_by),
+            **method(
+                None if clusters is None else cluster_by,
+                families_of(
+                    entries,
+                    f"{', '.join(k for k in keys if primary_keys is None or k in primary_keys)}"
+                    f" of each run against baseline {then_version}",
+                    "every other measure",
+                ),
+            ),
             "family_size": sum(len(e["measures"]) for e in entries),
         },
         "measures": keys,

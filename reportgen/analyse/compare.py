@@ -4,8 +4,14 @@ With 59 questions one question moves a mean by 0.017, and two runs with the same
 can fail on different questions (SPEC.md). So every comparison is paired by question
 and reports, per measure: the difference (after - before) with a 95% percentile
 bootstrap interval, a two-sided paired randomization (sign-flip) test, an exact
-McNemar test for binary measures (hit@k), Holm's correction across every measure
-and pair compared, win / tie / loss counts, the questions that changed, and 1/n.
+McNemar test for binary measures (hit@k), Holm's correction within the test's family,
+win / tie / loss counts, the questions that changed, and 1/n.
+
+Two families (docs/verdicts.md): the **primary** one is the headline measures at k_ctx
+and every measure a gate rule names, in each comparison against the reference (the
+baseline, the reference run, or the run the verdicts judge); every other test is
+**exploratory**. Each family is Holm-corrected on its own, so adding measures or runs
+to look at never weakens the labels a team acts on.
 
 A difference is labelled "better" or "worse" only when the Holm-adjusted p-value is
 below 0.05 AND the interval excludes 0; otherwise it is "within noise" when a change of
@@ -29,7 +35,8 @@ p-values, whatever else is compared alongside.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +66,15 @@ UNBOUNDED_NAMES = frozenset({"context_chars"})
 NEEDED_FOR = 0.10
 """The change each measure's ``n_needed`` is for (detectable.py's NEEDED_FOR)."""
 
+PRIMARY, EXPLORATORY = "primary", "exploratory"
+FAMILIES = (PRIMARY, EXPLORATORY)
+HEADLINE_NAMES = ("hit", "recall")
+"""The measures the first screen judges a run by (at k_ctx): always in the primary family."""
+
+
+def headline_keys(context_k: int) -> list[str]:
+    return [f"{name}@{context_k}" for name in HEADLINE_NAMES]
+
 
 def is_binary(key: str) -> bool:
     return key.partition("@")[0] in BINARY_NAMES
@@ -69,8 +85,9 @@ def bound(key: str) -> float | None:
     return None if key.partition("@")[0] in UNBOUNDED_NAMES else 1.0
 
 
-def method(cluster: str | None = None) -> dict[str, Any]:
-    """How every comparison was computed, written beside the numbers in report.json."""
+def method(cluster: str | None, families: Mapping[str, Any]) -> dict[str, Any]:
+    """How every comparison was computed, written beside the numbers in report.json;
+    ``families`` as :func:`families_of` describes them."""
     return {
         "difference": "after - before: mean over the questions both sides count",
         "interval": {
@@ -88,20 +105,24 @@ def method(cluster: str | None = None) -> dict[str, Any]:
         },
         "binary_test": "exact McNemar test (two-sided binomial on the discordant questions); "
         "used as the p-value of binary measures (hit@k)",
-        "correction": "Holm, across every measure of every comparison in this list",
+        "correction": "Holm, within each family: the primary family's tests among "
+        "themselves, the exploratory family's among themselves",
+        "families": dict(families),
+        "families_text": families_sentence(families),
         "changed_questions_kept": CHANGED_QUESTIONS_KEPT,
         "alpha": ALPHA,
-        "label": "better / worse only when the Holm-adjusted p < alpha and the interval "
-        "excludes 0; otherwise too few questions when mde is null (no change within the "
-        "measure's range would be detected), else within noise",
+        "label": "better / worse only when the Holm-adjusted p (within the test's family) "
+        "< alpha and the interval excludes 0; otherwise too few questions when mde is "
+        "null (no change within the measure's range would be detected), else within noise",
         "mde": {
             "power": 0.8,
             "alpha": ALPHA,
-            "holm": "before Holm: the smallest true change one test at alpha detects with "
-            "80% power; after Holm across the whole family the detectable change is larger",
-            "binary": "exact McNemar power, the discordant questions' expected number "
-            "taken from the observed discordance rate (at least the change itself); "
-            "searched by bisection",
+            "holm": "correction included: computed at alpha / m (mde_alpha), m the tests "
+            "in the measure's family, Holm's strictest step; at a true change of mde the "
+            "label reads better / worse with probability 0.80",
+            "binary": "exact McNemar power averaged over the discordant count, "
+            "Binomial(n, q) with q the observed discordance rate (at least the change "
+            "itself); searched by bisection",
             "other": "normal approximation to the paired randomization test: "
             "(z_{1-alpha/2} + z_0.80) * sqrt(variance of the mean difference); the "
             "per-question differences' variance / n, or the cluster-robust variance "
@@ -109,9 +130,10 @@ def method(cluster: str | None = None) -> dict[str, Any]:
             "n_needed": "questions for a change of n_needed_for to be detectable at the "
             "same spread: the normal formula solved for n; for binary measures Connor's "
             "(1987) sample size for McNemar's test at the observed discordance rate",
-            "null_when": "no change within the measure's range reaches 80% power, or "
-            "fewer questions than log2(2 / alpha) + 1 (the smallest possible p is then "
-            "at least alpha)",
+            "null_when": "no change within the measure's range reaches 80% power, "
+            "fewer questions than log2(2 / mde_alpha) + 1 (the smallest possible p is "
+            "then at least mde_alpha), or a randomization test whose smallest p "
+            "(2 / (resamples + 1)) is not below mde_alpha",
             "n_needed_for": NEEDED_FOR,
         },
         "cluster": None
@@ -127,6 +149,64 @@ def method(cluster: str | None = None) -> dict[str, Any]:
             "comparison the largest over its measures",
         },
     }
+
+
+def families_of(
+    comparisons: Sequence[Mapping[str, Any]], primary: str, exploratory: str
+) -> dict[str, Any]:
+    """Each family's tests and correction, for report.json's method block: ``primary``
+    and ``exploratory`` say in words what each family holds."""
+    counts = Counter(
+        measure["family"] for entry in comparisons for measure in entry["measures"].values()
+    )
+    found = {}
+    for family, holds in ((PRIMARY, primary), (EXPLORATORY, exploratory)):
+        tests = counts[family]
+        keys = sorted(
+            {
+                key
+                for entry in comparisons
+                for key, measure in entry["measures"].items()
+                if measure["family"] == family
+            }
+        )
+        found[family] = {
+            "tests": tests,
+            "measures": keys,
+            "holds": holds,
+            "correction": f"Holm across these {tests} tests only" if tests else None,
+            "mde_alpha": significant(ALPHA / tests) if tests else None,
+        }
+    return found
+
+
+def families_sentence(families: Mapping[str, Any]) -> str:
+    """The one sentence every output gives: which family a label belongs to and what it
+    was corrected across."""
+    primary, exploratory = families.get(PRIMARY), families.get(EXPLORATORY)
+    parts = []
+    if primary and primary["tests"]:
+        parts.append(
+            f"Primary labels ({primary['holds']}) are Holm-corrected across those "
+            f"{plural_tests(primary['tests'])} only"
+        )
+    if exploratory and exploratory["tests"]:
+        lead = "exploratory labels" if parts else "Every label here is exploratory"
+        parts.append(
+            f"{lead} ({exploratory['holds']}) are Holm-corrected among their own "
+            f"{plural_tests(exploratory['tests'])}"
+            if parts
+            else f"{lead} ({exploratory['holds']}): Holm-corrected across its "
+            f"{plural_tests(exploratory['tests'])}; no primary family (--reference-run "
+            "names the run the others are judged against)"
+        )
+    if not parts:
+        return ""
+    return "; ".join(parts) + "; each mde is for its own family's correction."
+
+
+def plural_tests(count: int) -> str:
+    return f"{count} test" if count == 1 else f"{count} tests"
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -186,12 +266,16 @@ def paired_measures(
     change_keys: Sequence[str] = (),
     seed: int = SEED,
     clusters: Clusters | None = None,
+    family_sizes: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """One comparison, before Holm: every measure of ``keys``, paired by question.
+    """One comparison, before Holm: every measure of ``keys``, paired by question, all
+    in the primary family (of ``family_sizes[PRIMARY]`` tests, by default its own).
 
     ``change_keys`` are the measures whose changed questions are listed.
     """
-    return compare_sides([(before, after)], keys, change_keys, seed, clusters)[0]
+    return compare_sides(
+        [(before, after)], keys, change_keys, seed, clusters, family_sizes=family_sizes
+    )[0]
 
 
 def compare_sides(
@@ -200,8 +284,15 @@ def compare_sides(
     change_keys: Sequence[str] = (),
     seed: int = SEED,
     clusters: Clusters | None = None,
+    primary: Sequence[Collection[str]] | None = None,
+    family_sizes: Mapping[str, int] | None = None,
 ) -> list[dict[str, Any]]:
     """Every comparison (before, after) of ``sides``, before Holm, in the order given.
+
+    ``primary`` gives, per comparison, the measures in the primary family (None: all of
+    them); every other measure is exploratory. Each mde is computed at alpha / m, m the
+    tests of its family here (or ``family_sizes``, when the family reaches beyond these
+    comparisons): the label's own correction at its strictest.
 
     Two collects whatever the number of pairs: every pair's values joined, then from
     those every pair's changed questions, and the questions (and their clusters) each
@@ -213,6 +304,14 @@ def compare_sides(
     from reportgen.analyse.paired import paired_statistics
 
     kept_by_pair = [_kept(before, after, keys) for before, after in sides]
+    family_by_pair = [
+        {key: PRIMARY if primary is None or key in primary[i] else EXPLORATORY for key in kept}
+        for i, kept in enumerate(kept_by_pair)
+    ]
+    sizes = {
+        **Counter(family for found in family_by_pair for family in found.values()),
+        **(family_sizes or {}),
+    }
     pairs = pl.collect_all(
         [
             _paired(before, after, kept)
@@ -267,13 +366,19 @@ def compare_sides(
             None if clusters is None else frames[1].to_series().to_numpy() for frames in collected
         ],
         bounds=[[bound(key) for key in kept] for _, kept, _ in parts],
-        alpha=ALPHA,
+        alphas=[
+            [ALPHA / sizes[family_by_pair[index][key]] for key in kept] for index, kept, _ in parts
+        ],
     )
     for (index, kept, _), frames, statistics in zip(parts, collected, found, strict=True):
         if statistics is None:
             continue
         entry, n = entries[index], frames[0].height
         measures = _measure_entries(kept, statistics)
+        for key, measure in measures.items():
+            family = family_by_pair[index][key]
+            measure["family"] = family
+            measure["mde_alpha"] = significant(ALPHA / sizes[family])
         if n != entry["n"]:
             measures = {key: {**measure, "n": n} for key, measure in measures.items()}
         else:
@@ -464,12 +569,21 @@ def changed_questions(keys: Sequence[str], frames: Sequence[pl.DataFrame]) -> di
 
 
 def apply_holm(comparisons: Sequence[dict[str, Any]]) -> None:
-    """Holm across every measure of every comparison, written into each measure's entry
-    in place (``p_holm``), with the label it decides."""
-    cells = [measure for entry in comparisons for measure in entry["measures"].values()]
-    for measure, adjusted in zip(cells, holm([m["p"] for m in cells]), strict=True):
-        measure["p_holm"] = significant(adjusted)
-        measure["label"] = label(adjusted, measure["ci_low"], measure["ci_high"], measure["mde"])
+    """Holm within each family (every measure of every comparison that belongs to it),
+    written into each measure's entry in place (``p_holm``), with the label it decides.
+    A list whose measures name no family (the PPI comparisons) is one family."""
+    for family in FAMILIES:
+        cells = [
+            measure
+            for entry in comparisons
+            for measure in entry["measures"].values()
+            if measure.get("family", PRIMARY) == family
+        ]
+        for measure, adjusted in zip(cells, holm([m["p"] for m in cells]), strict=True):
+            measure["p_holm"] = significant(adjusted)
+            measure["label"] = label(
+                adjusted, measure["ci_low"], measure["ci_high"], measure["mde"]
+            )
 
 
 def pairs_to_compare(names: Sequence[str], reference: str | None) -> list[tuple[str, str]]:
@@ -486,22 +600,39 @@ def compare_runs(
     reference: str | None = None,
     clusters: Clusters | None = None,
     cluster_by: str | None = None,
+    primary_keys: Collection[str] | None = None,
+    primary_run: str | None = None,
 ) -> dict[str, Any]:
     """The ``comparisons`` section: every pair (or every run against ``reference``);
-    ``clusters`` (from the gold field ``cluster_by``) when questions are clustered."""
+    ``clusters`` (from the gold field ``cluster_by``) when questions are clustered.
+
+    The primary family is ``primary_keys`` (None: every measure) of the pairs with
+    ``primary_run`` (default ``reference``); without either, every pair is exploratory.
+    """
+    primary_run = primary_run or reference
+    pairs = pairs_to_compare(list(sides), reference)
+    wanted = set(keys if primary_keys is None else primary_keys)
     entries = compare_sides(
-        [
-            (Side(a, sides[a]), Side(b, sides[b]))
-            for a, b in pairs_to_compare(list(sides), reference)
-        ],
+        [(Side(a, sides[a]), Side(b, sides[b])) for a, b in pairs],
         keys,
         change_keys,
         clusters=clusters,
+        primary=[wanted if primary_run in pair else set() for pair in pairs],
     )
     apply_holm(entries)
+    shown = ", ".join(key for key in keys if key in wanted)
+    families = families_of(
+        entries,
+        f"{shown} of each run against {primary_run}"
+        if primary_run is not None
+        else "nothing: no reference run",
+        "every other measure, and every other pair of runs"
+        if primary_run is not None
+        else "every measure of every pair of runs",
+    )
     return {
         "method": {
-            **method(None if clusters is None else cluster_by),
+            **method(None if clusters is None else cluster_by, families),
             "family_size": sum(len(e["measures"]) for e in entries),
         },
         "measures": list(keys),

@@ -21,7 +21,14 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.baseline import BaselineComparison
-from reportgen.analyse.compare import ALPHA, Side, apply_holm, is_binary, paired_measures
+from reportgen.analyse.compare import (
+    ALPHA,
+    PRIMARY,
+    Side,
+    apply_holm,
+    is_binary,
+    paired_measures,
+)
 from reportgen.analyse.latency import (
     CostFindings,
     baseline_statistic,
@@ -122,27 +129,35 @@ def _drop_entries(
 ) -> dict[tuple[Rule, str], dict[str, Any]]:
     """The comparison each drop rule reads: the baseline's, or one on a kind's questions.
 
-    Kind-level comparisons are Holm-corrected among themselves (their own family).
+    A drop a rule names is always primary: on the whole run it is in the baseline's
+    primary family; kind-level comparisons are a primary family of their own, Holm-
+    corrected among themselves (their mde at alpha / their number).
     """
     found: dict[tuple[Rule, str], dict[str, Any]] = {}
     by_kind: list[tuple[Rule, str, dict[str, Any]]] = []
     entries = {entry["run"]: entry for entry in baseline.section["comparisons"]}
-    for rule in rules:
-        runs = [rule.run] if rule.run else list(baseline.sides)
-        for run in runs:
-            if run not in baseline.sides:
-                raise UsageError(
-                    f"{rule.where}: the baseline has no run named {run!r}",
-                    f"use one of {', '.join(baseline.sides)}",
-                )
-            if rule.kind is None:
-                found[(rule, run)] = entries[run]
-                continue
-            then, now = (frame.filter(pl.col("kind") == rule.kind) for frame in baseline.sides[run])
-            entry = paired_measures(
-                Side("baseline", then), Side("now", now), [rule.measure], clusters=baseline.clusters
+    targets = [
+        (rule, run) for rule in rules for run in ([rule.run] if rule.run else list(baseline.sides))
+    ]
+    kind_tests = sum(1 for rule, _ in targets if rule.kind is not None)
+    for rule, run in targets:
+        if run not in baseline.sides:
+            raise UsageError(
+                f"{rule.where}: the baseline has no run named {run!r}",
+                f"use one of {', '.join(baseline.sides)}",
             )
-            by_kind.append((rule, run, entry))
+        if rule.kind is None:
+            found[(rule, run)] = entries[run]
+            continue
+        then, now = (frame.filter(pl.col("kind") == rule.kind) for frame in baseline.sides[run])
+        entry = paired_measures(
+            Side("baseline", then),
+            Side("now", now),
+            [rule.measure],
+            clusters=baseline.clusters,
+            family_sizes={PRIMARY: kind_tests},
+        )
+        by_kind.append((rule, run, entry))
     apply_holm([entry for _, _, entry in by_kind])
     for rule, run, entry in by_kind:
         found[(rule, run)] = entry
@@ -218,9 +233,10 @@ def needed_for(measure: dict[str, Any], key: str, change: float, n: int) -> int:
     n = measure.get("n", n)
     if change <= 0:
         return 0
+    alpha = measure.get("mde_alpha", ALPHA)  # the label's own per-test alpha
     if is_binary(key) and measure["test"] == "mcnemar":
-        return mcnemar_n_needed(n, measure["wins"] + measure["losses"], ALPHA, change)
-    return max(math.ceil(float(measure["n_needed"]) * (NEEDED_FOR / change) ** 2), fewest(ALPHA))
+        return mcnemar_n_needed(n, measure["wins"] + measure["losses"], alpha, change)
+    return max(math.ceil(float(measure["n_needed"]) * (NEEDED_FOR / change) ** 2), fewest(alpha))
 
 
 def audit(gate: Mapping[str, Any] | None) -> list[ReportWarning]:

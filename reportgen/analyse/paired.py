@@ -262,16 +262,20 @@ class PairedStatistics:
 
 
 def _detectable(
-    pair: _Pair, binary: Sequence[bool], alpha: float, bounds: Sequence[float | None]
+    pair: _Pair,
+    binary: Sequence[bool],
+    alphas: Sequence[float],
+    bounds: Sequence[float | None],
 ) -> tuple[list[float | None], list[int], Matrix]:
-    """Each measure's mde, questions needed for a change of 0.10, and design effect."""
+    """Each measure's mde, questions needed for a change of 0.10, and design effect,
+    each at its own per-test alpha (the one its label's correction implies)."""
     n = pair.diffs.shape[0]
     variances = variance_of_mean(pair.diffs, pair.sums, pair.sizes)
     independent = variance_of_mean(pair.diffs, pair.diffs, None)
     design = np.where(independent > 0, variances / np.where(independent > 0, independent, 1), 1.0)
     found: list[float | None] = []
     needed: list[int] = []
-    for column, (flag, bound) in enumerate(zip(binary, bounds, strict=True)):
+    for column, (flag, alpha, bound) in enumerate(zip(binary, alphas, bounds, strict=True)):
         if flag and pair.clusters is None:
             discordant = int((np.abs(pair.diffs[:, column]) > TOLERANCE).sum())
             found.append(mcnemar_mde(n, discordant, alpha))
@@ -290,7 +294,7 @@ def _detectable(
             variance = bound**2 / max(n, 1)
         # the test can flip only as many signs as there are clusters
         units = n if pair.sizes is None else len(pair.sizes)
-        found.append(normal_mde(units, variance, alpha, bound))
+        found.append(normal_mde(units, variance, alpha, bound, smallest_p=2 / (RESAMPLES + 1)))
         needed.append(normal_n_needed(n, variance, alpha, NEEDED_FOR))
     return found, needed, np.asarray(design, dtype=np.float64)
 
@@ -302,19 +306,21 @@ def paired_statistics(
     *,
     clusters: Sequence[npt.NDArray[np.int64] | None] | None = None,
     bounds: Sequence[Sequence[float | None]] | None = None,
-    alpha: float = 0.05,
+    alphas: Sequence[Sequence[float]] | None = None,
 ) -> list[PairedStatistics | None]:
     """Each comparison's statistics from its (before, after) matrices (questions x
     measures, rows paired by question), in the order given; None for one with no
     question. ``binary`` says, per comparison and column, which measures also get
     McNemar's test; ``clusters`` numbers each row's cluster (None: independent);
-    ``bounds`` is each measure's largest possible difference (None: unbounded)."""
+    ``bounds`` is each measure's largest possible difference (None: unbounded);
+    ``alphas`` the per-test alpha each mde is computed at (default 0.05)."""
     clusters = clusters or [None] * len(matrices)
     bounds = bounds or [[1.0] * len(flags) for flags in binary]
+    alphas = alphas or [[0.05] * len(flags) for flags in binary]
     pairs = [_pair(old, new, groups) for (old, new), groups in zip(matrices, clusters, strict=True)]
     found: list[PairedStatistics | None] = []
-    for pair, flags, limits, (low, high, p_random, exact) in zip(
-        pairs, binary, bounds, _resampled(pairs, seed), strict=True
+    for pair, flags, limits, levels, (low, high, p_random, exact) in zip(
+        pairs, binary, bounds, alphas, _resampled(pairs, seed), strict=True
     ):
         if not pair.diffs.shape[0]:
             found.append(None)
@@ -323,7 +329,7 @@ def paired_statistics(
         olds = [pair.old[:, column] for column in columns]
         news = [pair.new[:, column] for column in columns]
         diffs = [pair.diffs[:, column] for column in columns]
-        mde, needed, design = _detectable(pair, flags, alpha, limits)
+        mde, needed, design = _detectable(pair, flags, levels, limits)
         found.append(
             PairedStatistics(
                 before=np.array([old.mean() for old in olds]),

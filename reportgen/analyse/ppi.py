@@ -409,21 +409,23 @@ def ppi_section(findings: PPIFindings) -> dict[str, Any]:
     }
 
 
-_Z_POWER = NormalDist().inv_cdf(1 - ALPHA / 2) + NormalDist().inv_cdf(POWER)
-
-
 def ppi_comparisons(
     findings: PPIFindings, names: Sequence[str], reference: str | None
 ) -> dict[str, Any]:
     """The comparisons by the PPI estimator on per-question differences (after - before),
-    labelled by the comparisons' own rule (Holm across the family, compare.label)."""
+    labelled by the comparisons' own rule (Holm across the family, compare.label); each
+    mde at alpha / m, m the family's tests, so that the label detects it with 80% power
+    (docs/verdicts.md)."""
     entries: list[dict[str, Any]] = []
-    for before, after in pairs_to_compare(names, reference):
+    pairs = pairs_to_compare(names, reference)
+    tests = max(len(pairs) * len(findings.keys), 1)
+    z_power = NormalDist().inv_cdf(1 - ALPHA / (2 * tests)) + NormalDist().inv_cdf(POWER)
+    for before, after in pairs:
         judge_gap = _gap(findings.judge_values, before, after, findings.keys)
         human_gap = _gap(findings.human_values, before, after, findings.keys)
         measures = {}
         for key, found in estimates_of(judge_gap, human_gap, findings.keys, (-1.0, 1.0)).items():
-            measures[key] = _difference_entry(found)
+            measures[key] = _difference_entry(found, z_power)
         entries.append(
             {
                 "before": before,
@@ -437,8 +439,9 @@ def ppi_comparisons(
     return {
         "estimate": "ppi",
         "method": "prediction-powered mean of per-question differences, normal 95% "
-        "interval and two-sided z test, Holm across the family; mde = (z_0.975 + z_0.80) "
-        "x its standard error, before Holm",
+        "interval and two-sided z test, Holm across the family of m tests; mde = "
+        "(z_{1 - 0.05 / 2m} + z_0.80) x its standard error: the change its label detects "
+        "with 80% power, the correction included",
         "family_size": sum(len(entry["measures"]) for entry in entries),
         "pairs": entries,
     }
@@ -452,9 +455,10 @@ def _gap(
     return both.select("qid", *[(pl.col(k) - pl.col(f"{k}_before")).alias(k) for k in keys])
 
 
-def _difference_entry(found: Estimate) -> dict[str, Any]:
-    """A difference's entry: its PPI numbers, the z test's p and the normal mde (null
-    when no difference within the range would be detected with 80% power)."""
+def _difference_entry(found: Estimate, z_power: float) -> dict[str, Any]:
+    """A difference's entry: its PPI numbers, the z test's p and the normal mde at the
+    family's per-test alpha (``z_power`` = z_{1 - alpha / 2m} + z_0.80; null when no
+    difference within the range would be detected with 80% power)."""
     entry = found.as_dict()
     del entry["n_human"], entry["n_all"]
     if found.estimate is None or not found.std_error:
@@ -462,7 +466,7 @@ def _difference_entry(found: Estimate) -> dict[str, Any]:
     else:
         z = abs(found.estimate) / found.std_error
         p = math.erfc(z / math.sqrt(2))
-        detectable = _Z_POWER * found.std_error
+        detectable = z_power * found.std_error
         mde = round_value(detectable) if detectable <= 1 else None
     return entry | {"p": significant(p), "mde": mde}
 

@@ -25,6 +25,7 @@ import polars as pl
 from reportgen.analyse.attribution import (
     Attribution,
     VerdictJoin,
+    assumed_run_warning,
     attribute,
     choose_run,
     join_verdicts,
@@ -41,7 +42,7 @@ from reportgen.analyse.baseline import (
 )
 from reportgen.analyse.chunkings import ChunkingFacts, chunking_facts, span_compare_keys
 from reportgen.analyse.clusters import question_clusters
-from reportgen.analyse.compare import Side, compare_runs
+from reportgen.analyse.compare import Side, compare_runs, headline_keys
 from reportgen.analyse.coverage import coverage
 from reportgen.analyse.cutoff import CutoffAnalysis, analyse
 from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
@@ -168,6 +169,25 @@ def change_keys(context_k: int) -> list[str]:
     return [f"hit@{context_k}", f"recall@{context_k}", f"mrr@{context_k}"]
 
 
+def primary_keys(context_k: int, tested: Sequence[str], gate: GateRules | None) -> list[str]:
+    """The measures of the primary family: the headline ones at k_ctx and every measure
+    a gate rule names (a drop the gate reads is always primary), among those tested."""
+    named = {rule.measure for rule in gate.rules} if gate else set()
+    wanted = {*headline_keys(context_k), *named}
+    return [key for key in tested if key in wanted]
+
+
+def primary_run(options: AnalysisOptions, attribution: Attribution | None) -> str | None:
+    """The run whose comparisons with the others are primary in the runs table: the
+    reference run, else (with no baseline to be the reference) the run the verdicts
+    judge; None leaves the all-pairs table exploratory."""
+    if options.reference_run is not None:
+        return options.reference_run
+    if options.baseline is None and attribution is not None:
+        return attribution.run
+    return None
+
+
 def compared_keys(
     evaluation: Evaluation, chosen: Sequence[str] | None, gate: GateRules | None
 ) -> list[str]:
@@ -239,7 +259,7 @@ def attribute_verdicts(
     judged = choose_run(verdicts, names, verdicts_run)
     also = [name for name in verdicts.runs if name in names and name != judged]
     found: list[Attribution] = []
-    warnings: list[ReportWarning] = []
+    warnings = assumed_run_warning(verdicts, names, verdicts_run, judged)
     trials = None
     for name in (judged, *also):
         result = next(result for result in evaluation.runs if result.name == name)
@@ -332,6 +352,7 @@ def run_analyses(
     _check_reference(evaluation, options.reference_run)
     listed = change_keys(settings.context_k)
     tested = compared_keys(evaluation, options.compare_measures, options.gate)
+    primary = primary_keys(settings.context_k, tested, options.gate)
     clusters = question_clusters(evaluation, options.cluster_by)
     sides = current_sides(evaluation)
     comparisons = compare_runs(
@@ -341,6 +362,8 @@ def run_analyses(
         options.reference_run,
         clusters=clusters,
         cluster_by=options.cluster_by,
+        primary_keys=primary,
+        primary_run=primary_run(options, attribution),
     )
     for pair in comparisons["pairs"]:
         pair["judged"] = judged_gap(sides[pair["before"]], sides[pair["after"]], settings.context_k)
@@ -368,6 +391,7 @@ def run_analyses(
             cells=cells,
             clusters=clusters,
             cluster_by=options.cluster_by,
+            primary_keys=primary,
         )
     kinds = sorted(set(evaluation.runs[0].scores.get_column("kind").to_list()))
     costs = cost_findings(

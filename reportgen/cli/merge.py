@@ -75,7 +75,8 @@ def merge(shards: tuple[Path, ...], **options: Any) -> None:
                 from reportgen.render.terminal import report_lines
                 from reportgen.report.merge import merged_line
 
-                echo_lines([merged_line(result.report), *report_lines(result.report, result.files)])
+                lines = report_lines(result.report, result.files, options["verbose"])
+                echo_lines([merged_line(result.report), *lines])
             if options["github_summary"]:
                 write_step_summary(result, quiet)
     else:

@@ -76,14 +76,23 @@ MEASURE = (OUT, *SCORING, *WRITTEN)
 def report(gold: Path, runs: tuple[str, ...], **options: Any) -> None:
     """Measure RUNS against the GOLD set and write the report.
 
+    Each RUN is NAME=PATH or PATH (named after the file): a ranked list, a trace
+    file or a span export. With --verdicts, each judged question lands in one of
+    four cells at --context-k; a failed quality rule exits 1 after the report is
+    written.
+
     \b
     Examples:
       reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl --out report/
       reportgen report gold.jsonl rerank=run.jsonl --baseline site/ --max-drop recall@5=0.02
-      reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl \\
-        --verdicts verdicts.jsonl --verdicts-run rerank --context-k 5
+      reportgen report gold.jsonl rerank=runs/rerank.jsonl --verdicts verdicts.jsonl
+
+    \b
+    More examples:
       reportgen report traces.jsonl --retrieved-when all --out report/
       reportgen report gold.jsonl spans.jsonl --trace-question-key metadata.question_id
+      reportgen report gold.jsonl bm25=runs/bm25.trec rerank=runs/rerank.jsonl \\
+        --verdicts verdicts.jsonl --verdicts-run rerank --context-k 5
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --verdicts ragas.csv \\
         --verdict-metric faithfulness --verdict-threshold 0.7
       reportgen report gold.jsonl rerank=runs/rerank.jsonl --manifest index/manifest.jsonl \\
@@ -91,13 +100,9 @@ def report(gold: Path, runs: tuple[str, ...], **options: Any) -> None:
       reportgen report gold.jsonl small=runs/small.jsonl large=runs/large.jsonl \\
         --chunks small=maps/small.parquet --chunks large=maps/large.parquet --docs docs/
 
-    Each RUN is NAME=PATH or PATH (the name is then the file's stem): a ranked
-    list, a trace file, or an OpenTelemetry or Phoenix span export. A trace file
-    (JSON Lines whose lines carry retrieved) as GOLD is the gold set, a run and its
-    verdicts at once: no RUN is then needed. With
-    --verdicts, every judged question is sorted into retrieval failure, generation
-    failure, answered from memory, or working, at --context-k. With quality
-    rules, a failed rule exits 1 after the report is written.
+    A trace file (JSON Lines whose lines carry retrieved) as GOLD is the gold set, a
+    run and its verdicts at once: no RUN is then needed. The four cells are retrieval
+    failure, generation failure, answered from memory, and working as designed.
     """
     request = report_request(gold, runs, options)  # the config file's errors come first
     refuse_missing_runs(gold, runs, options["gold_format"])

@@ -26,7 +26,7 @@ def run_request(request: ReportRequest, options: dict[str, Any]) -> None:
         if not quiet:
             from reportgen.render.terminal import report_lines  # the views: only to print
 
-            echo_lines(report_lines(result.report, result.files))
+            echo_lines(report_lines(result.report, result.files, options["verbose"]))
         if os.environ.get("GITHUB_ACTIONS") == "true":
             echo_lines(workflow_annotations(result.report, request.inputs.gold))
         if options["github_summary"]:

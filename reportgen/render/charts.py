@@ -120,6 +120,7 @@ def at_k_curve_spec(report: Report, measure: str, title: str) -> Spec:
         if run["means"][f"{measure}@{k}"] is not None
     ]
     context_k = report["context_k"]
+    label_y, side = _label_place(values, ks, context_k)
     spec = _base(
         f"{title} by cutoff k",
         f"{title} of each run at k = {', '.join(map(str, ks))}; the dashed rule marks "
@@ -162,11 +163,65 @@ def at_k_curve_spec(report: Report, measure: str, title: str) -> Spec:
         },
         {
             "data": {"values": [{"k": context_k, "label": f"k_ctx = {context_k}"}]},
-            "mark": {"type": "text", "align": "left", "dx": 4, "y": 8, "color": "#57606a"},
-            "encoding": {"x": {"field": "k", "type": "quantitative"}, "text": {"field": "label"}},
+            "mark": {
+                "type": "text",
+                "align": "left" if side > 0 else "right",
+                "dx": 4 * side,
+                "baseline": "middle",
+                "color": "#57606a",
+            },
+            "encoding": {
+                "x": {"field": "k", "type": "quantitative"},
+                "y": {"datum": label_y, "type": "quantitative"},
+                "text": {"field": "label"},
+            },
         },
     ]
     return spec
+
+
+LABEL_HEIGHT = 0.08
+"""A text label's height in units of a [0, 1] axis of HEIGHT pixels (about 17 px)."""
+
+
+def free_height(segments: Sequence[tuple[float, float]], height: float = LABEL_HEIGHT) -> float:
+    """The middle of the widest gap in [0, 1] that no segment (low, high) covers: where a
+    label beside a rule crosses no line. The top of the chart when nothing is free."""
+    edges = sorted((max(0.0, low), min(1.0, high)) for low, high in segments)
+    gaps = []
+    floor = 0.0
+    for low, high in edges:
+        if low > floor:
+            gaps.append((floor, low))
+        floor = max(floor, high)
+    if floor < 1.0:
+        gaps.append((floor, 1.0))
+    if not gaps:
+        return 1.0 - height / 2
+    low, high = max(gaps, key=lambda gap: gap[1] - gap[0])
+    middle = (low + high) / 2
+    return min(max(middle, height / 2), 1.0 - height / 2)
+
+
+def _label_place(
+    values: Sequence[Mapping[str, Any]], ks: Sequence[int], context_k: int
+) -> tuple[float, int]:
+    """Where the ``k_ctx`` label goes: beside the rule, on the side with a next cutoff
+    (right, unless k_ctx is the last), at the height no run's line crosses there."""
+    later = [k for k in ks if k > context_k]
+    earlier = [k for k in ks if k < context_k]
+    side, other = (
+        (-1, max(earlier)) if earlier and not later else (1, min(later, default=context_k))
+    )
+    at: dict[str, dict[int, float]] = {}
+    for row in values:
+        at.setdefault(row["run"], {})[row["k"]] = row["value"]
+    segments = []
+    for points in at.values():
+        ends = [points[k] for k in (context_k, other) if k in points]
+        if ends:
+            segments.append((min(ends) - LABEL_HEIGHT / 2, max(ends) + LABEL_HEIGHT / 2))
+    return free_height(segments), side
 
 
 def chunkings_spec(report: Report) -> Spec | None:
@@ -486,23 +541,58 @@ def trend_spec(
     return spec
 
 
-def _mark_gold_changes(spec: Spec, versions: Sequence[str], gold_changes: Sequence[str]) -> None:
-    """Layer a dashed rule and a label at each version where the gold set changed."""
+def integer_ticks(largest: float, most: int = 6) -> list[int]:
+    """Ticks for a count axis: whole numbers only (a count of 0.5 questions means
+    nothing), 1, 2 or 5 times a power of ten apart, at most ``most`` steps, up to the
+    first tick at or above ``largest``."""
+    steps = (factor * 10**power for power in range(12) for factor in (1, 2, 5))
+    step = next(step for step in steps if largest / step <= most)
+    top = max(step, -(-int(largest) // step) * step)
+    return list(range(0, top + 1, step))
+
+
+def _largest_stack(rows: Sequence[Mapping[str, Any]]) -> float:
+    """The tallest version's total count."""
+    totals: dict[str, float] = {}
+    for row in rows:
+        totals[str(row["version"])] = totals.get(str(row["version"]), 0) + row["count"]
+    return max(totals.values(), default=0)
+
+
+BAR_GAP = 0.4
+"""The versions' bars leave this share of each step empty: a gold-change rule fits there."""
+
+
+def _mark_gold_changes(
+    spec: Spec, versions: Sequence[str], gold_changes: Sequence[str], bars: bool = False
+) -> None:
+    """Layer a dashed rule and a label at each version where the gold set changed.
+
+    On bars the rule stands in the gap before the version's bar, not over it, and the
+    label sits above the plot, where no bar reaches."""
     spec["description"] += (
         f" The gold set changed at {', '.join(gold_changes)}: the lines break there."
     )
-    x = {"field": "version", "type": "ordinal", "sort": list(versions)}
+    x: dict[str, Any] = {"field": "version", "type": "ordinal", "sort": list(versions)}
+    rule: dict[str, Any] = {"type": "rule", "strokeDash": [4, 4], "color": "#57606a"}
+    label: dict[str, Any] = {"type": "text", "align": "left", "dx": 4, "y": 8}
+    if bars:
+        step = WIDTH / max(len(versions), 1)
+        x = {**x, "bandPosition": 0}
+        rule["xOffset"] = -step * BAR_GAP / 2
+        label = {"type": "text", "align": "left", "dx": 2 - step * BAR_GAP / 2, "y": -6}
     marks = {"values": [{"version": version, "label": "new gold set"} for version in gold_changes]}
     spec["layer"] = [
         {"mark": spec.pop("mark"), "encoding": spec.pop("encoding")},
+        {"data": marks, "mark": rule, "encoding": {"x": x}},
         {
             "data": marks,
-            "mark": {"type": "rule", "strokeDash": [4, 4], "color": "#57606a"},
-            "encoding": {"x": x},
-        },
-        {
-            "data": marks,
-            "mark": {"type": "text", "align": "left", "dx": 4, "y": 8, "color": "#57606a"},
+            "mark": {**label, "baseline": "bottom", "color": "#57606a"}
+            if bars
+            else {
+                **label,
+                "color": "#57606a",
+            },
             "encoding": {"x": x, "text": {"field": "label"}},
         },
     ]
@@ -514,6 +604,7 @@ def cells_trend_spec(
     """The four cells of each version as stacked bars (``{"version", "cell", "count"}``),
     a rule where the gold set changed."""
     names = list(CELL_NAMES.values())
+    ticks = integer_ticks(_largest_stack(rows))
     spec = _base(
         "The four cells across versions",
         "Questions in each of the four cells (retrieval x answer) for every published "
@@ -526,11 +617,22 @@ def cells_trend_spec(
             "field": "version",
             "type": "ordinal",
             "sort": list(versions),
-            "scale": {"domain": list(versions)},
+            "scale": {
+                "domain": list(versions),
+                "paddingInner": BAR_GAP,
+                "paddingOuter": BAR_GAP / 2,
+            },
             "title": "version (oldest to newest)",
             "axis": {"labelAngle": -30, "labelLimit": 140},
         },
-        "y": {"field": "count", "type": "quantitative", "title": "questions", "stack": True},
+        "y": {
+            "field": "count",
+            "type": "quantitative",
+            "title": "questions",
+            "stack": True,
+            "scale": {"domain": [0, ticks[-1]]},
+            "axis": {"values": ticks, "format": "d"},
+        },
         "color": {
             "field": "cell",
             "type": "nominal",
@@ -546,7 +648,7 @@ def cells_trend_spec(
         ],
     }
     if gold_changes:
-        _mark_gold_changes(spec, versions, gold_changes)
+        _mark_gold_changes(spec, versions, gold_changes, bars=True)
     return spec
 
 

@@ -144,9 +144,33 @@ def page_assets() -> PageAssets:
     return PageAssets(css=Markup(_asset("report.css")), script=Markup(_asset("report.js")))
 
 
+_MARKUP = re.compile(
+    r"<(script|style|svg|title|textarea)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>", re.S | re.I
+)
+"""Tags, and elements whose text is not laid out as HTML text (a span there would show)."""
+_WHOLE = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
+"""Option names: a line must not break inside them (browsers break after a hyphen:
+"(--" / "retrieved-when")."""
+
+
+def keep_words_whole(page: str) -> str:
+    """``page`` with every option name of its text in ``<span class="nw">`` (CSS: no
+    wrapping inside). Applied to the written HTML, so that every view's text,
+    whoever worded it, gets it; tags, scripts, styles and SVG are left as they are."""
+    parts = []
+    last = 0
+    for markup in _MARKUP.finditer(page):
+        parts.append(_WHOLE.sub(r'<span class="nw">\1</span>', page[last : markup.start()]))
+        parts.append(markup.group(0))
+        last = markup.end()
+    parts.append(_WHOLE.sub(r'<span class="nw">\1</span>', page[last:]))
+    return "".join(parts)
+
+
 def render_html(view: Mapping[str, Any]) -> str:
     """index.html from the view model (:func:`reportgen.render.views.view_model`)."""
-    return environment().get_template("report.html.j2").render({**view, "assets": page_assets()})
+    page = environment().get_template("report.html.j2").render({**view, "assets": page_assets()})
+    return keep_words_whole(page)
 
 
 def render_markdown(view: Mapping[str, Any]) -> str:

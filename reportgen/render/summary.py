@@ -31,6 +31,7 @@ from reportgen.render.views.attribution import (
 )
 from reportgen.render.views.common import Table, fmt, plural
 from reportgen.render.views.comparisons import (
+    PAIRS_GLANCE,
     ComparisonBlock,
     comparisons_view,
     gate_lines,
@@ -48,17 +49,20 @@ from reportgen.render.views.replicates import replicates_line
 from reportgen.render.views.slices import moved_slice_lines
 from reportgen.render.views.transitions import transitions_view
 from reportgen.render.views.trials import trials_line
-from reportgen.schema import Cell, Report
+from reportgen.schema import BaselineSection, Cell, Comparison, Report
 
 MARKER = "<!-- reportgen -->"
 SUMMARY_BUDGET = 60_000
 LIST_LIMIT = 40
+"""Longest list printed before halving starts (question ids, warnings)."""
 MOVES_SHOWN = 6
 """Moves since the baseline that summary.md lists, largest first."""
 CHART_MIN_CUTOFFS = 3
 """Fewer cutoffs draw no curve worth a chart: the table says it all."""
-"""Moves since the baseline that summary.md lists, largest first."""
-"""Longest list printed before halving starts (question ids, warnings)."""
+HEADLINE_BUDGET = 40
+"""Lines summary.md shows unfolded (outside ``<details>``): a reviewer's glance. Held by
+tests/render/test_summary_budget.py on the demo and on a pull-request-style report."""
+MERMAID_TITLE = 90
 
 FAILURE_ADVICE = {
     "generation": "generation failures outnumber retrieval failures: the model had the "
@@ -88,7 +92,7 @@ def cut(items: list[str], limit: int) -> Listed:
 _MERMAID_UNSAFE = re.compile(r"[^\w .:/+@()=,-]")
 
 
-def mermaid_text(value: object, limit: int = 60) -> str:
+def mermaid_text(value: object, limit: int | None = None) -> str:
     """User text that cannot close a Mermaid string or the code fence around it."""
     return _MERMAID_UNSAFE.sub("_", str(value))[:limit]
 
@@ -136,8 +140,16 @@ def recall_curves(report: Report) -> tuple[list[str], list[list[str]], CurveChar
     if len(ks) < CHART_MIN_CUTOFFS or not lines:
         return header, rows, None
     names = [name for name, run in report["runs"].items()][: len(lines)]
-    title = f"recall@k, one line per run in table order ({', '.join(names)})"
-    return header, rows, CurveChart(mermaid_text(title, 90), ", ".join(map(str, ks)), lines)
+    return header, rows, CurveChart(curves_title(names), ", ".join(map(str, ks)), lines)
+
+
+def curves_title(names: list[str]) -> str:
+    """The chart's title, whole: the runs' names when they fit, else how many there are
+    (a title cut at the limit lost its closing parenthesis)."""
+    title = mermaid_text(f"recall@k, one line per run in table order ({', '.join(names)})")
+    if len(title) <= MERMAID_TITLE:
+        return title
+    return f"recall@k, one line per run in table order ({len(names)} runs)"
 
 
 GLOSSARY_TERMS = {
@@ -254,6 +266,7 @@ def _pairs_glance(report: Report, limit: int) -> Table | None:
         [(pair_label(pair), pair) for pair in pairs[:limit]],
         report["context_k"],
         measure_titles(report),
+        PAIRS_GLANCE,
     )
     return Table(table.caption, ["runs", *table.header[1:]], table.rows)
 
@@ -267,11 +280,42 @@ def _pairs_note(report: Report, limit: int) -> str:
     )
 
 
+def others_summary(report: Report, run: str) -> str:
+    """What the other runs' fold holds: ``hit, recall and MRR at 5 with intervals``."""
+    against = " and the change of recall against the baseline" if report["baseline"] else ""
+    return f"hit, recall and MRR at {report['context_k']} with 95% intervals{against}"
+
+
+def beyond_noise(entry: Comparison) -> bool:
+    return any(m["label"] in ("better", "worse") for m in entry["measures"].values())
+
+
+def pairs_summary(report: Report) -> str:
+    """What the pairs' fold holds, and how many pairs moved beyond noise."""
+    pairs = report["comparisons"]["pairs"]
+    moved = sum(beyond_noise(pair) for pair in pairs)
+    return (
+        f"{plural(len(pairs), 'pair')}, {moved} with a change beyond noise; headline "
+        "measures before → after"
+    )
+
+
+def baseline_summary(baseline: BaselineSection) -> str:
+    """What the baseline's fold holds: its version, the runs and what moved."""
+    entries = baseline["comparisons"]
+    moved = sum(beyond_noise(entry) for entry in entries)
+    return (
+        f"{baseline['version']}, {plural(len(entries), 'run')} compared, {moved} with a "
+        "change beyond noise; every measure, the cells then and now, the questions that changed"
+    )
+
+
 def _baseline_view(report: Report, limit: int) -> dict[str, Any]:
     if not report["baseline"]:
         return {"baseline": [], "baseline_facts": [], "baseline_glance": None}
     view = comparisons_view(report)
     return {
+        "baseline_summary": baseline_summary(report["baseline"]),
         "baseline": baseline_blocks(view.baseline, limit),
         "baseline_facts": view.baseline_facts,
         "baseline_glance": view.baseline_glance,
@@ -286,8 +330,14 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
     header, rows, chart = recall_curves(report)
     gate_passed, _ = gate_lines(report)
     screen = first_screen(report)
+    drops = screen.notes.drops
     return {
         "screen": screen,
+        "drops_shown": drops[: screen.drops_inline],
+        "drops_folded": drops[screen.drops_inline :],
+        "attention_lines": screen.attention,
+        "others_summary": others_summary(report, screen.run),
+        "pairs_summary": pairs_summary(report),
         "gate_failed": cut(screen.gate.failed if screen.gate else [], limit),
         "gate_passed_rules": cut(screen.gate.passed_rules if screen.gate else [], limit),
         "gate_passed_summary": passed_count(len(screen.gate.passed_rules) if screen.gate else 0),

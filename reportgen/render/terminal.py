@@ -16,11 +16,13 @@ from reportgen.render.views.attribution import attribution_lines
 from reportgen.render.views.common import fmt, plural
 from reportgen.render.views.comparisons import (
     cells_line,
+    families_text,
     gold_change_lines,
     selection_sentence,
     unjudged_note,
 )
 from reportgen.render.views.context import context_notes
+from reportgen.render.views.first_screen import ALERT_CODES, FirstScreen, first_screen
 from reportgen.render.views.methods import headline
 from reportgen.render.views.replicates import compared_runs, noise_floor_note, replicates_line
 from reportgen.render.views.secondary import secondary_lines
@@ -36,18 +38,61 @@ from reportgen.schema import (
     counted,
 )
 
+TERMINAL_BUDGET = 25
+"""Lines the demo prints without --verbose (tests/render/test_summary_budget.py): the
+terminal follows summary.md's headline, in its order."""
 
-def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
-    """Per run: the headline, a small table by kind (when there are several); then
-    the comparisons, the cells, the warnings and where the files went."""
+
+OTHER_WARNINGS_SHOWN = 2
+"""Warnings other than alerts printed whole; more are counted in one line."""
+
+
+def report_lines(report: Report, files: Sequence[Path], verbose: bool = False) -> list[str]:
+    """What a person reads first, in summary.md's order: per run the headline (first,
+    for ``| head -1``), the context note, the gate, the comparisons, the cells, the facts
+    that change the verdict, the warnings and where the files went.
+
+    Without ``verbose``, the tables by kind, the comparisons within noise, the cells'
+    definitions and, past OTHER_WARNINGS_SHOWN, the warnings other than alerts are
+    counted, not printed.
+    """
+    lines = _run_lines(report, verbose)  # first, for `| head -1`
+    replicated = replicates_line(report)
+    lines += [replicated, ""] if replicated else []
+    notes = context_notes(report)
+    lines += [*notes, ""] if notes else []
+    lines += [*_gate_lines(report), ""] if report["gate"] else []
+    lines += secondary_lines(report)
+    lines += comparison_lines(report, verbose)
+    lines += attribution_lines(report, verbose)
+    screen = first_screen(report)
+    lines += screen.attention
+    lines += [f"warning: {message}" for message in screen.alerts]
+    others = [w["message"] for w in report["warnings"] if w["code"] not in ALERT_CODES]
+    if verbose or len(others) <= OTHER_WARNINGS_SHOWN:
+        lines += [f"warning: {message}" for message in others]
+    else:
+        lines.append(
+            f"warning: {plural(len(others), 'other warning')} ({', '.join(_phrases(screen))}): "
+            "see summary.md, or --verbose"
+        )
+    if lines and lines[-1] != "":
+        lines.append("")
+    return [*lines, written_line(files)]
+
+
+def _phrases(screen: FirstScreen) -> list[str]:
+    """The other warnings' short phrases, as the folded lines of the pages name them."""
+    return [group.summary.split(": ", 1)[-1] for group in screen.warning_groups]
+
+
+def _run_lines(report: Report, verbose: bool) -> list[str]:
+    """Per run its headline; with ``verbose``, a small table by kind under each."""
     k = report["context_k"]
-    runs = report["runs"]
     lines = []
-    for index, (name, run) in enumerate(runs.items()):
+    for name, run in report["runs"].items():
         lines.append(headline(name, run, k))
-        if len(run["by_kind"]) < 2:  # one kind would repeat the headline
-            if index == len(runs) - 1:
-                lines.append("")
+        if not verbose or len(run["by_kind"]) < 2:  # one kind would repeat the headline
             continue
         rows = [("kind", "n", f"hit@{k}", f"recall@{k}", f"MRR@{k}")]
         rows += [
@@ -67,47 +112,53 @@ def report_lines(report: Report, files: Sequence[Path]) -> list[str]:
             ]
             lines.append("  " + "  ".join(cells))
         lines.append("")
-    replicated = replicates_line(report)
-    lines += [replicated, ""] if replicated else []
-    lines += secondary_lines(report)
-    notes = context_notes(report)
-    lines += [*notes, ""] if notes else []
-    lines += comparison_lines(report)
-    lines += attribution_lines(report)
-    lines += [f"warning: {warning['message']}" for warning in report["warnings"]]
-    if report["warnings"]:
-        lines.append("")
-    return [*lines, written_line(files)]
+    return lines if lines[-1:] == [""] else [*lines, ""]
 
 
-def comparison_lines(report: Report) -> list[str]:
+def comparison_lines(report: Report, verbose: bool = True) -> list[str]:
     """One line per comparison on recall at k_ctx (and a baseline's four cells, stale
-    gold marked), then the gate's verdicts."""
+    gold marked); without ``verbose``, the pairs of runs within noise are counted only
+    and their families' note (summary.md folds it too) is left out."""
     key = f"recall@{report['context_k']}"
     lines = []
     pairs = report["comparisons"]["pairs"]
     sections: list[tuple[str, Sequence[Comparison], Sequence[CellsThenNow | None], list[str]]] = [
-        ("Runs compared", pairs, [None] * len(pairs), [])
+        (
+            "Runs compared",
+            pairs,
+            [None] * len(pairs),
+            [families_text(report["comparisons"]["method"])] if verbose else [],
+        )
     ]
     if baseline := report["baseline"]:
-        lines += [baseline_source_line(report, baseline), ""]
+        lines.append(baseline_source_line(report, baseline))
         against = baseline["comparisons"]
-        sections.append(
+        sections.insert(
+            0,
             (
                 f"Against baseline {baseline['version']}",
                 against,
                 [entry["cells"] for entry in against],
-                gold_change_lines(baseline),
-            )
+                [*gold_change_lines(baseline), families_text(baseline["method"])],
+            ),
         )
     for title, entries, then_now, notes in sections:
         if not entries:
             continue
         n = entries[0]["n"]
         moves = fmt(entries[0]["one_question"])
-        lines.append(f"{title} ({n} paired questions; one question moves a mean by {moves}):")
+        shown = [
+            (entry, cells)
+            for entry, cells in zip(entries, then_now, strict=True)
+            if verbose or cells is not None or _moved(entry, key)
+        ]
+        hidden = len(entries) - len(shown)
+        quiet = f"; {hidden} within noise on {key}, see --verbose" if hidden else ""
+        lines.append(
+            f"{title} ({n} paired questions; one question moves a mean by {moves}{quiet}):"
+        )
         lines += [f"  {note}" for note in notes]
-        for entry, entry_cells in zip(entries, then_now, strict=True):
+        for entry, entry_cells in shown:
             lines.append(_comparison_line(entry, key))
             floor = noise_floor_note(report, compared_runs(entry))
             if floor:
@@ -115,18 +166,28 @@ def comparison_lines(report: Report) -> list[str]:
             cells = cells_line(entry_cells)
             if cells:
                 lines.append(f"    {cells}")
-        lines.append("")
+    return [*lines, ""] if lines else []
+
+
+def _moved(entry: Comparison, key: str) -> bool:
+    measure = entry["measures"].get(key)
+    return measure is not None and measure["label"] != "within noise"
+
+
+def _gate_lines(report: Report) -> list[str]:
+    """The gate's outcome, then each rule (failed first) and its notice."""
     gate = report["gate"]
-    if gate:
-        lines.append(f"Quality gate: {outcome_word(gate['passed'])}")
-        whole = [rule for rule in gate["rules"] if not rule.get("slice")]
-        sliced = [rule for rule in gate["rules"] if rule.get("slice")]
-        lines += [f"  {rule['message']}" for rule in whole]
-        lines += [f"  {rule['message']}" for rule in sliced if not rule["passed"]]
-        lines += slice_gate_lines(gate, sliced)
-        if gate["notice"]:
-            lines.append(f"  notice: {gate['notice']}")
-        lines.append("")
+    if not gate:
+        return []
+    lines = [f"Quality gate: {outcome_word(gate['passed'])}"]
+    whole = [rule for rule in gate["rules"] if not rule.get("slice")]
+    sliced = [rule for rule in gate["rules"] if rule.get("slice")]
+    rules = sorted(whole, key=lambda rule: rule["passed"])
+    lines += [f"  {rule['message']}" for rule in rules]
+    lines += [f"  {rule['message']}" for rule in sliced if not rule["passed"]]
+    lines += slice_gate_lines(gate, sliced)
+    if gate["notice"]:
+        lines.append(f"  notice: {gate['notice']}")
     return lines
 
 

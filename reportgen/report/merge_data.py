@@ -22,6 +22,7 @@ from typing import Any
 
 import polars as pl
 
+from reportgen.analyse.attribution import VERDICTS_RUN_ASSUMED
 from reportgen.analyse.run import Findings
 from reportgen.load.previous.merge_data import (
     MERGE_DATA_FORMAT,
@@ -144,6 +145,11 @@ def merge_data_files(
             # the run they judge: merge judges the same, whatever its own options say
             "judged": findings.attributions[0].run,
             "trials": [{"source": t.source, "format": t.format} for t in verdicts.trials],
+            # whether that run was assumed (no --verdicts-run, no run named): merge
+            # assumes it again, so that its report warns as the unsharded one does
+            "judged_assumed": any(
+                warning.code == VERDICTS_RUN_ASSUMED for warning in findings.warnings
+            ),
         },
         "manifest": None
         if hygiene.manifest is None

@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.analyse.gate import failures
+from reportgen.core.display import Glanceable, names
 from reportgen.core.filesystem import reading
 from reportgen.core.labels import created_at
 from reportgen.core.model import GoldSet
@@ -76,14 +77,22 @@ from reportgen.scale.rebuild import (
 from reportgen.schema import MergedReport, MergedShard
 
 
-@dataclass(frozen=True)
-class MergeResult:
+@dataclass(frozen=True, repr=False)
+class MergeResult(Glanceable):
     """A merge of shards holding per-question values only: the merged means."""
 
     report: MergedReport
     files: list[Path]
     notes: tuple[str, ...] = ()
     """What the merge could not write, and why."""
+
+    def glance(self) -> list[tuple[str, str]]:
+        return [
+            ("runs", names(list(self.report["runs"]))),
+            ("questions", str(self.report["gold"]["questions"])),
+            ("files", str(len(self.files))),
+            ("notes", str(len(self.notes))),
+        ]
 
     @property
     def failure(self) -> GateFailed | None:
@@ -305,6 +314,8 @@ def _verdicts_run(request: MergeRequest, shards: Sequence[ShardData]) -> str | N
             f"leave --verdicts-run out (merge takes the shards'), or measure the shards with "
             f"--verdicts-run {given}",
         )
+    if given is None and all(s.meta["verdicts"].get("judged_assumed") for s in shards):
+        return None  # assumed again (the first run, as the shards did), and said so
     return judged
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import polars as pl
 
+from reportgen.core.display import Glanceable, names
 from reportgen.core.model import GoldSet, VerdictSet
 from reportgen.errors import UsageError, printable
 from reportgen.load import load_gold, load_run, load_verdicts, parse_run_spec
@@ -54,8 +55,8 @@ def shard_column(qids: pl.Series, shards: int) -> pl.Series:
     return qids.to_frame("qid").join(owners, on="qid", how="left", maintain_order="left")["shard"]
 
 
-@dataclass(frozen=True)
-class ShardPlan:
+@dataclass(frozen=True, repr=False)
+class ShardPlan(Glanceable):
     """What ``reportgen shard`` wrote: the folders, and the files inside each."""
 
     folders: list[Path]
@@ -69,6 +70,14 @@ class ShardPlan:
     """The whole gold set's: a merge refuses shards of another gold set or cut."""
     replicates: dict[str, list[str]] = field(default_factory=dict)
     """Run -> its other replicates' files (``runs`` holds the first), in the order given."""
+
+    def glance(self) -> list[tuple[str, str]]:
+        return [
+            ("shards", str(len(self.folders))),
+            ("questions", ", ".join(map(str, self.questions))),
+            ("runs", names(list(self.runs))),
+            ("folder", str(self.folders[0].parent) if self.folders else "none"),
+        ]
 
     def command(self, options: Sequence[str] = ()) -> str:
         """The ``reportgen report`` line that measures one shard, run inside its folder

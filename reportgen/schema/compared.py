@@ -44,6 +44,28 @@ class ClusterMethod(TypedDict):
     design_effect: str
 
 
+Family = Literal["primary", "exploratory"]
+"""Which correction a label belongs to (docs/verdicts.md, "Families")."""
+
+
+class FamilyMethod(TypedDict):
+    """One family of tests: what it holds and how it was corrected."""
+
+    tests: int
+    measures: list[str]
+    holds: str
+    """In words: which measures of which comparisons."""
+    correction: str | None
+    """Null when the family holds no test."""
+    mde_alpha: float | None
+    """alpha / tests: the per-test alpha each of its mdes is computed at."""
+
+
+class FamiliesMethod(TypedDict):
+    primary: FamilyMethod
+    exploratory: FamilyMethod
+
+
 class Method(TypedDict):
     """How every comparison of a list was computed."""
 
@@ -52,6 +74,11 @@ class Method(TypedDict):
     test: RandomizationMethod
     binary_test: str
     correction: str
+    families: NotRequired[FamiliesMethod]
+    """Absent from reports written before the labels had families."""
+    families_text: NotRequired[str]
+    """The sentence every output gives: which family a label belongs to and what it
+    was corrected across."""
     changed_questions_kept: int
     alpha: float
     label: str
@@ -78,13 +105,19 @@ class MeasureChange(TypedDict):
     ties: int
     losses: int
     mde: float | None
-    """The smallest true difference this comparison detects with 80% power (before
-    Holm); null when none within the measure's range is detectable."""
+    """The smallest true difference this measure's label detects with 80% power, its
+    family's correction included (at ``mde_alpha``); null when none within the
+    measure's range is detectable."""
     n_needed: int
     """About how many questions would make a change of ``method.mde.n_needed_for``
     detectable, at this comparison's spread of differences."""
     design_effect: float
     """Variance of the mean difference with clusters over that of independent questions."""
+    family: NotRequired[Family]
+    """The family whose Holm correction ``p_holm`` and ``label`` are within (absent
+    before families)."""
+    mde_alpha: NotRequired[float]
+    """alpha / the tests of its family: the per-test alpha ``mde`` is computed at."""
     p_holm: float
     label: Label
     n: NotRequired[int]

@@ -19,6 +19,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from reportgen.core.display import Glanceable, names
 from reportgen.core.git import (
     head_commit,
     is_ancestor,
@@ -33,7 +34,7 @@ from reportgen.load.previous.published import FINGERPRINT_FROM, load_history, lo
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.chart_engine import Spec, render_charts
 from reportgen.render.charts import cells_trend_spec, trend_spec
-from reportgen.render.pages import Figure, environment, fmt, page_assets
+from reportgen.render.pages import Figure, environment, fmt, keep_words_whole, page_assets
 from reportgen.site.install import (
     HISTORY,
     INDEX,
@@ -311,7 +312,7 @@ def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path])
         Figure(name.removesuffix(".svg"), Markup(data.decode()), "")
         for name, data in charts.items()
     ]
-    return (
+    return keep_words_whole(
         environment()
         .get_template("site_index.html.j2")
         .render(
@@ -324,8 +325,8 @@ def render_index(history: Sequence[dict[str, Any]], folders: Mapping[str, Path])
     )
 
 
-@dataclass(frozen=True)
-class Published:
+@dataclass(frozen=True, repr=False)
+class Published(Glanceable):
     version: str
     folder: Path
     index: Path
@@ -337,6 +338,15 @@ class Published:
     """What the publisher should know: a failed gate, a site over its size budget."""
     notes: list[str] = field(default_factory=list)
     """How the order was read where git could not tell (commits no branch holds)."""
+
+    def glance(self) -> list[tuple[str, str]]:
+        return [
+            ("version", self.version),
+            ("folder", str(self.folder)),
+            ("index", str(self.index)),
+            ("pruned", names(self.pruned) or "none"),
+            ("warnings", str(len(self.warnings))),
+        ]
 
 
 def _pruned_lines(

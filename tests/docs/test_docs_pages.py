@@ -34,14 +34,24 @@ def blocks(page: str) -> list[tuple[str, dict[str, str], str]]:
     return found
 
 
+HEREDOC = re.compile(r"^cat > (\S+) <<'EOF'\n(.*?)^EOF$", re.S | re.M)
+"""A file a shell block writes, as the quickstart writes its inputs."""
+
+
 def write_files(page: str, folder: Path) -> list[Path]:
-    written = []
-    for _, attributes, body in blocks(page):
+    """The files a page's blocks hold: ``lang file=NAME`` blocks and ``sh`` here-documents."""
+    found = []
+    for language, attributes, body in blocks(page):
         if "file" in attributes:
-            path = folder / attributes["file"]
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(body, encoding="utf-8")
-            written.append(path)
+            found.append((attributes["file"], body))
+        elif language == "sh":
+            found += HEREDOC.findall(body)
+    written = []
+    for name, body in found:
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+        written.append(path)
     return written
 
 

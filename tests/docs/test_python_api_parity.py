@@ -130,6 +130,7 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
 
 CLI_ONLY = {
     "quiet": "what the CLI prints (reportgen.render.terminal)",
+    "verbose": "how much the CLI prints (reportgen.render.terminal)",
     "github_summary": "reportgen.core.ci.append_step_summary",
 }
 

@@ -370,3 +370,26 @@ def test_chunk_maps_spans_and_the_drilldown_merged_are_the_whole_report(
     assert report["chunkings"]["runs"]["rerank-sections"]["derived_judgments"] > 0
     assert report["drilldown"]["count"] > 0
     assert report["runs"]["rerank"]["means"]["span_recall@5"] is not None
+
+
+@pytest.mark.slow
+def test_an_assumed_verdicts_run_is_assumed_and_said_again_by_merge(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    # verdicts without a run column, two runs, no --verdicts-run: the whole report
+    # assumes the first run and warns; the merged one must say the same, not stay silent
+    root = example_root(tmp_path)
+    rows = [json.loads(line) for line in (root / "verdicts.jsonl").read_text().splitlines()]
+    (root / "verdicts.jsonl").write_text(
+        "".join(json.dumps({k: v for k, v in row.items() if k != "run"}) + "\n" for row in rows)
+    )
+    cut = ["gold.jsonl", *EXAMPLE_RUNS[:2], "--verdicts", "verdicts.jsonl"]
+    options = ["--version", "v1"]
+    run_cli(["report", *cut, *options, "--out", "whole", "-q"], root)
+    code, merged = sharded(root, cut, [], options, run_cli)
+    assert code == 0
+    assert_same_report(root / "whole", merged)
+    report = json.loads((merged / "report.json").read_text())
+    assert [w["examples"] for w in report["warnings"] if w["code"] == "verdicts_run_assumed"] == [
+        ["keyword"]
+    ]

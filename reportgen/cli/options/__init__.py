@@ -29,11 +29,13 @@ GROUPS = (INPUTS, MEASURING, VERDICTS, COMPARING, OUTPUTS, PROVENANCE, SCALE_OUT
 
 
 class GroupedOption(click.Option):
-    """A Click option that knows the --help section it belongs to."""
+    """A Click option that knows the --help section it belongs to, and whether --help
+    shows it (everyday) or only --help-all."""
 
-    def __init__(self, *args: Any, group: str, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, group: str, everyday: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.group = group
+        self.everyday = everyday
 
 
 @dataclass(frozen=True)
@@ -43,20 +45,35 @@ class Declared:
     group: str
     decls: tuple[str, ...]
     attrs: Mapping[str, Any]
+    everyday: bool = False
+    """Shown by --help; the others only by --help-all (and docs/cli.md)."""
 
     def but(self, **attrs: Any) -> Declared:
         """The same option with one command's own default or help (shard's --out)."""
         return replace(self, attrs={**self.attrs, **attrs})
 
     def apply(self, command: Any) -> Any:
-        return click.option(*self.decls, cls=GroupedOption, group=self.group, **self.attrs)(command)
+        option = click.option(
+            *self.decls, cls=GroupedOption, group=self.group, everyday=self.everyday, **self.attrs
+        )
+        return option(command)
 
 
-def declare(group: str, *decls: str, **attrs: Any) -> Declared:
-    """An option of ``group``: ``decls`` and ``attrs`` as `click.option` takes them."""
+def declare(group: str, *decls: str, everyday: bool = False, **attrs: Any) -> Declared:
+    """An option of ``group``: ``decls`` and ``attrs`` as `click.option` takes them;
+    ``everyday`` options are the ones plain --help shows."""
     if group not in GROUPS:
         raise ValueError(f"{group!r} is no --help group; the groups: {', '.join(GROUPS)}")
-    return Declared(group, decls, attrs)
+    return Declared(group, decls, attrs, everyday)
+
+
+HELP_ALL = "reportgen.help_all"
+"""The context's meta key that asks --help for every option (--help-all, docs/cli.md)."""
+
+
+def shows_all(ctx: click.Context) -> bool:
+    """Whether this --help lists every option, or only the everyday ones."""
+    return bool(ctx.meta.get(HELP_ALL))
 
 
 def takes(*declared: Declared | Decorator) -> Decorator:
@@ -73,12 +90,22 @@ def takes(*declared: Declared | Decorator) -> Decorator:
 def format_grouped(
     command: click.Command, ctx: click.Context, formatter: click.HelpFormatter
 ) -> None:
-    """The options under their groups' titles, in GROUPS order; the rest (--help) last."""
+    """The options under their groups' titles, in GROUPS order; the rest (--help) last.
+
+    Plain --help lists only the everyday options of a command that has more, and ends
+    with the line that leads to the others."""
     sections: dict[str, list[tuple[str, str]]] = {}
-    for param in command.get_params(ctx):
+    options = [p for p in command.get_params(ctx) if isinstance(p, click.Option)]
+    brief = not shows_all(ctx) and any(isinstance(p, GroupedOption) for p in options)
+    hidden = 0
+    for param in options:
         record = param.get_help_record(ctx)
-        if record is not None and isinstance(param, click.Option):
-            sections.setdefault(getattr(param, "group", ""), []).append(record)
+        if record is None:
+            continue
+        if brief and isinstance(param, GroupedOption) and not param.everyday:
+            hidden += 1
+            continue
+        sections.setdefault(getattr(param, "group", ""), []).append(record)
     rest = sections.pop("", [])
     for title in GROUPS:
         if title in sections:
@@ -87,3 +114,8 @@ def format_grouped(
     if rest:
         with formatter.section("Other" if sections else "Options"):
             formatter.write_dl(rest)
+    if hidden:
+        formatter.write_paragraph()
+        formatter.write_text(
+            f"{hidden} more options, and more examples: {ctx.command_path} --help-all"
+        )

@@ -61,6 +61,7 @@ CONFIG = declare(
     default=None,
     is_eager=True,
     callback=lambda ctx, param, value: read_config_defaults(ctx, value),
+    everyday=True,
     help="Settings file: any option of `reportgen report`, without the dashes, and the "
     "gate's rules (default: ./reportgen.toml, else [tool.reportgen] of ./pyproject.toml); "
     "a command takes the options it has. The command line wins.",
@@ -99,6 +100,7 @@ VERDICTS_FILE = declare(
     "--verdicts",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     multiple=True,
+    everyday=True,
     help="End-to-end verdicts (was each answer correct?): adds the four cells. JSONL or "
     "CSV with id, correct[, run, abstained], promptfoo's results.json, a DeepEval test "
     "run, or a ragas results CSV. Repeatable: the same answers judged again (judge "
@@ -108,6 +110,7 @@ VERDICTS_RUN = declare(
     VERDICTS,
     "--verdicts-run",
     default=None,
+    everyday=True,
     help="Run whose top --context-k chunks were sent to the model "
     "(default: the run the verdicts name, else the first run).",
 )

@@ -49,6 +49,7 @@ NEW_VERSION = declare(
     "new_version",
     default=None,
     metavar="VERSION",
+    everyday=True,
     help="The new gold set's version, written in its _meta line (default: the old "
     "version's last number plus one, v3 -> v4).",
 )

@@ -42,6 +42,7 @@ SCORING = (
         default=",".join(map(str, DEFAULT_KS)),
         show_default=True,
         callback=_int_list,
+        everyday=True,
         help="Cutoffs k, comma-separated.",
     ),
     declare(
@@ -49,6 +50,7 @@ SCORING = (
         "--context-k",
         type=click.IntRange(min=1, max=MAX_CUTOFF),
         default=None,
+        everyday=True,
         help=f"Chunks sent to the model: the k of the headline (added to --k). Default "
         f"{DEFAULT_CONTEXT_K}, and the report says it was assumed.",
     ),
@@ -58,6 +60,7 @@ SCORING = (
         type=click.Choice(RETRIEVED_RULES),
         default="any",
         show_default=True,
+        everyday=True,
         help="In the four cells, a question counts as retrieved when any of its gold "
         "chunks reached the model, or only when all of them did (multi-hop questions).",
     ),
@@ -104,7 +107,8 @@ COMPARISONS = (
         "--compare-measures",
         default=None,
         help="Measures to test, comma-separated, or 'all' (default: those at --context-k "
-        "and the whole-list ones). Each extra measure widens the Holm correction.",
+        "and the whole-list ones). Beyond hit and recall at --context-k and the gate's "
+        "measures (the primary family), each is exploratory: Holm-corrected among them.",
     ),
     declare(
         COMPARING,
@@ -120,6 +124,7 @@ COMPARISONS = (
         "--baseline",
         type=click.Path(path_type=Path),
         default=None,
+        everyday=True,
         help="A previous report (its report.json or its folder), or a published site (its "
         "folder or history.jsonl: the newest version on the same gold set, else the "
         "newest), to compare each run with its namesake there.",
@@ -211,6 +216,7 @@ GATE = (
         "minimums",
         multiple=True,
         metavar="[RUN/]MEASURE[:KIND]=VALUE",
+        everyday=True,
         help="Fail (exit 1) when a mean is below VALUE, e.g. --min recall@5=0.80. Repeatable.",
     ),
     declare(
@@ -219,6 +225,7 @@ GATE = (
         "max_drops",
         multiple=True,
         metavar="[RUN/]MEASURE[:KIND]=VALUE",
+        everyday=True,
         help="Fail (exit 1) when a mean fell by more than VALUE since --baseline. "
         "Repeatable. Without --baseline (a first run) it is skipped with a notice.",
     ),

@@ -66,9 +66,20 @@ OUT = declare(
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("report"),
     show_default=True,
+    everyday=True,
     help="Folder to write the report into (created if missing; other files kept).",
 )
-QUIET = declare(OUTPUTS, "--quiet/--no-quiet", "-q", help="Print nothing but errors.")
+QUIET = declare(
+    OUTPUTS, "--quiet/--no-quiet", "-q", everyday=True, help="Print nothing but errors."
+)
+VERBOSE = declare(
+    OUTPUTS,
+    "--verbose/--no-verbose",
+    "-v",
+    everyday=True,
+    help="Print everything summary.md folds: each run's table by kind, every comparison, "
+    "what the four cells count as retrieved, every warning.",
+)
 FORMAT = declare(
     OUTPUTS,
     "--format",
@@ -107,6 +118,7 @@ WRITTEN = (
         "--version",
         "version",
         default=None,
+        everyday=True,
         help="Label of this report. Default: the commit measured (the pull request's "
         "head, GITHUB_SHA, CI_COMMIT_SHORT_SHA or `git rev-parse --short HEAD`), else the "
         "creation time YYYYMMDD-HHMMSS (SOURCE_DATE_EPOCH makes it fixed).",
@@ -140,6 +152,7 @@ WRITTEN = (
         help="Append summary.md to GitHub's job summary ($GITHUB_STEP_SUMMARY).",
     ),
     QUIET,
+    VERBOSE,
 )
 """What to write and how to label it: `report`, `demo` and `merge`."""
 
@@ -185,6 +198,7 @@ MANIFEST = (
         "--manifest",
         type=click.Path(path_type=Path),
         default=None,
+        everyday=True,
         help="Chunk ids of the current index: one per line ('# index_version: X' comment), "
         "JSON Lines or CSV, optionally with audience, doc_version, valid_from, valid_to. "
         "Gold ids missing from it are flagged as stale.",
@@ -236,6 +250,7 @@ PUBLISHING = (
         "--site",
         type=click.Path(file_okay=False, path_type=Path),
         required=True,
+        everyday=True,
         help="The site folder: the report goes to SITE/<version>/, the index to SITE/index.html.",
     ),
     declare(

@@ -28,6 +28,7 @@ _TABLE_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]")
 REPORT_KEYS = (
     *("out", "k", "context-k", "relevance-threshold", "trec-eval", "version", "format"),
     *("per-question-format", "chart-png", "report-url", "github-summary", "quiet"),
+    "verbose",
     *("gold-format", "run-format", "gold-version", "verdicts", "verdicts-run"),
     *("verdict-format", "verdict-metric", "verdict-threshold", "index-version"),
     *(

@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = 'b571856c9033769ec088db8fb2f456104a8b6686013ea8ca554692d6c0084588'
+KEY = 'a2bf2af9ae962fd32afb1666b5197249eef35524bb0064ca706bc9c871d392b1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -109,6 +109,17 @@ def root(context, missing=missing):
         yield '    </div>\n'
     l_1_figure = missing
     yield '  </div>\n'
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+        pass
+        yield '  <ul id="attention" class="attention">\n'
+        for l_1_line in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+            _loop_vars = {}
+            pass
+            yield '    <li>'
+            yield escape(l_1_line)
+            yield '</li>\n'
+        l_1_line = missing
+        yield '  </ul>\n'
     template = environment.get_template('_verdict_notes.html.j2', '_first_screen.html.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view}))
     try:
@@ -232,7 +243,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
     l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
     if l_0_transitions_matrix is missing:
-        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 98 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 105 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
     context.vars['transitions_matrix'] = l_0_transitions_matrix
     context.exported_vars.discard('transitions_matrix')
     yield '  '
@@ -281,4 +292,4 @@ def root(context, missing=missing):
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&50=116&52=122&53=124&56=128&59=132&61=136&62=138&63=142&64=147&65=157&66=162&74=172&75=174&76=176&77=182&78=184&79=187&80=193&83=199&84=206&90=215&91=217&92=220&98=230&99=237&100=239&102=242&103=246&107=250&108=252&109=255&111=262&112=266&113=268&115=270&116=274'
+debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=113&52=117&56=121&57=127&59=133&60=135&63=139&66=143&68=147&69=149&70=153&71=158&72=168&73=173&81=183&82=185&83=187&84=193&85=195&86=198&87=204&90=210&91=217&97=226&98=228&99=231&105=241&106=248&107=250&109=253&110=257&114=261&115=263&116=266&118=273&119=277&120=279&122=281&123=285'

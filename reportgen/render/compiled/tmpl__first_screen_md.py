@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.md.j2 by scripts/make_compiled_templates.py
-KEY = 'd6b544ce1508c51015a723305178613b03bd9a3a54d4f2fca11aecac749a1864'
+KEY = '1c537b49b7b87e24449c2b6321743d358c84e3b7855a71b54b9d9da5cf4564e5'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.md.j2'
 
@@ -88,6 +88,16 @@ def root(context, missing=missing):
             yield '** |'
         yield '\n'
     l_1_figure = missing
+    if environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+        pass
+        yield '\n'
+        for l_1_line in environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'attention'):
+            _loop_vars = {}
+            pass
+            yield '- '
+            yield str(t_1(l_1_line))
+            yield '\n'
+        l_1_line = missing
     template = environment.get_template('_verdict_notes.md.j2', '_first_screen.md.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'view': l_0_view}))
     try:
@@ -238,4 +248,4 @@ def root(context, missing=missing):
     l_1_group = missing
 
 blocks = {}
-debug_info = '1=21&2=24&4=27&6=29&7=33&9=36&11=39&13=41&14=45&19=49&20=51&24=55&28=58&30=60&32=62&34=66&36=70&37=74&40=89&41=95&42=97&44=101&46=105&50=107&51=111&55=140&57=142&59=144&61=146&62=149&63=155&65=158&70=161&71=164&72=168&77=177&79=180&81=182&82=185&88=194&91=198&92=202&93=204&98=208&100=211&102=213&103=216&105=222&107=226&109=228&110=232'
+debug_info = '1=21&2=24&4=27&6=29&7=33&9=36&11=39&13=41&14=45&19=49&20=51&24=55&28=58&30=60&32=62&34=66&36=70&37=74&40=89&42=92&43=96&46=99&47=105&48=107&50=111&52=115&56=117&57=121&61=150&63=152&65=154&67=156&68=159&69=165&71=168&76=171&77=174&78=178&83=187&85=190&87=192&88=195&94=204&97=208&98=212&99=214&104=218&106=221&108=223&109=226&111=232&113=236&115=238&116=242'

@@ -1,5 +1,5 @@
 # Generated from templates/_verdict_notes.html.j2 by scripts/make_compiled_templates.py
-KEY = 'dec03f908e1da18bad6e7282206c3f3f9ed206ebdcd1f41e15100a7288e64466'
+KEY = 'c4ada1155208b33a8c160e3d643abb353739d5c6040eb35c1769de176f3ed9e9'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_verdict_notes.html.j2'
 
@@ -11,6 +11,12 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_first_screen = resolve('first_screen')
     l_0_notes = missing
+    try:
+        t_1 = environment.filters['length']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'length' found.")
     pass
     l_0_notes = environment.getattr((undefined(name='first_screen') if l_0_first_screen is missing else l_0_first_screen), 'notes')
     context.vars['notes'] = l_0_notes
@@ -20,7 +26,9 @@ def root(context, missing=missing):
         yield '<div class="verdict-notes">\n'
         if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops'):
             pass
-            yield '  <p>Large drops against the baseline, whatever the test says:</p>\n  <ul class="drops">\n'
+            yield '  <details class="drops-more"><summary>'
+            yield escape((t_1(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops')) + environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more')))
+            yield ' large drops against the baseline, whatever the test says</summary>\n  <ul class="drops">\n'
             for l_1_drop in environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops'):
                 _loop_vars = {}
                 pass
@@ -37,7 +45,7 @@ def root(context, missing=missing):
                 yield '<li>… and '
                 yield escape(environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'drops_more'))
                 yield ' more in <a href="#baseline">the baseline section</a></li>'
-            yield '  </ul>\n'
+            yield '  </ul>\n  </details>\n'
         if environment.getattr((undefined(name='notes') if l_0_notes is missing else l_0_notes), 'clustered'):
             pass
             yield '  <p class="note clustered">'
@@ -46,4 +54,4 @@ def root(context, missing=missing):
         yield '</div>\n'
 
 blocks = {}
-debug_info = '2=13&3=16&5=19&8=22&9=26&11=33&14=39&15=42'
+debug_info = '2=19&3=22&5=25&7=28&9=30&10=34&12=41&16=47&17=50'

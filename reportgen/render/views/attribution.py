@@ -119,8 +119,7 @@ def rule_note(section: AttributionSection) -> str:
     else:
         note = (
             f"Retrieved: at least one relevant gold chunk among {sent} (--retrieved-when "
-            "any). A question that needs several counts as retrieved when one arrived: see "
-            "the pass rate by how much gold was sent, or use --retrieved-when all."
+            "any; all asks for every one)."
         )
     untraced = section["n"] - section["traced_questions"]
     if section["context_source"] == "trace" and untraced > 0:
@@ -357,8 +356,9 @@ def attribution_view(report: Report) -> AttributionView | None:
     )
 
 
-def attribution_lines(report: Report) -> list[str]:
-    """The four cells in a few terminal lines, for the CLI's summary."""
+def attribution_lines(report: Report, verbose: bool = True) -> list[str]:
+    """The four cells in a few terminal lines, for the CLI's summary; the definition of
+    "retrieved" only with ``verbose``."""
     view = attribution_view(report)
     if view is None:
         return []
@@ -366,11 +366,9 @@ def attribution_lines(report: Report) -> list[str]:
         f"{cell.label} {with_stale(cell.count, cell.stale)}" for _, row in view.rows for cell in row
     )
     where = f"at {view.sent}" if view.sent.startswith("top") else f"with {view.sent}"
-    lines = [
-        f"{view.run}, four cells {where}: {counts}.",
-        *([view.trials] if view.trials else []),
-        view.rule_note,
-        coverage_words(report["attribution"][view.run]),
-        view.conclusion,
-    ]
-    return [*lines, view.stale_note, ""] if view.stale_note else [*lines, ""]
+    lines = [f"{view.run}, four cells {where}: {counts}."]
+    lines += [view.trials] if view.trials else []
+    if verbose:
+        lines.append(view.rule_note)
+    lines += [coverage_words(report["attribution"][view.run]), view.conclusion]
+    return [*lines, view.stale_note] if view.stale_note else lines

@@ -94,7 +94,7 @@ def _comparison_table(entry: Comparison, titles: Titles) -> Table:
                 Cell(
                     f"{_signed(m['difference'])} [{_signed(m['ci_low'])}, {_signed(m['ci_high'])}]"
                 ),
-                Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}"),
+                Cell(f"{m['p']:.3g} ({test}) / {m['p_holm']:.3g}{_family_text(m)}"),
                 Cell(f"{m['wins']} / {m['ties']} / {m['losses']}"),
                 Cell(_mde_text(m)),
                 Cell(m["label"] + unjudged_note(entry), css=f"verdict {verdict_class(m['label'])}"),
@@ -105,7 +105,7 @@ def _comparison_table(entry: Comparison, titles: Titles) -> Table:
         "before",
         "after",
         "difference [95% CI]",
-        "p / Holm p",
+        "p / Holm p (family)",
         "wins / ties / losses",
         "smallest detectable change",
         "verdict",
@@ -209,35 +209,40 @@ def _moved(entry: Comparison, titles: Titles) -> str:
     return "; ".join(parts) or "nothing beyond noise"
 
 
-def glance_table(labelled: Sequence[tuple[str, Comparison]], k: int, titles: Titles) -> Table:
+def glance_table(
+    labelled: Sequence[tuple[str, Comparison]], k: int, titles: Titles, caption: str
+) -> Table:
     """One row per comparison (a run against the baseline, or a pair of runs): headline
     measures before → after, and what moved beyond noise.
 
     A reviewer reads this first; the full tables (every measure, its interval and
-    p-values) are one click away.
+    p-values) are one click away. The unjudged-chunks note goes with what moved, not
+    into the name column, which stays a name.
     """
     keys = [f"{name}@{k}" for name in GLANCE_MEASURES]
     keys = [key for key in keys if any(key in entry["measures"] for _, entry in labelled)]
     rows = []
     for label, entry in labelled:
-        note = unjudged_note(entry)
-        cells = [Cell(label if label.endswith(note) else label + note)]
+        cells = [Cell(label)]
         for key in keys:
             m = entry["measures"].get(key)
             text = "n/a" if m is None else f"{fmt(m['before'])} → {fmt(m['after'])}"
             if m is not None and m["label"] != "within noise":
                 text += f" ({m['label']})"
             cells.append(Cell(text))
-        cells.append(Cell(_moved(entry, titles)))
+        cells.append(Cell(_moved(entry, titles) + unjudged_note(entry)))
         rows.append(cells)
     header = ["run", *[_measure_title(key, titles) for key in keys], "beyond noise (any measure)"]
-    return Table("At a glance (before → after)", header, rows, css="glance")
+    return Table(caption, header, rows, css="glance")
+
+
+BASELINE_GLANCE = "Against the baseline, at a glance (before → after)"
+PAIRS_GLANCE = "The runs pair by pair, at a glance (before → after)"
 
 
 def pair_label(entry: Comparison) -> str:
-    """A pair of runs as the glance table names it: ``keyword → rerank``, with the
-    unjudged-chunks note when its sides were judged unevenly."""
-    return f"{entry['before']} → {entry['after']}{unjudged_note(entry)}"
+    """A pair of runs as the glance table names it: ``keyword → rerank``."""
+    return f"{entry['before']} → {entry['after']}"
 
 
 def unjudged_note(entry: Comparison) -> str:
@@ -252,13 +257,27 @@ def unjudged_note(entry: Comparison) -> str:
     )
 
 
+def _family_text(measure: MeasureChange) -> str:
+    """`` (primary)``: the family the Holm p is within; empty in a report before families."""
+    family = measure.get("family")
+    return f" ({family})" if family else ""
+
+
+def families_text(method: Method) -> str:
+    """The sentence saying which family a label belongs to and what it was corrected
+    across (report.json's ``method.families_text``); before families, the one family."""
+    return method.get("families_text") or (
+        f"Holm-corrected across all {method['family_size']} differences."
+    )
+
+
 def glance_note(
     method: Method,
     details: str = "each run below has every measure, its interval and p-values",
 ) -> str:
     return (
-        f"better / worse only when the Holm-adjusted p < {method['alpha']} (across all "
-        f"{method['family_size']} differences) and the 95% interval excludes 0; {details}."
+        f"better / worse only when the Holm-adjusted p < {method['alpha']} and the 95% "
+        f"interval excludes 0. {families_text(method)} {details[:1].upper()}{details[1:]}."
     )
 
 
@@ -318,12 +337,12 @@ def _method_text(method: Method) -> str:
         f"bootstrap ({method['interval']['resamples']:,} resamples, seed "
         f"{method['interval']['seed']}). p: two-sided paired randomization test "
         f"(sign flips, {method['test']['resamples']:,}, exact when few questions differ); "
-        f"exact McNemar for hit@k. Holm's correction across all "
-        f"{method['family_size']} differences. A difference is called better or worse only "
-        f"when the Holm-adjusted p < {method['alpha']} and the interval excludes 0; "
-        "otherwise it is within noise when a change of its smallest detectable change "
-        "(mde: 80% power at that alpha, before Holm) would have shown, and too few "
-        "questions when no change within the measure's range would have." + _cluster_text(method)
+        f"exact McNemar for hit@k. {families_text(method)} A difference is called better or "
+        f"worse only when the Holm-adjusted p < {method['alpha']} and the interval excludes "
+        "0; otherwise it is within noise when a change of its smallest detectable change "
+        "(mde: the change its label detects with 80% power, its family's correction "
+        "included) would have shown, and too few questions when no change within the "
+        "measure's range would have." + _cluster_text(method)
     )
 
 
@@ -443,6 +462,7 @@ def comparisons_view(report: Report) -> ComparisonsView:
             [(pair_label(pair), pair) for pair in comparisons["pairs"]],
             report["context_k"],
             titles,
+            PAIRS_GLANCE,
         )
         if comparisons["pairs"]
         else None,
@@ -451,6 +471,7 @@ def comparisons_view(report: Report) -> ComparisonsView:
             [(entry["run"], entry) for entry in baseline["comparisons"]],
             report["context_k"],
             titles,
+            BASELINE_GLANCE,
         )
         if baseline
         else None,

@@ -1,4 +1,5 @@
-"""What reached the model, said once: the k_ctx assumed, traces' context, short lists.
+"""What reached the model, said once: the k_ctx and the verdicts' run assumed, traces'
+context, short lists.
 
 A default --context-k of 5 silently cut a system that sends 10 chunks; a trace that
 says which chunks were sent replaces the top k_ctx; a run whose lists are all shorter
@@ -37,6 +38,14 @@ def context_notes(report: Report) -> list[str]:
             f"use the top {k} chunks. If the system sends another number of chunks to the "
             "model, pass --context-k with it."
         )
+    for warning in report["warnings"]:
+        if warning["code"] == "verdicts_run_assumed" and warning["examples"]:
+            assumed = warning["examples"][0]
+            notes.append(
+                f"The verdicts name no run given here, so the four cells are {assumed}'s, the "
+                f"first run given (assumed). If another run's chunks were sent to the model, "
+                "pass --verdicts-run with it."
+            )
     for name, run in report["runs"].items():
         context = run["context"]
         if context["source"] == "trace":

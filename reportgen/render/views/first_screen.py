@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportgen.core.model import outcome_word
+from reportgen.render.views.attention import attention
 from reportgen.render.views.attribution import AttributionView, attribution_view
 from reportgen.render.views.common import (
     Cell,
@@ -134,8 +135,14 @@ class FirstScreen:
     others: Table | None
     notes: VerdictNotes
     """Large raw drops, clustered questions, and the one-line digest of every warning."""
+    attention: list[str]
+    """What changes the verdict, named: the largest moves since the baseline, the stale
+    gold ids, the unanswerable questions answered anyway (views/attention.py)."""
     replicates: str = ""
     """Runs given several times: replicates and flaky questions, in one line."""
+    drops_inline: int = 2
+    """Large drops summary.md's headline names; the rest are folded (the HTML folds all:
+    its figures already show hit and recall's change)."""
 
     @property
     def css(self) -> str:
@@ -198,6 +205,7 @@ SEVERITIES = (
             "verdicts_unknown": "unknown verdicts",
             "verdicts_flaky": "questions the judge's trials disagree on",
             "replicates_flaky": "questions a run's replicates disagree on",
+            "verdicts_run_assumed": "the verdicts' run assumed",
         },
     ),
     (
@@ -452,5 +460,6 @@ def first_screen(report: Report) -> FirstScreen:
         warning_groups=groups,
         others=_others(report, run),
         notes=_notes(report),
+        attention=attention(report, run).lines,
         replicates=replicates_line(report),
     )

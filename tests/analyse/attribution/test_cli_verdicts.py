@@ -64,7 +64,7 @@ def test_verdicts_run_needs_verdicts_and_a_known_run(tmp_path: Path) -> None:
 
 
 def test_help_explains_the_verdict_options() -> None:
-    text = CliRunner().invoke(cli, ["report", "--help"]).output
+    text = CliRunner().invoke(cli, ["report", "--help-all"]).output
     for option in ("--verdicts ", "--verdicts-run", "--verdict-format", "--verdict-metric"):
         assert option in text
     assert "--verdict-threshold 0.7" in text  # the runnable example

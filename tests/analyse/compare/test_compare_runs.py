@@ -8,6 +8,7 @@ import pytest
 from reportgen.analyse import paired
 from reportgen.analyse.compare import (
     CHANGED_QUESTIONS_KEPT,
+    PRIMARY,
     Side,
     compare_runs,
     compare_sides,
@@ -145,8 +146,9 @@ def test_a_pair_gets_the_same_numbers_alone_or_resampled_with_others(
         keys,
         keys,
     )
+    # alone, each in the family of all 6 tests, as together (the family sets the mde)
     alone = [
-        paired_measures(Side("a", a), Side(name, side), keys, keys)
+        paired_measures(Side("a", a), Side(name, side), keys, keys, family_sizes={PRIMARY: 6})
         for name, side in (("b", b), ("c", c), ("s", shorter))
     ]
     assert together == alone
@@ -193,15 +195,14 @@ def test_a_measure_some_questions_lack_is_paired_on_those_that_have_it() -> None
     assert found["n"] == 4 and list(found["measures"]) == keys
     span = found["measures"]["span_recall@1"]
     assert span["n"] == 3 and "n" not in found["measures"]["hit@1"]
+    two = {PRIMARY: 2}  # the family of the comparison above: its mde_alpha is 0.05 / 2
     alone = paired_measures(
-        Side("old", before.head(3)), Side("new", after.head(3)), ["span_recall@1"]
+        Side("old", before.head(3)), Side("new", after.head(3)), ["span_recall@1"], family_sizes=two
     )["measures"]["span_recall@1"]
     assert span == {**alone, "n": 3}
     assert span["before"] == pytest.approx(0.5) and span["difference"] == pytest.approx(0.0)
-    assert (
-        found["measures"]["hit@1"]
-        == paired_measures(Side("old", BEFORE), Side("new", AFTER), ["hit@1"])["measures"]["hit@1"]
-    )
+    hit = paired_measures(Side("old", BEFORE), Side("new", AFTER), ["hit@1"], family_sizes=two)
+    assert found["measures"]["hit@1"] == hit["measures"]["hit@1"]
 
 
 def test_comparing_more_runs_does_not_collect_more(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -226,3 +227,50 @@ def test_comparing_more_runs_does_not_collect_more(monkeypatch: pytest.MonkeyPat
     assert two[0] == three[0] == clustered[0] == 2
     assert result["pairs"][1]["measures"]["recall@1"]["n"] < 300  # the gaps were paired apart
     assert grouped["pairs"][0]["clusters"] == 30
+
+
+def test_the_primary_family_is_the_headline_and_the_gate_s_measures() -> None:
+    from reportgen.analyse.run import primary_keys
+    from reportgen.load.inputs.config import GateRules, Rule
+
+    tested = ["hit@5", "recall@5", "precision@5", "mrr@5", "ap"]
+    assert primary_keys(5, tested, None) == ["hit@5", "recall@5"]
+    gate = GateRules((Rule("max-drop", "mrr@5", 0.05), Rule("min", "hit@1", 0.5)))
+    # a drop the gate reads is always primary; a measure not tested adds nothing
+    assert primary_keys(5, tested, gate) == ["hit@5", "recall@5", "mrr@5"]
+
+
+def test_pairs_with_the_primary_run_are_primary_and_the_rest_exploratory() -> None:
+    keys = ["hit@1", "recall@1"]
+    sides = {name: _random_side(seed, 60) for seed, name in enumerate(("a", "b", "c"))}
+    found = compare_runs(sides, keys, [], primary_keys=["hit@1"], primary_run="b")
+    families = {
+        (pair["before"], pair["after"]): {k: m["family"] for k, m in pair["measures"].items()}
+        for pair in found["pairs"]
+    }
+    assert families == {
+        ("a", "b"): {"hit@1": "primary", "recall@1": "exploratory"},
+        ("a", "c"): {"hit@1": "exploratory", "recall@1": "exploratory"},
+        ("b", "c"): {"hit@1": "primary", "recall@1": "exploratory"},
+    }
+    method = found["method"]
+    assert method["families"]["primary"]["tests"] == 2
+    assert method["families"]["primary"]["mde_alpha"] == 0.025
+    assert method["families"]["exploratory"]["tests"] == 4
+    assert "Holm-corrected across those 2 tests only" in method["families_text"]
+    # without a reference, the all-pairs table is exploratory, and says so
+    alone = compare_runs(sides, keys, [])
+    assert {m["family"] for p in alone["pairs"] for m in p["measures"].values()} == {"exploratory"}
+    assert alone["method"]["families_text"].startswith("Every label here is exploratory")
+
+
+def test_more_measures_to_look_at_never_move_a_primary_label() -> None:
+    # the primary family (hit@1 of a -> b) reads the same whatever is explored beside it
+    a, b = _random_side(11, 80), _random_side(12, 80)
+    extra = {f"m{i}": pl.col("recall@1").shuffle(seed=i) for i in range(6)}
+    a, b = a.with_columns(**extra), b.with_columns(**extra)
+    few = compare_runs({"a": a, "b": b}, ["hit@1"], [], reference="a", primary_keys=["hit@1"])
+    many = compare_runs(
+        {"a": a, "b": b}, ["hit@1", "recall@1", *extra], [], reference="a", primary_keys=["hit@1"]
+    )
+    assert few["pairs"][0]["measures"]["hit@1"] == many["pairs"][0]["measures"]["hit@1"]

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from reportgen.analyse.judged import judged_gap
 from reportgen.cli import cli
-from reportgen.render.views.comparisons import pair_label, unjudged_note
+from reportgen.render.views.comparisons import glance_table, pair_label, unjudged_note
 
 NOTE = "may reflect unjudged chunks"
 
@@ -41,14 +41,17 @@ def test_no_gap_without_judged_columns():
     assert judged_gap(pl.DataFrame({"qid": ["q0"]}), _side([1.0]), 2) is None
 
 
-def test_note_next_to_the_pair_label():
+def test_note_beside_what_moved_not_in_the_pair_label():
+    """The glance table's name column stays a name; the note goes with what moved."""
     entry: dict[str, Any] = {"before": "bm25", "after": "dense", "measures": {}}
     assert pair_label(entry) == "bm25 → dense"  # type: ignore[arg-type]
     entry["judged"] = {"key": "judged@5", "before": 0.9, "after": 0.4, "difference": -0.5,
                        "unjudged": True}  # fmt: skip
-    assert pair_label(entry) == (  # type: ignore[arg-type]
-        "bm25 → dense (may reflect unjudged chunks: judged@5 0.900 → 0.400)"
-    )
+    assert pair_label(entry) == "bm25 → dense"  # type: ignore[arg-type]
+    note = " (may reflect unjudged chunks: judged@5 0.900 → 0.400)"
+    assert unjudged_note(entry) == note  # type: ignore[arg-type]
+    row = glance_table([(pair_label(entry), entry)], 5, {}, "pairs").rows[0]  # type: ignore[list-item]
+    assert row[0].text == "bm25 → dense" and row[-1].text.endswith(note)
     entry["judged"]["unjudged"] = False
     assert unjudged_note(entry) == ""  # type: ignore[arg-type]
 

@@ -8,6 +8,7 @@ label is "too few questions", never "within noise".
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from reportgen.analyse.detectable import (
     fewest,
     mcnemar_mde,
     mcnemar_n_needed,
+    mcnemar_power,
     normal_mde,
     normal_n_needed,
 )
@@ -48,8 +50,10 @@ def test_the_worked_example_is_too_few_questions_not_within_noise() -> None:
     assert hit["p_mcnemar"] == 0.25
     assert hit["mde"] is None
     assert hit["label"] == "too few questions"
-    # at this discordance (3 of 4), a drop of 0.10 needs hundreds of questions
-    assert hit["n_needed"] == mcnemar_n_needed(4, 3, 0.05, 0.10) > 100
+    # at this discordance (3 of 4), a drop of 0.10 needs hundreds of questions, at the
+    # per-test alpha of its family (hit@3 and recall@3: 0.05 / 2)
+    assert hit["mde_alpha"] == 0.025
+    assert hit["n_needed"] == mcnemar_n_needed(4, 3, 0.025, 0.10) > 100
     recall = entry["measures"]["recall@3"]  # type: ignore[index]
     assert recall["mde"] is None and recall["label"] == "too few questions"
 
@@ -83,8 +87,10 @@ def test_mcnemar_mde_needs_enough_discordant_questions() -> None:
     assert fewest(0.05) == 6  # 2 / 2^5 = 0.0625 >= 0.05, 2 / 2^6 = 0.03125 < 0.05
     assert mcnemar_mde(4, 3, 0.05) is None
     assert mcnemar_mde(5, 0, 0.05) is None
-    # nothing changed among 60: a change needs 6 questions all one way, 6/60
-    assert mcnemar_mde(60, 0, 0.05) == pytest.approx(0.1)
+    # nothing changed among 60: a change d makes Binomial(60, d) questions move, all one
+    # way, and needs at least 6 of them; P(Binomial(60, d) >= 6) = 0.80 at d = 0.1286
+    # (6/60 = 0.10 reaches 6 only about half the time)
+    assert mcnemar_mde(60, 0, 0.05) == pytest.approx(0.1286, abs=1e-4)
     found = mcnemar_mde(200, 40, 0.05)
     assert found is not None and 0 < found <= 0.2
 
@@ -176,3 +182,71 @@ def test_questions_needed_for_a_threshold_grow_as_one_over_its_square() -> None:
     assert needed_for(measure, "recall@3", 0.05, 100) == 1600
     binary = {"n_needed": 0, "test": "mcnemar", "wins": 1, "losses": 9}
     assert needed_for(binary, "hit@3", 0.05, 100) == mcnemar_n_needed(100, 10, 0.05, 0.05)
+
+
+def test_the_spec_worked_example_of_calibrated_labels() -> None:
+    # SPEC.md, "Calibration of labels": 200 questions, discordance 0.25, alpha 0.05.
+    # One exact McNemar test detects about 0.10 with 80% power; Holm across m = 9
+    # measures that move together needs alpha / 9 per test: 0.128.
+    assert mcnemar_mde(200, 50, 0.05) == pytest.approx(0.10, abs=0.002)
+    assert mcnemar_mde(200, 50, 0.05 / 9) == pytest.approx(0.128, abs=0.0005)
+
+
+def _power_by_hand(n: int, rate: float, change: float, alpha: float) -> float:
+    """The same power from first principles, in exact integers and fractions: m ~
+    Binomial(n, q), gains ~ Binomial(m, 1/2 + d / 2q), rejected when the exact
+    two-sided p = 2 P(Binomial(m, 1/2) <= min(gains, losses)) < alpha."""
+    q = max(rate, change)
+    share = 0.5 + change / (2 * q)
+    power = 0.0
+    for m in range(n + 1):
+        weight = math.comb(n, m) * q**m * (1 - q) ** (n - m)
+        for gains in range(m + 1):
+            low = min(gains, m - gains)
+            p = min(1.0, 2 * sum(math.comb(m, i) for i in range(low + 1)) / 2**m)
+            if p < alpha:
+                power += weight * math.comb(m, gains) * share**gains * (1 - share) ** (m - gains)
+    return power
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mcnemar_power_agrees_with_a_direct_sum(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(10, 60))
+    rate, alpha = float(rng.uniform(0.05, 0.5)), float(rng.choice([0.05, 0.025, 0.01]))
+    change = float(rng.uniform(0.0, rate))
+    assert mcnemar_power(n, rate, change, alpha) == pytest.approx(
+        _power_by_hand(n, rate, change, alpha),
+        abs=1e-7,  # counts beyond 6 s.d. left out
+    )
+    mde = mcnemar_mde(n, round(rate * n), alpha)
+    if mde is not None:  # the mde is where the power reaches 0.80
+        assert _power_by_hand(n, round(rate * n) / n, mde, alpha) == pytest.approx(0.80, abs=1e-4)
+
+
+def test_each_mde_is_at_its_family_s_alpha() -> None:
+    # 9 measures in the primary family: hit@3's mde is the one McNemar test at 0.05 / 9
+    rng = np.random.default_rng(5)
+    hits_before = (rng.random(200) < 0.5).astype(float)
+    moved = rng.random(200) < 0.25
+    hits_after = np.where(moved, 1 - hits_before, hits_before)
+    keys = ["hit@3", *(f"m{i}" for i in range(8))]
+    frames = []
+    for name, hits in (("a", hits_before), ("b", hits_after)):
+        columns = {"qid": [f"q{i:03}" for i in range(200)], "kind": ["k"] * 200, "hit@3": hits}
+        columns |= {key: rng.random(200) for key in keys[1:]}
+        frames.append(Side(name, pl.DataFrame(columns)))
+    (entry,) = compare_sides([(frames[0], frames[1])], keys)
+    hit = entry["measures"]["hit@3"]
+    assert hit["family"] == "primary" and hit["mde_alpha"] == pytest.approx(0.05 / 9)
+    assert hit["mde"] == pytest.approx(mcnemar_mde(200, int(moved.sum()), 0.05 / 9), abs=1e-9)
+    # the same measures with 2 in the primary family: those at 0.05 / 2, the rest at 0.05 / 7
+    (split,) = compare_sides([(frames[0], frames[1])], keys, primary=[{"hit@3", "m0"}])
+    assert split["measures"]["hit@3"]["mde_alpha"] == 0.025
+    assert split["measures"]["m5"]["family"] == "exploratory"
+    assert split["measures"]["m5"]["mde_alpha"] == pytest.approx(0.05 / 7)
+    assert split["measures"]["hit@3"]["mde"] < hit["mde"]
+    apply_holm([split])
+    # Holm within each family: the primary p-values are multiplied by at most 2
+    primary = [m for m in split["measures"].values() if m["family"] == "primary"]
+    assert all(m["p_holm"] <= min(1.0, 2 * m["p"]) + 1e-12 for m in primary)
