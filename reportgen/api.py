@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -640,6 +641,12 @@ def export_labels(
         if p
     ]
     _refuse_overwrite(out, given)
+    if docs is not None and out.resolve().is_relative_to(Path(docs).resolve()):
+        raise UsageError(
+            f"--out {printable(out)} is inside the --docs folder {printable(docs)}, whose "
+            "files the queue quotes",
+            "write the queue outside the documents folder",
+        )
     settings = Settings(context_k=context_k, ks=(context_k,))
     gold_set, first = load_gold_input(Path(gold), gold_format, None, None)
     read = load_run_inputs(named, gold_set, run_format, None, first)
@@ -775,6 +782,35 @@ class LabelImport(Glanceable):
         ]
 
 
+def _written_if_it_reads_back(out: Path, data: bytes, read: Callable[[Path], GoldSet]) -> GoldSet:
+    """Write ``data`` to ``out`` only once it reads back as a gold set (what the next
+    report reads): a new gold set that does not is refused, and no broken file stays."""
+    import tempfile
+
+    with writing(out.parent, "--out"):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+    staged = Path(name)
+    try:
+        after = read(staged)
+    except InputError as error:
+        staged.unlink(missing_ok=True)
+        raise InputError(
+            out,
+            f"the new gold set would not read back ({error.problem}), so it was not written",
+            error.fix,
+            error.line,
+        ) from None
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+    atomic_write(out, data, "--out")
+    staged.unlink(missing_ok=True)
+    return after
+
+
 def import_labels(
     gold: str | Path,
     labels: str | Path,
@@ -791,7 +827,7 @@ def import_labels(
     """
     from reportgen.load import load_gold
     from reportgen.load.formats.vocabulary import detect_format
-    from reportgen.load.inputs.labels import load_labels
+    from reportgen.load.inputs.labels import label_format, load_labels
     from reportgen.report.new_gold import fresh_labels, new_gold
 
     gold_path, labels_path, out = Path(gold), Path(labels), Path(out)
@@ -799,10 +835,10 @@ def import_labels(
     fmt = detect_format(gold_path, gold_format, "gold")
     gold_set = load_gold(gold_path, fmt)
     read = load_labels(labels_path, labels_format)
-    fresh = fresh_labels(gold_set, read, printable(labels_path))
+    unit = "task" if label_format(labels_path, labels_format) == "label-studio" else "line"
+    fresh = fresh_labels(gold_set, read, printable(labels_path), unit)
     made = new_gold(gold_path, fmt, gold_set, fresh, version)
-    atomic_write(out, made.data, "--out")
-    after = load_gold(out, fmt)  # what the next report reads: checked before we say done
+    after = _written_if_it_reads_back(out, made.data, lambda path: load_gold(path, fmt))
     return LabelImport(
         path=out,
         version=made.version,

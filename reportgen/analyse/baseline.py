@@ -10,6 +10,7 @@ section says how many were left out and why.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -79,10 +80,12 @@ def _check_settings(baseline: Baseline, evaluation: Evaluation) -> None:
         ("relevance_threshold", settings.threshold),
         ("trec_eval", settings.trec_eval),
     ):
-        if name in then and then[name] != now:
+        if name in then and (then[name] != now or type(then[name]) is not type(now)):
+            # shown as JSON: "1" (text) and 1 must not read alike
+            before, after = json.dumps(then[name]), json.dumps(now)
             raise InputError(
                 baseline.path,
-                f"the baseline was measured with {name} = {then[name]}, this report with {now}: "
+                f"the baseline was measured with {name} = {before}, this report with {after}: "
                 "the same measure would not mean the same thing",
                 f"measure this report with the baseline's {name}, or rebuild the baseline",
             )

@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import polars as pl
 
+from reportgen.core.model import UNLABELLED_KIND
 from reportgen.errors import ParameterError
 from reportgen.measure.scoring import Evaluation
 
 DOCUMENT = "document"
+QUESTION_FIELDS = ("question", "kind", "index_version")
+"""Gold fields kept in the questions' own columns rather than among the other fields
+(``kind`` ``unlabelled`` is the absence of one)."""
 
 
 def _documents(evaluation: Evaluation) -> pl.DataFrame:
@@ -55,11 +59,18 @@ def question_clusters(evaluation: Evaluation, field: str | None) -> dict[str, st
             "give the gold set evidence spans, doc#chunk ids or a chunk map (--chunks), "
             "or cluster by a gold field"
         )
+    elif field in QUESTION_FIELDS:  # read into their own columns, fields all the same
+        value = pl.col(field)
+        found = gold.questions.filter(
+            value.is_not_null() & (value != UNLABELLED_KIND if field == "kind" else pl.lit(True))
+        ).select("qid", value.alias("cluster"))
+        fields = [*QUESTION_FIELDS]
+        fix = f"give the gold records a {field!r}, or cluster by another field"
     else:
         found = gold.attributes.filter(pl.col("key") == field).select(
             "qid", pl.col("value").alias("cluster")
         )
-        fields = sorted(set(gold.attributes.get_column("key").to_list()))
+        fields = sorted({*gold.attributes.get_column("key").to_list(), *QUESTION_FIELDS})
         fix = (
             f"add a {field!r} field to the gold records, or use one of: "
             f"{', '.join([*fields, DOCUMENT])}"
@@ -77,5 +88,15 @@ def question_clusters(evaluation: Evaluation, field: str | None) -> dict[str, st
     sizes = found.group_by("cluster").len()
     if sizes.get_column("len").max() == 1:
         return None
+    alone = gold.questions.height - found.height  # questions without a value stand alone
+    if sizes.height + alone < 2:
+        raise ParameterError(
+            "cluster_by",
+            field,
+            f"one cluster holds every question ({found.height}): whole clusters are "
+            "resampled, and one cluster leaves nothing to resample",
+            "cluster by a field with two or more values, or leave --cluster-by out",
+            option="--cluster-by",
+        )
     # a cluster's label is prefixed so that it never equals a lone question's own id
     return dict(found.select("qid", pl.lit("\x1f") + pl.col("cluster")).iter_rows())

@@ -1,8 +1,8 @@
 """The labelling pool: which unjudged (question, chunk) pairs a person should grade first.
 
 TREC builds its judgments by pooling: the top k of every run, judged once. Here the pool
-is the pairs in the top k_ctx of any run that the gold set does not grade (SPEC.md,
-"Judged chunks and holes"), each pair once. Questions answered correctly with no
+is the pairs in the top k_ctx of any run that the gold set does not grade nor forbid
+(SPEC.md, "Judged chunks and holes"), each pair once. Questions answered correctly with no
 relevant chunk sent (``missed_correct``) come first: the answer came from somewhere,
 most likely from a relevant chunk nobody judged. Then the pairs more runs returned,
 then the better best rank. Unanswerable questions are left out: a grade for one of
@@ -51,6 +51,8 @@ def labelling_pool(
         pl.concat(tops)
         .join(answerable, on="qid", how="semi")
         .join(gold.judgments.select("qid", "chunk_id"), on=["qid", "chunk_id"], how="anti")
+        # a forbidden chunk is settled (never relevant): a grade for it would be refused
+        .join(gold.forbidden.select("qid", "chunk_id"), on=["qid", "chunk_id"], how="anti")
         .group_by("qid", "chunk_id")
         .agg(
             runs=pl.col("run").n_unique().cast(pl.Int64),
@@ -69,6 +71,7 @@ def labelling_pool(
 def limited(pool: pl.DataFrame, limit: int | None, per_question: int | None) -> pl.DataFrame:
     """The first ``per_question`` pairs of each question, then the first ``limit`` in all,
     keeping the pool's order."""
-    if per_question is not None:
+    # a count above the pool's size keeps it all (and a 30-digit one is no 64-bit int)
+    if per_question is not None and per_question < pool.height:
         pool = pool.filter(pl.int_range(pl.len()).over("qid") < per_question)
-    return pool if limit is None else pool.head(limit)
+    return pool if limit is None or limit >= pool.height else pool.head(limit)

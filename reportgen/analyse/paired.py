@@ -282,6 +282,10 @@ def _detectable(
             needed.append(mcnemar_n_needed(n, discordant, alpha, NEEDED_FOR))
             continue
         variance = float(variances[column])
+        if not math.isfinite(variance):
+            # one cluster: its variance cannot be estimated (no mde); the questions'
+            # own spread stands in for how many more would be needed
+            variance = float(independent[column])
         if variance == 0.0:
             # no question moved: the spread of two independent runs stands in for it
             variance = float(

@@ -22,6 +22,7 @@ from typing import IO, Any
 import click
 from click.core import ParameterSource
 
+from reportgen.cli.echo import say
 from reportgen.errors import (
     EXIT_DONE,
     EXIT_INTERNAL,
@@ -45,7 +46,7 @@ class OneLineError(click.UsageError):
     """A usage error printed as one line in the house form, without Click's usage block."""
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"Error: {self.format_message()}", file=file, err=file is None)
+        say(f"Error: {self.format_message()}", err=True, file=file)
 
 
 class ToolError(click.ClickException):
@@ -54,6 +55,9 @@ class ToolError(click.ClickException):
     def __init__(self, error: ReportgenError, ctx: click.Context | None = None) -> None:
         super().__init__(_tool_message(error, ctx))
         self.exit_code = error.exit_code  # type: ignore[misc]  # click reads it per instance
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        say(f"Error: {self.format_message()}", err=True, file=file)
 
 
 class InternalError(click.ClickException):
@@ -73,9 +77,11 @@ class InternalError(click.ClickException):
         self.debug = debug
 
     def show(self, file: IO[Any] | None = None) -> None:
-        if self.debug:
-            traceback.print_exception(self.error, file=file or sys.stderr)
-        click.echo(self.format_message(), file=file, err=file is None)
+        if self.debug:  # the exception's message may quote input: each line escaped too
+            for chunk in traceback.format_exception(self.error):
+                for line in chunk.rstrip("\n").split("\n"):
+                    say(line, err=True, file=file)
+        say(self.format_message(), err=True, file=file)
 
 
 class Interrupted(click.ClickException):
@@ -87,7 +93,7 @@ class Interrupted(click.ClickException):
         super().__init__("interrupted (Ctrl-C or SIGINT)")
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"Error: {self.format_message()}", file=file, err=file is None)
+        say(f"Error: {self.format_message()}", err=True, file=file)
 
 
 def debugging(typed: Sequence[str] = ()) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from reportgen.cli.command import ReportgenGroup, command
+from reportgen.cli.echo import say
 from reportgen.cli.options import takes
 from reportgen.cli.options.inputs import (
     CHUNK_MAPS,
@@ -130,7 +131,7 @@ def export(gold: Path, runs: Sequence[str], **options: Any) -> None:
             if queued.graded_whole
             else ""
         )
-        click.echo(
+        say(
             f"{queued.path}: {queued.pairs} pair(s) of {queued.questions} question(s) to "
             f"label, the audit {queued.sample}{whole}"
         )
@@ -140,7 +141,7 @@ def export(gold: Path, runs: Sequence[str], **options: Any) -> None:
             if queued.first
             else ""
         )
-        click.echo(
+        say(
             f"{queued.path}: {queued.pairs} pair(s) of {queued.questions} question(s) to "
             f"label, of {queued.pool} unjudged in the pool{first}"
         )
@@ -185,10 +186,10 @@ def import_(gold: Path, labels: Path, **options: Any) -> None:
         labels_format=options["labels_format"],
     )
     for note in done.notes:
-        click.echo(f"note: {note}", err=True)
+        say(f"note: {note}", err=True)
     if not options["quiet"]:
         version = f" (version {done.version})" if done.version else ""
-        click.echo(
+        say(
             f"{done.path}{version}: {len(done.questions_changed)} question(s) changed, "
             f"{done.pairs_added} judgment(s) added of {done.labels_read} label(s); "
             f"gold fingerprint {done.fingerprint_before} -> {done.fingerprint_after}"

@@ -10,6 +10,7 @@ import click
 
 from reportgen.api import ReportResult
 from reportgen.cli.command import command
+from reportgen.cli.echo import annotate, say, say_lines
 from reportgen.cli.errors import reader_may_leave
 from reportgen.cli.options import takes
 from reportgen.cli.options.inputs import CHUNK_MAPS, CONFIG, QUESTION_META, VERDICTS_RUN
@@ -18,7 +19,6 @@ from reportgen.cli.options.outputs import ALLOW_PARTIAL, EXPLAIN, MANIFEST, OUT,
 from reportgen.cli.request import merge_request
 from reportgen.cli.results import (
     check_summary_wanted,
-    echo_lines,
     workflow_annotations,
     write_step_summary,
 )
@@ -76,17 +76,17 @@ def merge(shards: tuple[Path, ...], **options: Any) -> None:
                 from reportgen.report.merge import merged_line
 
                 lines = report_lines(result.report, result.files, options["verbose"])
-                echo_lines([merged_line(result.report), *lines])
+                say_lines([merged_line(result.report), *lines])
             if options["github_summary"]:
                 write_step_summary(result, quiet)
     else:
         from reportgen.render.terminal import merge_lines
 
         for note in result.notes:
-            click.echo(f"note: {note}", err=True)
+            say(f"note: {note}", err=True)
         if not quiet:
-            echo_lines(merge_lines(result.report, len(shards), result.files))
+            say_lines(merge_lines(result.report, len(shards), result.files))
     if os.environ.get("GITHUB_ACTIONS") == "true":
-        echo_lines(workflow_annotations(result.report, None))
+        annotate(workflow_annotations(result.report, None))
     if result.failure is not None:
         raise result.failure

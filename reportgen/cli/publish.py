@@ -9,9 +9,9 @@ import click
 
 from reportgen.api import publish_report
 from reportgen.cli.command import command
+from reportgen.cli.echo import annotate, say
 from reportgen.cli.options import takes
 from reportgen.cli.options.outputs import PUBLISHING, QUIET
-from reportgen.errors import printable
 from reportgen.render.annotations import command as workflow_command
 
 
@@ -53,16 +53,12 @@ def publish(
         site_limit_mb=site_limit_mb,
     )
     for note in [*published.recovered, *published.notes]:
-        click.echo(printable(f"note: {note}"), err=True)
+        say(f"note: {note}", err=True)
     for warning in published.warnings:
-        click.echo(printable(f"warning: {warning}"), err=True)
+        say(f"warning: {warning}", err=True)
         if os.environ.get("GITHUB_ACTIONS") == "true":  # an annotation on the run's page
-            click.echo(workflow_command("warning", warning, title="reportgen publish"))
+            annotate([workflow_command("warning", warning, title="reportgen publish")])
     if not quiet:
-        click.echo(
-            printable(
-                f"Published {published.version} to {published.folder}; index {published.index}"
-            )
-        )
+        say(f"Published {published.version} to {published.folder}; index {published.index}")
         if published.pruned:
-            click.echo(f"Pruned (--keep {keep}): {', '.join(published.pruned)}")
+            say(f"Pruned (--keep {keep}): {', '.join(published.pruned)}")

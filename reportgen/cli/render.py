@@ -8,9 +8,9 @@ import click
 
 from reportgen.api import RENDER_FORMATS, render_report
 from reportgen.cli.command import command
+from reportgen.cli.echo import say
 from reportgen.cli.options import takes
 from reportgen.cli.options.outputs import CHART_PNG, FORMAT, PER_QUESTION_FORMAT, QUIET, REPORT_URL
-from reportgen.errors import printable
 
 
 def _formats(_ctx: click.Context, _param: click.Parameter, value: str | None) -> list[str] | None:
@@ -73,4 +73,4 @@ def render(
     if not quiet:
         pages = sum(1 for path in written if path.parent.name != "charts")
         charts = len(written) - pages
-        click.echo(printable(f"Rebuilt {pages} pages and {charts} charts in {report_dir}"))
+        say(f"Rebuilt {pages} pages and {charts} charts in {report_dir}")

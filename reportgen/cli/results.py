@@ -8,9 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import click
-
 from reportgen.api import ReportRequest, ReportResult, make_report
+from reportgen.cli.echo import annotate, say, say_lines
 from reportgen.cli.errors import reader_may_leave
 from reportgen.core import progress
 from reportgen.core.ci import append_step_summary
@@ -26,9 +25,9 @@ def run_request(request: ReportRequest, options: dict[str, Any]) -> None:
         if not quiet:
             from reportgen.render.terminal import report_lines  # the views: only to print
 
-            echo_lines(report_lines(result.report, result.files, options["verbose"]))
+            say_lines(report_lines(result.report, result.files, options["verbose"]))
         if os.environ.get("GITHUB_ACTIONS") == "true":
-            echo_lines(workflow_annotations(result.report, request.inputs.gold))
+            annotate(workflow_annotations(result.report, request.inputs.gold))
         if options["github_summary"]:
             write_step_summary(result, quiet)
     if result.failure is not None:
@@ -72,12 +71,7 @@ def write_step_summary(result: ReportResult, quiet: bool) -> None:
     try:
         target = append_step_summary(summary)
     except UsageError as error:
-        click.echo(f"warning: --github-summary: {error}", err=True)
+        say(f"warning: --github-summary: {error}", err=True)
         return
     if not quiet:
-        click.echo(f"Appended {summary.name} to the job summary ({target})")
-
-
-def echo_lines(lines: Sequence[str]) -> None:
-    for line in lines:
-        click.echo(line)
+        say(f"Appended {summary.name} to the job summary ({target})")

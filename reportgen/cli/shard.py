@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from reportgen.cli.command import command
+from reportgen.cli.echo import say_lines
 from reportgen.cli.options import takes
 from reportgen.cli.options.inputs import GOLD_FORMAT, READ_VERDICTS, RUN_FORMAT, VERDICTS_FILE
 from reportgen.cli.options.outputs import OUT, QUIET, SHARD_COUNT
-from reportgen.cli.results import echo_lines
 
 
 @command
@@ -74,4 +74,4 @@ def shard(
         verdict_threshold=verdict_threshold,
     )
     if not quiet:
-        echo_lines(shard_lines(plan.questions, out_dir, plan.command(["--out", "../out-N"])))
+        say_lines(shard_lines(plan.questions, out_dir, plan.command(["--out", "../out-N"])))

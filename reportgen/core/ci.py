@@ -49,7 +49,7 @@ def _pull_request_head(env: Mapping[str, str]) -> str | None:
     try:
         event = json.loads(Path(event_path).read_text(encoding="utf-8"))
         head = event["pull_request"]["head"]["sha"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
     return _commit(head if isinstance(head, str) else None, length=None)
 

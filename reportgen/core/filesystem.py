@@ -105,9 +105,13 @@ def read_error(path: Path, error: OSError) -> InputError:
 def write_error(path: Path, error: OSError, option: str, what: str = "folder") -> InputError:
     """The InputError for an OSError met while writing into ``path``: the ``what`` (a
     folder, a file) that ``option`` names."""
-    target = Path(error.filename) if isinstance(error.filename, str) else path
+    # a copy names its source first and its destination second: the destination failed
+    named = error.filename2 if isinstance(error.filename2, str) else error.filename
+    target = Path(named) if isinstance(named, str) else path
     if target.name.startswith(".") and target.name.endswith(".tmp"):
         target = target.parent  # our temporary file: name the folder the user gave
+    elif _hidden_below(Path(os.path.abspath(target)), Path(os.path.abspath(path))):
+        target = path  # inside our hidden staging folder (publish): the folder the user gave
     if error.errno == errno.ENAMETOOLONG:
         problem, fix = _name_too_long(target)
     else:
@@ -115,6 +119,13 @@ def write_error(path: Path, error: OSError, option: str, what: str = "folder") -
             error.errno or 0, (_strerror(error), "check the {}, or choose another one")
         )
     return InputError(printable(target), problem, fix.format(f"{option} {what}"))
+
+
+def _hidden_below(target: Path, folder: Path) -> bool:
+    """Whether ``target`` lies in a hidden folder (ours: staging) under ``folder``."""
+    if not target.is_relative_to(folder):
+        return False
+    return any(part.startswith(".") for part in target.relative_to(folder).parts[:-1])
 
 
 def _strerror(error: OSError) -> str:

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO, TypeVar
 
+from reportgen.core.log_line import log_line
+
 T = TypeVar("T")
 
 DELAY = 0.5
@@ -38,10 +40,11 @@ def _showing(stream: TextIO) -> bool:
 
 
 def bar_line(label: str, done: int, total: int, item: str, seconds: float) -> str:
-    """``label [#####-----] 2/4 item 3s``: the line redrawn while the work runs."""
+    """``label [#####-----] 2/4 item 3s``: the line redrawn while the work runs (the
+    item, a run's name, escaped as every printed line is)."""
     filled = WIDTH * done // total if total else WIDTH
     bar = "#" * filled + "-" * (WIDTH - filled)
-    return f"{label} [{bar}] {done}/{total} {item} {seconds:.0f}s"
+    return log_line(f"{label} [{bar}] {done}/{total} {item} {seconds:.0f}s")
 
 
 class _Bar:

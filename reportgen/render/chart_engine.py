@@ -23,9 +23,11 @@ VEGA_LITE_VERSION = "5.20"
 """Pinned so that the same spec draws the same bytes whatever vl-convert defaults to."""
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
 """Characters XML cannot hold: vl-convert aborts the whole process (a Rust panic, not
-an exception) when one reaches a chart's text, e.g. an escape code in a run name."""
+an exception) when one reaches a chart's text, e.g. an escape code in a run name; and
+the line and paragraph separators, which end the string literal of the expression
+Vega-Lite builds from a sort order ("Unexpected token ILLEGAL")."""
 
 
 def printable(value: Any) -> Any:

@@ -28,10 +28,10 @@ from reportgen.render.manifest import (
     MANIFEST,
     digest,
     manifest_bytes,
-    read_manifest,
     remove_files,
     stale_files,
     still_ours,
+    trusted_manifest,
 )
 from reportgen.schema import MergedReport, Report
 
@@ -157,7 +157,12 @@ def atomic_write(path: Path, data: bytes, option: str = "output") -> None:
     """Write to a temporary file in the same folder, then rename over the target."""
     with writing(path.parent, option):
         path.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(_stage(path, data), path)
+        staged = _stage(path, data)
+        try:
+            os.replace(staged, path)
+        except BaseException:  # a folder in the way, a kill: no temporary file stays
+            staged.unlink(missing_ok=True)
+            raise
 
 
 def _sync_folder(folder: Path) -> None:
@@ -288,15 +293,15 @@ def write_files(
             )
         out_dir.mkdir(parents=True, exist_ok=True)
         for folder in sorted({(out_dir / name).parent for name in names}):
-            _folder_for_files(folder, option)
-        for name in names:
+            _folder_for_files(folder, option, inside=folder != out_dir)
+        for name in [*names, *([MANIFEST] if record else [])]:
             if (out_dir / name).is_dir():  # found now, not by a rename halfway through
                 raise UsageError(
                     f"{printable(out_dir / name)} is a folder where {option} gets a file",
                     "move the folder away, or choose another output folder",
                 )
         _remove_leftovers(out_dir, [*names, MANIFEST])
-        earlier = still_ours(out_dir, read_manifest(out_dir) or {}) if record else {}
+        earlier = still_ours(out_dir, trusted_manifest(out_dir) or {}) if record else {}
         written = {name: [digest(files[name])] for name in names}
         stale = stale_files(out_dir, names) if record == "replace" else []
         staged: list[tuple[Path, Path]] = []
@@ -308,7 +313,8 @@ def write_files(
                 # manifest that still lets the next run remove what this one would have
                 during = {name: [*earlier.get(name, []), *written[name]] for name in names}
                 kept = {name: earlier[name] for name in earlier if name not in written}
-                atomic_write(out_dir / MANIFEST, manifest_bytes({**kept, **during}), option)
+                listing = manifest_bytes({**kept, **during})
+                atomic_write(out_dir / MANIFEST, listing, option)
             for temporary, target in staged:
                 os.replace(temporary, target)
         finally:
@@ -323,8 +329,19 @@ def write_files(
     return [target for _, target in staged]
 
 
-def _folder_for_files(folder: Path, option: str) -> None:
-    """An existing folder, or a new one; a file in the way is named, not a traceback."""
+def _folder_for_files(folder: Path, option: str, inside: bool) -> None:
+    """An existing folder, or a new one; a file in the way is named, not a traceback.
+
+    A subfolder (``inside``: ``charts/``, ``merge/``) that is a symbolic link is
+    refused: written through, the report would overwrite same-named files in whatever
+    folder it points at. (The output folder itself may be a link: the user named it.)"""
+    if inside and folder.is_symlink():
+        raise InputError(
+            folder,
+            f"a symbolic link (to {printable(os.readlink(folder))}): {option} writes its "
+            "files only inside the report folder, never through a link out of it",
+            f"remove the link ({folder.name}/ is created as a real folder)",
+        )
     if folder.exists() and not folder.is_dir():
         raise UsageError(
             f"{printable(folder)} is a file where {option} needs a folder of that name",

@@ -51,10 +51,12 @@ def chunk_texts(chunks: ChunkMap | None, documents: TextOf | None) -> pl.DataFra
         return pl.DataFrame(schema={"chunk_id": pl.String, "chunk_text": pl.String})
     frame = chunks.chunks.select("chunk_id", "doc", "start", "end", "text")
     if documents is not None and frame["text"].null_count():
-        # one document read per distinct doc; the slices are Polars'
-        docs = frame.select("doc").unique().drop_nulls()
-        texts = docs.with_columns(
-            pl.col("doc").map_elements(documents, return_dtype=pl.String).alias("_doc")
+        # one document read per distinct doc, here (an unreadable one raises its own
+        # error, which a Polars function would wrap); the slices are Polars'
+        docs = frame.get_column("doc").unique().drop_nulls().sort().to_list()
+        texts = pl.DataFrame(
+            {"doc": docs, "_doc": [documents(doc) for doc in docs]},
+            schema={"doc": pl.String, "_doc": pl.String},
         )
         frame = frame.join(texts, on="doc", how="left").with_columns(
             pl.col("text").fill_null(

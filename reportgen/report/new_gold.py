@@ -42,24 +42,31 @@ class NewGold:
     notes: tuple[str, ...] = ()
 
 
-def fresh_labels(gold: GoldSet, labels: pl.DataFrame, labels_source: str) -> pl.DataFrame:
+def fresh_labels(
+    gold: GoldSet, labels: pl.DataFrame, labels_source: str, unit: str = "line"
+) -> pl.DataFrame:
     """The labels that add to the gold set: a pair it grades alike is dropped; a pair it
     grades otherwise, a question it lacks (unless drawn in an audit sample: it joins the
-    gold set), or an unanswerable one is refused."""
+    gold set), or an unanswerable one is refused. ``unit``: what the labels' ``line``
+    counts (Label Studio's tasks are named, not lines)."""
+
+    def refused(problem: str, fix: str, line: int) -> InputError:
+        if unit == "line":
+            return InputError(labels_source, problem, fix, line)
+        return InputError(labels_source, f"{unit} {line}: {problem}", fix)
+
     known = labels.join(gold.questions.select("qid", "unanswerable"), on="qid", how="left")
     unknown = known.filter(pl.col("unanswerable").is_null() & pl.col("audit").is_null())
     if unknown.height:
         row = unknown.row(0, named=True)
-        raise InputError(
-            labels_source,
+        raise refused(
             f"question {row['qid']} is not in the gold set ({gold.source})",
             "label pairs exported from this gold set",
             row["line"],
         )
     if (flagged := known.filter(pl.col("unanswerable").fill_null(False))).height:
         row = flagged.row(0, named=True)
-        raise InputError(
-            labels_source,
+        raise refused(
             f"question {row['qid']} is unanswerable in the gold set",
             "edit the gold set by hand if one of its chunks answers it after all",
             row["line"],
@@ -67,8 +74,7 @@ def fresh_labels(gold: GoldSet, labels: pl.DataFrame, labels_source: str) -> pl.
     both = labels.join(gold.judgments, on=["qid", "chunk_id"], how="inner", suffix="_gold")
     if (clash := both.filter(pl.col("grade") != pl.col("grade_gold"))).height:
         row = clash.row(0, named=True)
-        raise InputError(
-            labels_source,
+        raise refused(
             f"question {row['qid']} chunk {row['chunk_id']} is graded {row['grade']} here "
             f"and {row['grade_gold']} in the gold set ({gold.source})",
             "change a grade the gold set has in the gold file itself, not by import",
@@ -181,32 +187,36 @@ def _dumps(record: dict[str, Any]) -> str:
 def _csv(path: Path, labels: pl.DataFrame) -> bytes:
     """The CSV's rows, then one row per label; a grade (and provenance) column is added
     when the file has none (grade 1 for its rows, as the reader took them)."""
-    rows = list(csv.reader(io.StringIO(read_text(path))))
-    header = [name.strip() for name in rows[0]]
-    body = rows[1:]
+    rows = list(csv.reader(io.StringIO(read_text(path), newline="\n")))
+    # the header as the reader finds it (load/formats/csv_input.py): the first row that
+    # is not blank, its names compared in lower case; blank lines above it are kept
+    start = next(i for i, row in enumerate(rows) if any(field.strip() for field in row))
+    blank, header, body = rows[:start], [name.strip() for name in rows[start]], rows[start + 1 :]
+    lower = [name.lower() for name in header]
     wanted = ["grade", "judged_by", "judged_at"]
-    qid_col = next(name for name in ID_KEYS if name in header)
-    chunk_col = next(name for name in CHUNK_COLUMNS if name in header)
+    qid_col = header[next(lower.index(name) for name in ID_KEYS if name in lower)]
+    chunk_col = header[next(lower.index(name) for name in CHUNK_COLUMNS if name in lower)]
     chunk_at = header.index(chunk_col)
     for name in wanted:
-        if name not in header and (name == "grade" or labels[name].is_not_null().any()):
+        if name not in lower and (name == "grade" or labels[name].is_not_null().any()):
             header.append(name)
+            lower.append(name)
             # a gold row without a grade was read as grade 1; keep it so
             graded = name == "grade"
             body = [
                 [*row, "1" if graded and len(row) > chunk_at and row[chunk_at].strip() else ""]
                 for row in body
             ]
-    index = {name: header.index(name) for name in header}
+    index = {name: lower.index(name) for name in lower}
     for label in labels.sort("qid", "chunk_id").iter_rows(named=True):
         row = [""] * len(header)
-        row[index[qid_col]], row[index[chunk_col]] = label["qid"], label["chunk_id"]
+        row[header.index(qid_col)], row[chunk_at] = label["qid"], label["chunk_id"]
         for name in wanted:
             if name in index and label[name] is not None:
                 row[index[name]] = str(label[name])
         body.append(row)
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows([header, *body])
+    csv.writer(out, lineterminator="\n").writerows([*blank, header, *body])
     return out.getvalue().encode()
 
 

@@ -32,9 +32,9 @@ from reportgen.load.formats.files import polars_source, read_lines
 from reportgen.load.formats.ids import json_id
 from reportgen.load.formats.json_input import json_document, json_records, pick
 from reportgen.load.formats.vocabulary import ID_KEYS, detect_format
+from reportgen.load.previous.merge_schema import MAX_SHARDS
 from reportgen.load.previous.shards import CUT_FILE
 
-MAX_SHARDS = 10_000
 SHARED = -1
 """The shard of a line every shard gets: headers, ``_meta``, leading comments."""
 

@@ -204,7 +204,7 @@ TYPES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     (
         "n",
         lambda r: r["runs"]["r"].update(n="2"),
-        "runs.r.n is a string, expected an integer or null",
+        "runs.r.n is a string, expected an integer",
     ),
     ("version", lambda r: r.update(version=5), "version is an integer, expected a string"),
     ("created", lambda r: r.update(created=["2026"]), "created is an array, expected a string"),
@@ -212,7 +212,7 @@ TYPES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     (
         "fingerprint",
         lambda r: r["gold"].update(fingerprint=7),
-        "gold.fingerprint is an integer, expected a string or null",
+        "gold.fingerprint is an integer, expected a string",
     ),
     (
         "cells",

@@ -21,6 +21,10 @@ from reportgen.load.formats.json_input import as_number
 
 COST_FIELDS = ("latency_ms", "cost")
 _UNITS = {"latency_ms": "milliseconds, e.g. 132.5", "cost": "a number, e.g. 0.0021"}
+MAX_COST = 1e15
+"""The largest latency (ms: 31,000 years) or cost read: the sums and percentiles over
+any number of questions then stay finite (1e308 twice is infinity, and no report.json)."""
+_RANGE = f"a number from 0 to {MAX_COST:.0e}"
 
 
 def record_costs(record: dict[str, Any], path: Path, line: int) -> tuple[float | None, ...]:
@@ -29,10 +33,10 @@ def record_costs(record: dict[str, Any], path: Path, line: int) -> tuple[float |
     for key in COST_FIELDS:
         value = record.get(key)
         number = None if value is None else as_number(value)
-        if value is not None and (number is None or number < 0):
+        if value is not None and (number is None or not 0 <= number <= MAX_COST):
             raise InputError(
                 path,
-                f"{key} {value!r} is not a number of 0 or more",
+                f"{key} {value!r} is not {_RANGE}",
                 f"write {key} as {_UNITS[key]}, or leave it out when unknown",
                 line,
             )
@@ -62,13 +66,13 @@ def table_costs(path: Path, frame: pl.DataFrame) -> pl.DataFrame | None:
         number = raw.cast(pl.Float64, strict=False) if raw.dtype != pl.Float64 else raw
         frame = frame.with_columns(number.alias(key), raw.cast(pl.String).alias("_raw"))
         bad = (pl.col(key).is_null() & pl.col("_raw").is_not_null()) | ~(
-            pl.col(key).is_finite() & (pl.col(key) >= 0)
+            pl.col(key).is_finite() & pl.col(key).is_between(0, MAX_COST)
         ).fill_null(True)
         if (line := first_line(frame, bad)) is not None:
             value = frame.filter(pl.col("line") == line)["_raw"].item()
             raise InputError(
                 path,
-                f"{key} {value!r} is not a number of 0 or more",
+                f"{key} {value!r} is not {_RANGE}",
                 f"write {key} as {_UNITS[key]}, or leave the cell empty when unknown",
                 line,
             )

@@ -42,7 +42,7 @@ def _names(line: str) -> set[str]:
     if stripped.startswith("{"):
         try:
             record = json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):
             record = None
         if isinstance(record, dict):
             return {str(record[key]) for key in ID_KEYS if key in record}

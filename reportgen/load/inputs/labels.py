@@ -39,7 +39,9 @@ LABELS_SCHEMA = pl.Schema(
 --sample`), null otherwise."""
 
 GRADE_FIX = "write a whole number: 0 (not relevant), 1 (relevant), 2 (highly relevant)"
-_LEADING_GRADE = re.compile(r"^\s*(-?\d+)\b")
+_LEADING_GRADE = re.compile(r"^\s*(-?\d+)(?![.,]?\d)\b")
+"""``2 (highly relevant)``, a Label Studio choice: the number it starts with; never the
+``0`` of ``0.9`` (a fraction is no grade: refused, not truncated)."""
 
 
 def label_format(path: Path, fmt: str | None) -> str:
@@ -68,25 +70,30 @@ def load_labels(path: str | Path, fmt: str | None = None) -> pl.DataFrame:
             path,
             "no graded label in the file",
             "fill the grade of the pairs you labelled (0, 1 or 2), then import",
-            1,
+            None if fmt == "label-studio" else 1,
         )
-    refuse_conflicts(path, frame)
+    refuse_conflicts(path, frame, "task" if fmt == "label-studio" else "line")
     return frame.unique(["qid", "chunk_id"], keep="first", maintain_order=True)
 
 
-def refuse_conflicts(path: Path, frame: pl.DataFrame) -> None:
-    """Two labels of one pair with different grades: no right answer to pick."""
+def refuse_conflicts(path: Path, frame: pl.DataFrame, unit: str = "line") -> None:
+    """Two labels of one pair with different grades: no right answer to pick. ``unit``:
+    what the ``line`` column counts (a Label Studio export's tasks are no lines)."""
     graded = frame.unique(["qid", "chunk_id", "grade"], keep="first", maintain_order=True)
     clash = graded.filter(pl.struct("qid", "chunk_id").is_duplicated())
     if clash.height:
         qid, chunk = clash.row(0)[:2]
         both = clash.filter((pl.col("qid") == qid) & (pl.col("chunk_id") == chunk)).head(2)
         (g1, g2), (l1, l2) = both["grade"].to_list(), both["line"].to_list()
+        if unit == "line":
+            problem, line = f"is graded {g2} here and {g1} on line {l1}", l2
+        else:
+            problem, line = f"is graded {g1} in {unit} {l1} and {g2} in {unit} {l2}", None
         raise InputError(
             path,
-            f"question {qid} chunk {chunk} is graded {g2} here and {g1} on line {l1}",
+            f"question {qid} chunk {chunk} {problem}",
             "keep one grade per question and chunk (settle the disagreement, then import)",
-            l2,
+            line,
         )
 
 
@@ -188,22 +195,43 @@ def _label_studio(path: Path) -> list[tuple[Any, ...]]:
         )
     rows = []
     for number, task in enumerate(tasks, start=1):
-        data = task.get("data") if isinstance(task, dict) else None
-        if not isinstance(data, dict):
-            raise InputError(path, f"task {number} has no data object", _LS_FIX, number)
-        for annotation in task.get("annotations") or []:
-            if not isinstance(annotation, dict) or annotation.get("was_cancelled"):
-                continue
-            grade = _grade(_answer(annotation, path, number), path, number)
-            if grade is None:
-                continue
-            record = {
-                **data,
-                "judged_by": _annotator(annotation.get("completed_by")),
-                "judged_at": annotation.get("updated_at") or annotation.get("created_at"),
-            }
-            rows.append(_row(record, grade, path, number))
+        try:
+            rows += _task_rows(task, path, number)
+        except InputError as error:  # named by its task: the export is one line
+            problem = error.problem
+            if not problem.startswith(f"task {number} "):
+                problem = f"task {number}: {problem}"
+            raise InputError(path, problem, error.fix) from None
     return rows
+
+
+def _task_rows(task: Any, path: Path, number: int) -> list[tuple[Any, ...]]:
+    """The labels of one Label Studio task (``number``: its position in the export)."""
+    data = task.get("data") if isinstance(task, dict) else None
+    if not isinstance(data, dict):
+        raise InputError(path, f"task {number} has no data object", _LS_FIX, number)
+    annotations = task.get("annotations") or []
+    if not isinstance(annotations, list):
+        raise InputError(path, "its annotations are not a list", _LS_FIX, number)
+    rows = []
+    for annotation in annotations:
+        if not isinstance(annotation, dict) or annotation.get("was_cancelled"):
+            continue
+        grade = _grade(_answer(annotation, path, number), path, number)
+        if grade is None:
+            continue
+        record = {
+            **data,
+            "judged_by": _annotator(annotation.get("completed_by")),
+            "judged_at": _when(annotation.get("updated_at") or annotation.get("created_at")),
+        }
+        rows.append(_row(record, grade, path, number))
+    return rows
+
+
+def _when(value: Any) -> str | None:
+    """Label Studio's time stamp; another type (a number) is no time: left out."""
+    return value if isinstance(value, str) else None
 
 
 _LS_FIX = "import the tasks `reportgen label export --format label-studio` wrote"
@@ -211,7 +239,8 @@ _LS_FIX = "import the tasks `reportgen label export --format label-studio` wrote
 
 def _answer(annotation: dict[str, Any], path: Path, number: int) -> Any:
     """The grade an annotation's result holds: its choice, rating or number."""
-    for result in annotation.get("result") or []:
+    results = annotation.get("result") or []
+    for result in results if isinstance(results, list) else []:
         value = result.get("value") if isinstance(result, dict) else None
         if not isinstance(value, dict):
             continue

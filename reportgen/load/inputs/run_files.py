@@ -135,7 +135,7 @@ def _looks_like(path: Path) -> str | None:
         for line in lines:
             try:
                 found = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # the error being hinted says which
                 continue
             keys |= set(found) if isinstance(found, dict) else set()
         if keys & {"gold", "unanswerable", "forbidden"}:

@@ -315,11 +315,13 @@ def _document_fields(span: Span, path: Path) -> list[dict[str, Any]]:
             {k.removeprefix("document."): v for k, v in d.items()} if isinstance(d, dict) else {}
             for d in docs
         ]
-    numbered: dict[int, dict[str, Any]] = defaultdict(dict)
+    # numbered by digits, compared as numbers without int(): an index of any length
+    # (past 64 bits, past Python's 4,300 digits) still orders, never overflows
+    numbered: dict[str, dict[str, Any]] = defaultdict(dict)
     for name, value in attributes.items():
         if found := _FLAT_DOCUMENT.fullmatch(name):
-            numbered[int(found[1])][found[2]] = value
-    return listed + [numbered[i] for i in sorted(numbered)]
+            numbered[found[1].lstrip("0") or "0"][found[2]] = value
+    return listed + [numbered[i] for i in sorted(numbered, key=lambda i: (len(i), i))]
 
 
 def _id(value: Any) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 import polars as pl
 
 from reportgen.core.model import VERDICTS_SCHEMA, VerdictSet
-from reportgen.errors import InputError, UsageError, printable
+from reportgen.errors import InputError, ParameterError, UsageError, printable
 from reportgen.load.formats.csv_input import column, csv_rows, optional_column
 from reportgen.load.formats.ids import json_id, text_id
 from reportgen.load.formats.json_input import json_document, json_records, pick
@@ -119,9 +119,12 @@ def load_verdicts(
     """Read verdicts; ``metric`` and ``threshold`` turn a DeepEval or ragas score into one."""
     path = Path(path)
     if threshold is not None and not math.isfinite(threshold):
-        raise UsageError(
-            f"--verdict-threshold {threshold} is not a finite number",
+        raise ParameterError(  # named as given: option, config key or API parameter
+            "verdict_threshold",
+            threshold,
+            "not a finite number",
             "give a score such as 0.7 (a score at or above it is a correct answer)",
+            option="--verdict-threshold",
         )
     fmt = detect_format(path, fmt, "verdict", metric)
     if fmt in ("jsonl", "csv", "promptfoo") and (metric is not None or threshold is not None):

@@ -33,6 +33,7 @@ from reportgen.load.inputs.labels import JUDGMENTS_SCHEMA as JUDGE_SCHEMA
 from reportgen.load.previous.merge_schema import (
     MERGE_DATA_FIX,
     SHARD_JSON,
+    check_cut,
     check_frame,
     check_json,
     scores_schema,
@@ -94,6 +95,8 @@ def has_merge_data(folder: Path) -> bool:
 
 
 def _frame(path: Path, expected: pl.Schema) -> pl.DataFrame:
+    with reading(path):  # permission denied is the file's access, not its content
+        path.open("rb").close()
     try:
         frame = pl.read_parquet(path, glob=False)
     except (OSError, pl.exceptions.PolarsError) as err:
@@ -115,6 +118,8 @@ def _meta(path: Path) -> dict[str, Any]:
             "measure every shard and merge with the same reportgen",
         )
     check_json(path, meta, SHARD_JSON)
+    if meta["cut"] is not None:
+        check_cut(path, meta["cut"], MERGE_DATA_FIX)
     return meta
 
 

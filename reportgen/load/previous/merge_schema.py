@@ -22,6 +22,10 @@ from reportgen.measure.spans import span_keys
 from reportgen.measure.ties import RANK_SENSITIVE
 
 MERGE_DATA_FIX = "measure the shard again with `reportgen report --merge-data` (this reportgen)"
+MAX_SHARDS = 10_000
+"""The most shards `reportgen shard` cuts, and so the most a cut.json may say."""
+MAX_COUNT = 2**53
+"""Every whole number these files hold is a count, a number or a k: 0 to this."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,23 @@ SHARD_JSON = {
 }
 """shard.json as report/merge_data.py writes it (extra keys are ignored)."""
 
-NAMES = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}
+NAMES = {
+    str: "a string",
+    int: "a whole number from 0 to 2**53",
+    float: "a number",
+    bool: "true or false",
+}
+
+
+def check_cut(path: Path, cut: dict[str, Any], fix: str) -> None:
+    """A cut (``CUT_JSON``, its types checked) that `reportgen shard` could have made:
+    1 to MAX_SHARDS shards, this one among them."""
+    if not 1 <= cut["shards"] <= MAX_SHARDS:
+        raise InputError(
+            path, f"a cut into {cut['shards']} shards (reportgen cuts 1 to {MAX_SHARDS:,})", fix
+        )
+    if not 0 <= cut["shard"] < cut["shards"]:
+        raise InputError(path, f"shard {cut['shard']} of {cut['shards']} is no shard", fix)
 
 
 def _kind(value: Any) -> str:
@@ -135,7 +155,7 @@ def _fits(value: Any, spec: type) -> bool:
     if spec is float:
         return type(value) in (int, float) and math.isfinite(value)
     if spec is int:
-        return type(value) is int
+        return type(value) is int and 0 <= value <= MAX_COUNT
     return isinstance(value, spec)
 
 

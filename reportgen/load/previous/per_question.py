@@ -17,6 +17,7 @@ from reportgen.core.filesystem import reading
 from reportgen.core.model import PER_QUESTION_KEYS, UNLABELLED_KIND
 from reportgen.core.spreadsheet import from_text
 from reportgen.errors import InputError, printable
+from reportgen.load.formats.costs import MAX_COST
 from reportgen.load.formats.fields import fields
 from reportgen.load.formats.files import (
     check_file,
@@ -27,9 +28,15 @@ from reportgen.load.formats.files import (
 )
 from reportgen.measure.judged import judged_keys
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, cutoffs, measure_keys
+from reportgen.measure.scoring import COST_COLUMNS
 from reportgen.measure.spans import span_keys
 
 STATUSES = ("scored", "missing", "no_relevant", "unanswerable")
+UNBOUNDED = COST_COLUMNS
+"""Columns beside the measures that are no share: latency, cost, words (and
+``context_chars@k``): from 0 to MAX_COST, as when they were read from a run."""
+SHARE_SLACK = 1e-9
+"""Rounding a sum of shares may leave above 1."""
 LONG_COLUMNS = ("measure", "value")
 
 
@@ -70,9 +77,17 @@ def read_per_question(path: Path, fix: str) -> pl.DataFrame:
     numbers = frame.select(pl.col(measures).cast(pl.Float64, strict=False))
     for name in measures:
         unread = numbers[name].is_null() & frame[name].is_not_null()
+        share = not long and name not in UNBOUNDED and not name.startswith("context_chars@")
         for bad, what in (
             (unread, "is not a number"),
             (~numbers[name].is_finite(), "is NaN or infinite"),
+            (numbers[name] < 0, "is negative (no measure, latency or cost is)"),
+            (
+                numbers[name] > (1 + SHARE_SLACK if share else MAX_COST),
+                "is above 1 (a share measure lies from 0 to 1)"
+                if share
+                else f"is above {MAX_COST:.0e} (its sums would overflow)",
+            ),
         ):
             if bad.any():
                 row = int(bad.arg_true()[0])

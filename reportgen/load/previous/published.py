@@ -16,7 +16,8 @@ from reportgen.core.model import fingerprint_of
 from reportgen.errors import InputError
 from reportgen.load.formats.files import decode, read_bytes
 from reportgen.load.formats.json_input import UnreadableJSON, json_document, strict_loads
-from reportgen.schema import READABLE_FORMAT_VERSIONS
+from reportgen.schema import FORMAT_VERSION, READABLE_FORMAT_VERSIONS
+from reportgen.schema.check import SchemaProblem, check_report
 
 REPORT_KEYS = ("format_version", "version", "created", "context_k", "gold", "runs")
 
@@ -32,6 +33,14 @@ def read_report(path: Path, required: Sequence[str], fix: str) -> dict[str, Any]
     if not isinstance(report, dict):
         raise InputError(path, "not a reportgen report (no JSON object)", fix)
     check_format_version(path, report)
+    try:  # versions 1 and 2 hold the same types: 2 changed what a list holds, not its type
+        check_report({**report, "format_version": FORMAT_VERSION})
+    except SchemaProblem as problem:
+        raise InputError(
+            path,
+            f"{problem.where} is {problem.problem}: not as reportgen writes it (edited or damaged)",
+            f"{fix}, unedited (or write the report again)",
+        ) from None
     for key in required:
         value: Any = report
         for part in key.split("."):
@@ -158,6 +167,8 @@ def history_entries(path: Path, required: Sequence[str]) -> list[tuple[int, dict
             raise InputError(path, f"not JSON ({error.msg})", HISTORY_FIX, number) from None
         except UnreadableJSON as error:
             raise InputError(path, error.problem, HISTORY_FIX, number) from None
+        except RecursionError:
+            raise InputError(path, "JSON nested too deeply", HISTORY_FIX, number) from None
         missing = [key for key in required if not isinstance(entry, dict) or key not in entry]
         if missing:
             raise InputError(

@@ -18,7 +18,7 @@ from reportgen.core.filesystem import reading
 from reportgen.errors import InputError, printable
 from reportgen.load.formats.files import check_file
 from reportgen.load.formats.json_input import json_document
-from reportgen.load.previous.merge_schema import CUT_JSON, check_json
+from reportgen.load.previous.merge_schema import CUT_JSON, check_cut, check_json
 from reportgen.load.previous.per_question import is_trec_eval_output, read_per_question
 from reportgen.load.previous.published import read_report
 
@@ -78,6 +78,5 @@ def read_cut(gold: Path) -> dict[str, Any] | None:
             return None
         cut = json_document(path, CUT_FIX)
         check_json(path, cut, CUT_JSON)
-    if not 0 <= cut["shard"] < cut["shards"]:
-        raise InputError(path, f"shard {cut['shard']} of {cut['shards']} is no shard", CUT_FIX)
+    check_cut(path, cut, CUT_FIX)
     return {key: cut[key] for key in CUT_JSON}

@@ -116,6 +116,16 @@ def test_hostile_run_names_stay_text_in_svg() -> None:
     assert "<script>" not in svg and "&lt;script&gt;" in svg
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
+def test_a_run_name_with_a_line_separator_draws(separator: str) -> None:
+    """Vega-Lite puts the run names of a sort order into an expression, whose parser
+    takes a line separator inside a string for the end of a line: each is replaced."""
+    report = copy.deepcopy(REPORT)
+    report["runs"][f"a{separator}b"] = report["runs"].pop("dense")
+    counts = drawn_marks(draw(at_k_curve_spec(report, "recall", "recall@k")))
+    assert counts["line"] == 2
+
+
 def test_trend_orders_versions_by_the_given_time_order_not_text() -> None:
     rows = [{"version": v, "run": "bm25", "value": x} for v, x in (("v2", 0.5), ("v10", 0.6))]
     spec = trend_spec(rows, ["v2", "v10"], "recall@k_ctx")
