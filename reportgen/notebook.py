@@ -28,12 +28,14 @@ from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.latency import cost_findings
 from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import attribute_verdicts
+from reportgen.analyse.slices import slice_members, slicing_of
 from reportgen.analyse.trials import TrialFindings
 from reportgen.core.display import REPR_LIMIT, names
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
 from reportgen.errors import InputError, ParameterError, UsageError, reworded
 from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
+from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.names import SUMMARY_STATISTICS
@@ -108,6 +110,8 @@ class Results:
     the judge's agreement (analyse.trials); None for one."""
     baseline_section: dict[str, Any] | None = None
     """report.json's ``baseline`` section when evaluate was given ``baseline=``."""
+    slice_by: tuple[str, ...] = ()
+    """The gold fields ``by_slice`` cuts the questions by (``--slice-by``)."""
     judgments: pl.DataFrame | None = None
     """An LLM judge's grades (JUDGMENTS_SCHEMA of load/inputs/labels.py), when given."""
     judgments_source: str = ""
@@ -183,6 +187,33 @@ class Results:
     def by_kind(self) -> Table:
         """One row per run and kind of question, as ``means``."""
         return _table(self._means("kind"))
+
+    @cached_property
+    def by_slice(self) -> dict[str, Table]:
+        """Field -> one row per run and slice (``value``): ``questions``, ``n`` and every
+        mean, as report.json's ``runs.RUN.by_slice`` (a list field puts a question in
+        each of its slices; ``(missing)``: those without a value)."""
+        from reportgen.analyse.slices import Slicing, measure_slices
+
+        found = measure_slices(
+            {result.name: result.scores for result in self.evaluation.runs},
+            self.evaluation.gold,
+            Slicing(self.slice_by),
+            self.measures,
+            self.settings.trec_eval,
+        )
+        schema = {"run": pl.String, "value": pl.String, "questions": pl.Int64, "n": pl.Int64}
+        schema |= dict.fromkeys(self.measures, pl.Float64)
+        tables = {}
+        for name in self.slice_by:
+            rows = [
+                {"run": run, "value": value, "questions": numbers.questions, "n": numbers.n}
+                | {key: _rounded(mean) for key, mean in numbers.means.items()}
+                for run, fields in found.numbers.items()
+                for value, numbers in fields[name].items()
+            ]
+            tables[name] = _table(pl.DataFrame(rows, schema=schema))
+        return tables
 
     @cached_property
     def per_question(self) -> Table:
@@ -414,6 +445,8 @@ class Results:
         gate: GateRules | None = None,
         strict: bool = False,
         cluster_by: str | None = None,
+        slice_gate: str | None = None,
+        min_slice_n: int = 10,
         estimate: str = "human",
     ) -> ReportResult:
         """Write the files ``reportgen report`` writes (report.json, per_question.csv,
@@ -467,6 +500,9 @@ class Results:
                 reference_run,
                 compare_measures,
                 cluster_by=cluster_by,
+                slice_by=self.slice_by,
+                slice_gate=slice_gate,
+                min_slice_n=min_slice_n,
                 estimate=estimate,
             ),
             ReportChecks(gate=gate, strict=strict),
@@ -556,6 +592,8 @@ def evaluate(
     unanswerable: Sequence[str] = (),
     baseline: PathLike | Results | None = None,
     on_gold_change: GoldChangePolicy = "refuse",
+    slice_by: Sequence[str] = (),
+    question_meta: PathLike | None = None,
     judgments: JudgmentsInput | None = None,
 ) -> Results:
     """Measure runs against a gold set, from paths, dicts or DataFrames.
@@ -577,6 +615,9 @@ def evaluate(
     (a path as ``--judgments`` reads, ``{qid: {chunk_id: grade}}`` or a DataFrame with
     qid, chunk_id, grade), of questions the gold set may lack: ``Results.ppi`` gives the
     prediction-powered means, the gold set as the human audit.
+    ``slice_by``: gold fields (a DataFrame's extra columns, list columns too; a JSON Lines
+    file's own keys; ``question_meta``'s, a side file keyed by question id) whose slices
+    ``Results.by_slice`` gives, and ``Results.report`` writes.
     """
     check_choice("on_gold_change", on_gold_change, GOLD_CHANGE_POLICIES)
     settings = Settings(
@@ -587,6 +628,11 @@ def evaluate(
         retrieved_when=retrieved_when,
     )
     gold_set = gold_from(gold, unanswerable=unanswerable)
+    if question_meta is not None:
+        gold_set = with_question_meta(gold_set, question_meta)
+    slicing = slicing_of(slice_by, None, 10)
+    for name in slicing.fields:
+        slice_members(gold_set, name)  # an unknown field is refused now, not when asked
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
     evaluation = score(gold_set, loaded, settings)
@@ -600,6 +646,7 @@ def evaluate(
         verdicts_run,
         cells[0] if cells else None,
         tuple(join_warnings),
+        slice_by=slicing.fields,
         trials=trials,
         judgments=judged,
         judgments_source=_judgments_source(judgments),

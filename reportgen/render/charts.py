@@ -357,6 +357,84 @@ def first_gold_rank_spec(report: Report) -> Spec | None:
     return spec
 
 
+SLICES_SHOWN = 20
+"""Slices the chart draws (the table lists them all): the first field's, worst first."""
+
+
+def slices_spec(report: Report) -> Spec | None:
+    """The slices of the first --slice-by field side by side: recall@k_ctx per run as a
+    point with its 95% interval, one row per slice, in the table's order (worst first)."""
+    from reportgen.render.views.slices import compared_field, slice_order
+
+    field = compared_field(report)
+    if field is None:
+        return None
+    key = f"recall@{report['context_k']}"
+    names = list(report["runs"])
+    order = slice_order(report, field)[:SLICES_SHOWN]
+    values = []
+    for value in order:
+        for name in names:
+            found = report["runs"][name].get("by_slice", {}).get(field, {}).get(value)
+            if found is None or found["means"].get(key) is None:
+                continue
+            bounds = found["intervals"].get(key)
+            low_high = (None, None) if bounds is None else (bounds[0], bounds[1])
+            values.append(
+                {
+                    "slice": f"{field}={value}",
+                    "run": name,
+                    "mean": found["means"][key],
+                    "low": low_high[0],
+                    "high": low_high[1],
+                    "n": found["n"],
+                }
+            )
+    if not values:
+        return None
+    spec = _base(
+        f"{key} per slice of {field}",
+        f"For each slice of {field} (rows, the largest drop first) and each run (colour "
+        f"and shape): the mean {key} as a point and its 95% interval as a line.",
+        values,
+    )
+    spec["height"] = max(HEIGHT, 22 * len(order) * max(1, len(names)) // 2)
+    series = _series(names, "run", "run")
+    slices = [f"{field}={value}" for value in order]
+    y = {"field": "slice", "type": "nominal", "sort": slices, "title": None}
+    offset = {"field": "run", "type": "nominal", "sort": names}
+    x = {"type": "quantitative", "scale": {"domain": [0, 1]}}
+    spec["layer"] = [
+        {
+            "mark": {"type": "rule", "strokeWidth": 2},
+            "encoding": {
+                "y": y,
+                "yOffset": offset,
+                "x": {**x, "field": "low", "title": f"{key} (95% interval)"},
+                "x2": {"field": "high"},
+                "color": series["color"],
+            },
+        },
+        {
+            "mark": {"type": "point", "filled": True, "size": 90},
+            "encoding": {
+                "y": y,
+                "yOffset": offset,
+                "x": {**x, "field": "mean"},
+                "color": series["color"],
+                "shape": series["shape"],
+                "tooltip": [
+                    {"field": "slice", "type": "nominal"},
+                    {"field": "run", "type": "nominal"},
+                    {"field": "mean", "type": "quantitative", "format": ".3f"},
+                    {"field": "n", "type": "quantitative"},
+                ],
+            },
+        },
+    ]
+    return spec
+
+
 def report_chart_specs(report: Report) -> dict[str, Spec]:
     """Every chart of one report, by file stem (``charts/<stem>.svg``)."""
     specs = {
@@ -372,6 +450,9 @@ def report_chart_specs(report: Report) -> dict[str, Spec]:
     ranks = first_gold_rank_spec(report)
     if ranks is not None:
         specs[FIRST_GOLD_RANK] = ranks
+    sliced = slices_spec(report)
+    if sliced is not None:
+        specs["slices"] = sliced
     return specs
 
 

@@ -70,6 +70,9 @@ Format history (``format_version``):
       a third of a 1M-row JSON report's time.
       Also: ``attribution.<run>.by_first_gold_rank``, ``first_gold_rank``,
       ``association`` and ``headroom`` (what predicts the answer; report/predictors.py).
+      Also: ``slices`` (null without --slice-by), ``runs.<name>.by_slice`` and
+      ``attribution.<run>.by_slice`` (field -> value -> the slice's numbers), and with
+      --slice-gate ``gate.slices`` and ``slice`` on each per-slice rule (report/slices.py).
 """
 
 from __future__ import annotations
@@ -102,6 +105,7 @@ from reportgen.measure.scoring import (
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
 from reportgen.report.pages import pages_section, top_scores_section
 from reportgen.report.predictors import predictors_section, rank_section
+from reportgen.report.slices import attribution_by_slice, run_by_slice, slices_section
 from reportgen.report.traces import context_section, traces_section
 from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
@@ -245,6 +249,7 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
         "means": means["means"],
         "intervals": _intervals_dict(findings.intervals[result.name]),
         "by_kind": means["by_kind"],
+        "by_slice": run_by_slice(findings, result.name),
         "counts": {
             "questions_scored": result.count("scored"),
             "questions_missing": result.count("missing"),
@@ -399,8 +404,11 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
         "warnings": [warning.as_dict() for warning in findings.warnings],
         "verdicts": verdicts_section(findings),
         "attribution": {
-            attribution.run: attribution_section(attribution, findings.stale_cells[attribution.run])
-            | predictors_section(findings.predictors[attribution.run])
+            attribution.run: {
+                **attribution_section(attribution, findings.stale_cells[attribution.run]),
+                **predictors_section(findings.predictors[attribution.run]),
+                "by_slice": attribution_by_slice(findings, attribution.run),
+            }
             for attribution in findings.attributions
         },
         "cutoff": {analysis.run: cutoff_section(analysis) for analysis in findings.cutoffs},
@@ -411,6 +419,7 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
         "drilldown": _drilldown_section(findings.drilldown),
         "transitions": findings.transitions,
         "top_k": top_k_section(findings.evaluation),
+        "slices": slices_section(findings),
     }
     if pages:
         report["pages"] = pages_section(findings)

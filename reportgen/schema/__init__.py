@@ -135,6 +135,9 @@ from reportgen.schema.sections import (
     RunTraces,
     ScoreRange,
     SettingsSection,
+    SliceCells,
+    SliceNumbers,
+    SliceOutcomes,
     Stale,
     StaleBasis,
     Unanswerable,
@@ -143,6 +146,15 @@ from reportgen.schema.sections import (
     VerdictsSection,
     WarningEntry,
     counted,
+)
+from reportgen.schema.slices import (
+    GateSlices,
+    NotGated,
+    RuleSlice,
+    SliceComparison,
+    SliceFieldComparisons,
+    SliceMeasureChange,
+    SlicesSection,
 )
 
 FORMAT_VERSION = 2
@@ -218,6 +230,8 @@ class Report(TypedDict):
     merge_coverage: NotRequired[MergeCoverage]
     """Written by ``reportgen merge`` when the shards come from `reportgen shard`: the
     questions merged, of how many, and the shards missing (with --allow-partial)."""
+    slices: NotRequired[SlicesSection | None]
+    """With --slice-by: the fields, each slice's size and comparisons; null without."""
     secondary_judgments: NotRequired[SecondaryJudgments]
     """With --judgments: each run's numbers with the secondary judgments beside the gold
     set's, and their agreement; never read by the gate or the comparisons."""
@@ -339,6 +353,7 @@ __all__ = [
     "Focus",
     "Forbidden",
     "GateSection",
+    "GateSlices",
     "GoldChange",
     "GoldSection",
     "Guard",
@@ -373,6 +388,7 @@ __all__ = [
     "MergedSettings",
     "MergedShard",
     "Method",
+    "NotGated",
     "Outcome",
     "PPIComparisons",
     "PPIDifference",
@@ -393,6 +409,7 @@ __all__ = [
     "ResampleMethod",
     "RetrievedRule",
     "RuleResult",
+    "RuleSlice",
     "RunContext",
     "RunCounts",
     "RunReplicates",
@@ -406,6 +423,13 @@ __all__ = [
     "SettingsSection",
     "SideBySide",
     "SideBySideQuestion",
+    "SliceCells",
+    "SliceComparison",
+    "SliceFieldComparisons",
+    "SliceMeasureChange",
+    "SliceNumbers",
+    "SliceOutcomes",
+    "SlicesSection",
     "Stale",
     "StaleBasis",
     "StaleThenNow",

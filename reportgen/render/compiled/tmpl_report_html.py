@@ -1,5 +1,5 @@
 # Generated from templates/report.html.j2 by scripts/make_compiled_templates.py
-KEY = 'e19e7b0903ec3643eef8068f5fbf06dc38d4bae17bc118a7d59ce40524ce935e'
+KEY = 'b352b4e65551016d474fb9e8dae887a90ca9e7737f32cec3a80311969b58328a'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'report.html.j2'
 
@@ -215,6 +215,12 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    template = environment.get_template('_slices.html.j2', 'report.html.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_section': l_0_transitions_section, 'unanswerable': l_0_unanswerable, 'verdict_join': l_0_verdict_join}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
     template = environment.get_template('_secondary.html.j2', 'report.html.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_section': l_0_transitions_section, 'unanswerable': l_0_unanswerable, 'verdict_join': l_0_verdict_join}))
     try:
@@ -280,4 +286,4 @@ def root(context, missing=missing):
     yield '</script>\n</body>\n</html>\n'
 
 blocks = {}
-debug_info = '6=46&7=48&9=50&13=52&14=61&15=73&17=80&18=82&19=84&20=88&23=92&24=96&29=102&31=109&34=111&36=113&37=117&39=120&40=123&42=130&43=133&44=135&45=138&54=147&55=151&56=153&57=155&64=159&66=161&67=164&70=172&71=175&73=177&74=180&79=189&82=191&84=204&85=216&86=222&88=224&90=231&92=233&97=240&98=244&101=250&102=252&107=259&109=261&110=265&118=273&119=277'
+debug_info = '6=46&7=48&9=50&13=52&14=61&15=73&17=80&18=82&19=84&20=88&23=92&24=96&29=102&31=109&34=111&36=113&37=117&39=120&40=123&42=130&43=133&44=135&45=138&54=147&55=151&56=153&57=155&64=159&66=161&67=164&70=172&71=175&73=177&74=180&79=189&82=191&84=204&85=222&86=228&88=230&90=237&92=239&97=246&98=250&101=256&102=258&107=265&109=267&110=271&118=279&119=283'

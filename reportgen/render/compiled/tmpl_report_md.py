@@ -1,5 +1,5 @@
 # Generated from templates/report.md.j2 by scripts/make_compiled_templates.py
-KEY = '45226dc485864f9db39bc4de0d24292301dea8e7f8cd904641da87d4c70aa1e3'
+KEY = '83a2b2c476d820d057d4df94f852bbf07cca315ea54b818887f65e383277abc3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'report.md.j2'
 
@@ -170,6 +170,12 @@ def root(context, missing=missing):
         for event in gen:
             yield event
     finally: gen.close()
+    template = environment.get_template('_slices.md.j2', 'report.md.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
     template = environment.get_template('_secondary.md.j2', 'report.md.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
     try:
@@ -323,4 +329,4 @@ def root(context, missing=missing):
     yield '\n**hit@k and "recall at k".** Some texts call hit@k "recall at k" (is at least one gold chunk in the top k?). reportgen reports both measures under the names above: hit@k is that yes/no question; recall@k is the share of the gold chunks found.\n'
 
 blocks = {}
-debug_info = '1=42&2=51&3=61&5=63&6=65&8=69&10=72&11=78&12=84&13=86&16=89&17=91&21=93&22=97&24=100&26=104&28=106&30=113&34=116&35=121&40=129&41=131&43=135&45=137&47=144&49=146&51=159&52=171&53=177&54=179&57=186&58=189&60=199&62=206&64=216&66=224&68=231&69=235&77=292&78=296&80=301&81=303&85=310&86=314'
+debug_info = '1=42&2=51&3=61&5=63&6=65&8=69&10=72&11=78&12=84&13=86&16=89&17=91&21=93&22=97&24=100&26=104&28=106&30=113&34=116&35=121&40=129&41=131&43=135&45=137&47=144&49=146&51=159&52=177&53=183&54=185&57=192&58=195&60=205&62=212&64=222&66=230&68=237&69=241&77=298&78=302&80=307&81=309&85=316&86=320'

@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = 'a2ee951bcf0a31e11b9adafbe1381bc6778ebf99a44c3b66eb22e61b0befe6e8'
+KEY = 'ad7443612db089f1cb91d73e54f8f4d04e72302235c24ad55ab7f3dfe19d8392'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -30,6 +30,7 @@ def root(context, missing=missing):
     l_0_judge_trials = resolve('judge_trials')
     l_0_attention_lines = resolve('attention_lines')
     l_0_alerts = resolve('alerts')
+    l_0_slices_moved = resolve('slices_moved')
     l_0_drilldown = resolve('drilldown')
     l_0_drilldown_url = resolve('drilldown_url')
     l_0_report_place = resolve('report_place')
@@ -343,6 +344,16 @@ def root(context, missing=missing):
             yield ' more in the '
             yield str(context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)))
             yield '\n'
+    if (undefined(name='slices_moved') if l_0_slices_moved is missing else l_0_slices_moved):
+        pass
+        yield '\n'
+        for l_1_line in (undefined(name='slices_moved') if l_0_slices_moved is missing else l_0_slices_moved):
+            _loop_vars = {}
+            pass
+            yield '- slice moved: '
+            yield str(t_3(l_1_line))
+            yield '\n'
+        l_1_line = missing
     if (undefined(name='drops_folded') if l_0_drops_folded is missing else l_0_drops_folded):
         pass
         yield '\n<details><summary>Every large drop against the baseline ('
@@ -437,7 +448,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'notes': l_0_notes, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 149 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 155 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
@@ -695,4 +706,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=80&10=82&11=110&13=112&14=130&16=134&18=137&20=140&22=144&23=148&25=151&26=154&28=158&30=161&32=163&33=167&35=170&36=173&41=178&42=180&46=184&50=187&52=189&54=191&56=195&58=199&59=203&62=218&63=221&65=225&67=249&69=252&71=254&73=257&75=259&77=262&79=264&80=272&81=278&82=282&84=295&86=298&88=300&90=304&93=313&95=316&96=320&99=323&102=327&103=331&104=333&108=337&109=340&113=344&115=347&117=349&118=353&120=365&121=368&126=373&129=377&131=381&132=387&134=390&137=394&138=398&142=419&144=422&149=435&150=441&152=444&153=448&157=450&159=454&161=456&162=460&164=463&165=466&170=472&172=475&174=477&175=481&177=484&179=487&181=489&182=492&184=499&186=501&188=506&190=510&191=512&192=518&194=521&196=523&197=525&198=531&200=534&203=536&205=539&207=543&208=545&209=551&210=554&217=560&219=563&221=567&222=570&226=577&228=580&230=582&231=585&233=592&237=594&241=597&242=601&244=603&247=611&248=615&254=620&256=625&258=634&260=642&261=646&264=655&268=658&269=660&271=662&272=666&278=671&280=675'
+debug_info = '1=81&10=83&11=111&13=113&14=131&16=135&18=138&20=141&22=145&23=149&25=152&26=155&28=159&30=162&32=164&33=168&35=171&36=174&41=179&42=181&46=185&50=188&52=190&54=192&56=196&58=200&59=204&62=219&63=222&65=226&67=250&69=253&71=255&73=258&75=260&77=263&79=265&80=273&81=279&82=283&84=296&86=299&88=301&90=305&93=314&95=317&96=321&99=324&102=328&103=332&104=334&108=338&109=341&112=345&114=348&115=352&119=355&121=358&123=360&124=364&126=376&127=379&132=384&135=388&137=392&138=398&140=401&143=405&144=409&148=430&150=433&155=446&156=452&158=455&159=459&163=461&165=465&167=467&168=471&170=474&171=477&176=483&178=486&180=488&181=492&183=495&185=498&187=500&188=503&190=510&192=512&194=517&196=521&197=523&198=529&200=532&202=534&203=536&204=542&206=545&209=547&211=550&213=554&214=556&215=562&216=565&223=571&225=574&227=578&228=581&232=588&234=591&236=593&237=596&239=603&243=605&247=608&248=612&250=614&253=622&254=626&260=631&262=636&264=645&266=653&267=657&270=666&274=669&275=671&277=673&278=677&284=682&286=686'

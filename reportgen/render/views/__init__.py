@@ -35,6 +35,7 @@ from reportgen.render.views.questions import (
 )
 from reportgen.render.views.secondary import ANCHOR as SECONDARY_ANCHOR
 from reportgen.render.views.secondary import secondary_view
+from reportgen.render.views.slices import compared_field, slices_view
 from reportgen.render.views.transitions import ANCHOR as CHANGED_ANCHOR
 from reportgen.render.views.transitions import TITLE as CHANGED_TITLE
 from reportgen.render.views.transitions import transitions_view
@@ -184,7 +185,9 @@ def view_model(
         **_kinds(report, screen.run),
         "run_names": list(report["runs"]),
         "questions": questions,
-        "question_filters": question_filters(questions, screen.run),
+        "question_filters": question_filters(
+            questions, screen.run, compared_field(report) or "slice"
+        ),
         **_attention(questions),
         "questions_total": total,
         "questions_counted": plural(total, "question"),
@@ -201,6 +204,7 @@ def view_model(
         "drilldown": drilldown_view(report),
         "chunkings": chunkings_view(report, charts or {}),
         "latency": latency_view(report, charts or {}),
+        "slices": slices_view(report, charts or {}),
         "transitions": transitions_view(report, screen.run),
         "anchor_changed": CHANGED_ANCHOR,
         "title_changed": CHANGED_TITLE,
