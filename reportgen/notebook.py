@@ -28,12 +28,14 @@ from reportgen.analyse.baseline import GOLD_CHANGE_POLICIES, GoldChangePolicy
 from reportgen.analyse.latency import cost_findings
 from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import attribute_verdicts
+from reportgen.analyse.slices import slice_members, slicing_of
 from reportgen.analyse.trials import TrialFindings
 from reportgen.core.display import REPR_LIMIT, names
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
 from reportgen.errors import InputError, ParameterError, UsageError, reworded
 from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
+from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.inputs.spans import HOPS_RULE
 from reportgen.measure.measures import CUTOFF_MEASURES, WHOLE_LIST_MEASURES, means
 from reportgen.measure.names import SUMMARY_STATISTICS
@@ -108,6 +110,8 @@ class Results:
     the judge's agreement (analyse.trials); None for one."""
     baseline_section: dict[str, Any] | None = None
     """report.json's ``baseline`` section when evaluate was given ``baseline=``."""
+    slice_by: tuple[str, ...] = ()
+    """The gold fields ``by_slice`` cuts the questions by (``--slice-by``)."""
     judgments: pl.DataFrame | None = None
     """An LLM judge's grades (JUDGMENTS_SCHEMA of load/inputs/labels.py), when given."""
     judgments_source: str = ""
@@ -185,6 +189,33 @@ class Results:
         return _table(self._means("kind"))
 
     @cached_property
+    def by_slice(self) -> dict[str, Table]:
+        """Field -> one row per run and slice (``value``): ``questions``, ``n`` and every
+        mean, as report.json's ``runs.RUN.by_slice`` (a list field puts a question in
+        each of its slices; ``(missing)``: those without a value)."""
+        from reportgen.analyse.slices import Slicing, measure_slices
+
+        found = measure_slices(
+            {result.name: result.scores for result in self.evaluation.runs},
+            self.evaluation.gold,
+            Slicing(self.slice_by),
+            self.measures,
+            self.settings.trec_eval,
+        )
+        schema = {"run": pl.String, "value": pl.String, "questions": pl.Int64, "n": pl.Int64}
+        schema |= dict.fromkeys(self.measures, pl.Float64)
+        tables = {}
+        for name in self.slice_by:
+            rows = [
+                {"run": run, "value": value, "questions": numbers.questions, "n": numbers.n}
+                | {key: _rounded(mean) for key, mean in numbers.means.items()}
+                for run, fields in found.numbers.items()
+                for value, numbers in fields[name].items()
+            ]
+            tables[name] = _table(pl.DataFrame(rows, schema=schema))
+        return tables
+
+    @cached_property
     def per_question(self) -> Table:
         """One row per run and question (the CLI's per_question.csv): run, qid, kind,
         status (why a question is or is not in the means), then a column per measure."""
@@ -228,10 +259,100 @@ class Results:
         summaries: list[tuple[str | None, CellSummary]] = [(None, found.overall)]
         if set(found.by_kind) != {UNLABELLED_KIND}:  # no kinds: that row would repeat the first
             summaries += list(found.by_kind.items())
+        headroom = self._predictors["headroom"]
+        pairs = [headroom, *(headroom["by_kind"][kind] for kind, _ in summaries[1:])]
         rows: list[dict[str, Any]] = [
             {"run": found.run, "kind": kind, "n": summary.n, **summary.counts}
             | {"pass_rate": _rounded(summary.pass_rate)}
-            for kind, summary in summaries
+            | {f"{fix}_headroom": pair[fix]["added"] for fix in ("retrieval", "generation")}
+            for (kind, summary), pair in zip(summaries, pairs, strict=True)
+        ]
+        schema |= {"retrieval_headroom": pl.Float64, "generation_headroom": pl.Float64}
+        return _table(pl.DataFrame(rows, schema=schema))
+
+    @cached_property
+    def _predictors(self) -> dict[str, Any]:
+        """report.json's ``by_first_gold_rank``, ``first_gold_rank``, ``association`` and
+        ``headroom`` of the run the verdicts judge (empty without verdicts)."""
+        from reportgen.analyse.predictors import predictors_of
+        from reportgen.report.predictors import predictors_section
+
+        if self.found_cells is None:
+            return {}
+        (found,) = predictors_of(self.evaluation, (self.found_cells,)).values()
+        return predictors_section(found)
+
+    @cached_property
+    def first_gold_rank(self) -> Table:
+        """The pass rate by the rank of the first relevant chunk among the chunks sent
+        (``1``..k_ctx, ``none``) of the run the verdicts judge: one block of rows for all
+        questions (kind null), then one per kind; ``low``/``high`` the Wilson interval.
+        Its Cochran-Armitage trend is report.json's ``first_gold_rank.trend``."""
+        schema: dict[str, Any] = {"run": pl.String, "kind": pl.String, "rank": pl.String}
+        schema |= {"n": pl.Int64, "correct": pl.Int64} | dict.fromkeys(
+            ("pass_rate", "low", "high"), pl.Float64
+        )
+        found = self._predictors
+        if not found:
+            return _table(pl.DataFrame(schema=schema))
+        tables = [(None, found["by_first_gold_rank"])] + [
+            (kind, part["by_first_gold_rank"])
+            for kind, part in found["first_gold_rank"]["by_kind"].items()
+        ]
+        rows = [
+            {"run": self.found_cells.run if self.found_cells else None, "kind": kind}
+            | {"rank": rank, "n": row["n"], "correct": row["correct"]}
+            | {"pass_rate": row["pass_rate"]}
+            | dict(zip(("low", "high"), row["interval"] or (None, None), strict=True))
+            for kind, ranks in tables
+            for rank, row in ranks.items()
+        ]
+        return _table(pl.DataFrame(rows, schema=schema))
+
+    @cached_property
+    def association(self) -> Table:
+        """Per measure at k_ctx, its AUC against the verdict (Mann-Whitney, ties half)
+        with the bootstrap interval (``low``, ``high``), for the run the verdicts judge;
+        null with a ``reason`` when every verdict agrees."""
+        schema: dict[str, Any] = {"run": pl.String, "measure": pl.String}
+        schema |= dict.fromkeys(("n", "correct", "wrong"), pl.Int64)
+        schema |= dict.fromkeys(("auc", "low", "high"), pl.Float64) | {"reason": pl.String}
+        found = self._predictors
+        if not found:
+            return _table(pl.DataFrame(schema=schema))
+        run = self.found_cells.run if self.found_cells else None
+        rows = [
+            {"run": run, "measure": key}
+            | {c: entry[c] for c in ("n", "correct", "wrong")}
+            | {"auc": entry["auc"], "reason": entry["reason"]}
+            | dict(zip(("low", "high"), entry["interval"] or (None, None), strict=True))
+            for key, entry in found["association"]["measures"].items()
+        ]
+        return _table(pl.DataFrame(rows, schema=schema))
+
+    @cached_property
+    def headroom(self) -> Table:
+        """What each fix is worth for the run the verdicts judge: per kind (null: all)
+        and fix (``retrieval``, ``generation``), the failures, the answers it adds (an
+        upper estimate; ``low``/``high`` its bootstrap interval) and the pass rate after."""
+        schema: dict[str, Any] = {
+            "run": pl.String,
+            "kind": pl.String,
+            "fix": pl.String,
+            "failures": pl.Int64,
+        }
+        schema |= dict.fromkeys(("added", "low", "high", "pass_rate_after"), pl.Float64)
+        found = self._predictors
+        if not found:
+            return _table(pl.DataFrame(schema=schema))
+        run = self.found_cells.run if self.found_cells else None
+        pairs = [(None, found["headroom"]), *found["headroom"]["by_kind"].items()]
+        rows = [
+            {"run": run, "kind": kind, "fix": fix, "failures": pair[fix]["failures"]}
+            | {"added": pair[fix]["added"], "pass_rate_after": pair[fix]["pass_rate_after"]}
+            | dict(zip(("low", "high"), pair[fix]["added_interval"] or (None, None), strict=True))
+            for kind, pair in pairs
+            for fix in ("retrieval", "generation")
         ]
         return _table(pl.DataFrame(rows, schema=schema))
 
@@ -324,6 +445,8 @@ class Results:
         gate: GateRules | None = None,
         strict: bool = False,
         cluster_by: str | None = None,
+        slice_gate: str | None = None,
+        min_slice_n: int = 10,
         estimate: str = "human",
     ) -> ReportResult:
         """Write the files ``reportgen report`` writes (report.json, per_question.csv,
@@ -377,6 +500,9 @@ class Results:
                 reference_run,
                 compare_measures,
                 cluster_by=cluster_by,
+                slice_by=self.slice_by,
+                slice_gate=slice_gate,
+                min_slice_n=min_slice_n,
                 estimate=estimate,
             ),
             ReportChecks(gate=gate, strict=strict),
@@ -466,6 +592,8 @@ def evaluate(
     unanswerable: Sequence[str] = (),
     baseline: PathLike | Results | None = None,
     on_gold_change: GoldChangePolicy = "refuse",
+    slice_by: Sequence[str] = (),
+    question_meta: PathLike | None = None,
     judgments: JudgmentsInput | None = None,
 ) -> Results:
     """Measure runs against a gold set, from paths, dicts or DataFrames.
@@ -487,6 +615,9 @@ def evaluate(
     (a path as ``--judgments`` reads, ``{qid: {chunk_id: grade}}`` or a DataFrame with
     qid, chunk_id, grade), of questions the gold set may lack: ``Results.ppi`` gives the
     prediction-powered means, the gold set as the human audit.
+    ``slice_by``: gold fields (a DataFrame's extra columns, list columns too; a JSON Lines
+    file's own keys; ``question_meta``'s, a side file keyed by question id) whose slices
+    ``Results.by_slice`` gives, and ``Results.report`` writes.
     """
     check_choice("on_gold_change", on_gold_change, GOLD_CHANGE_POLICIES)
     settings = Settings(
@@ -497,6 +628,11 @@ def evaluate(
         retrieved_when=retrieved_when,
     )
     gold_set = gold_from(gold, unanswerable=unanswerable)
+    if question_meta is not None:
+        gold_set = with_question_meta(gold_set, question_meta)
+    slicing = slicing_of(slice_by, None, 10)
+    for name in slicing.fields:
+        slice_members(gold_set, name)  # an unknown field is refused now, not when asked
     loaded = runs_from(runs)
     verdict_set = None if verdicts is None else verdicts_from(verdicts)
     evaluation = score(gold_set, loaded, settings)
@@ -510,6 +646,7 @@ def evaluate(
         verdicts_run,
         cells[0] if cells else None,
         tuple(join_warnings),
+        slice_by=slicing.fields,
         trials=trials,
         judgments=judged,
         judgments_source=_judgments_source(judgments),

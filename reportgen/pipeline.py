@@ -11,7 +11,7 @@ import dataclasses
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -34,9 +34,11 @@ from reportgen.analyse.ppi import (
     refuse_gate_rules,
     refuse_unguarded,
 )
+from reportgen.analyse.predictors import Predictors
 from reportgen.analyse.replicates import refuse_graded_replicates
 from reportgen.analyse.run import AnalysisOptions, ChartsKnown, Findings, run_analyses
 from reportgen.analyse.secondary import secondary_section
+from reportgen.analyse.slices import Slicing, slicing_of
 from reportgen.core.display import Glanceable, names
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
 from reportgen.errors import GateFailed, ParameterError
@@ -210,6 +212,7 @@ class Ending:
     estimate: str = "human"
     """What the gate reads: the gold set, or (``ppi``, which also compares the runs by them) the
     prediction-powered means of the judge corrected by the gold set's audit."""
+    slicing: Slicing = field(default_factory=Slicing)
 
     @classmethod
     def of(cls, request: ReportRequest | MergeRequest) -> Ending:
@@ -226,6 +229,7 @@ class Ending:
                 "merge",
                 request.cluster_by,
                 request.estimate,
+                slicing=slicing_of(request.slice_by, request.slice_gate, request.min_slice_n),
             )
         settings = request.settings
         return cls(
@@ -240,6 +244,7 @@ class Ending:
             "report",
             settings.cluster_by,
             settings.estimate,
+            slicing=slicing_of(settings.slice_by, settings.slice_gate, settings.min_slice_n),
         )
 
 
@@ -296,6 +301,7 @@ def analyse_and_write(
         explain=ending.explain,
         cluster_by=ending.cluster_by,
         gate_means=gate_means(ppi) if ppi is not None and ending.estimate == "ppi" else None,
+        slicing=ending.slicing,
     )
     findings = run_analyses(
         evaluation,
@@ -397,8 +403,10 @@ def _early_charts(
         means: Mapping[str, RunMeans],
         cutoffs: tuple[CutoffAnalysis, ...],
         chunkings: ChunkingFacts | None,
+        predictors: Mapping[str, Predictors],
     ) -> None:
-        worker.send(page_chart_specs(chart_sections(evaluation, means, cutoffs, chunkings)))
+        sections = chart_sections(evaluation, means, cutoffs, chunkings, predictors)
+        worker.send(page_chart_specs(sections))
 
     return send
 

@@ -39,6 +39,7 @@ from reportgen.load.evidence.chunkings import ChunksSpec
 from reportgen.load.evidence.chunks import CHUNK_MAP_FORMATS
 from reportgen.load.formats.vocabulary import TRACE_FORMAT, is_trace_file
 from reportgen.load.inputs.config import GateRules
+from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.inputs.run_files import load_gold_input
 from reportgen.load.inputs.traces import Trace
 from reportgen.load.inputs.trials import verdict_trials
@@ -109,6 +110,9 @@ class ReportInputs:
     """Secondary judgments (an LLM judge's; a file, or loaded already): shown beside the
     gold set's numbers, never in them, and with the gold set as their audit, the
     prediction-powered means."""
+    question_meta: str | Path | None = None
+    """The questions' own fields (language, tags) in a side file keyed by question id
+    (JSON Lines or CSV), for a gold set that holds none (qrels, BEIR)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,13 @@ class ReportSettings:
     on_gold_change: GoldChangePolicy = "refuse"
     cluster_by: str | None = None
     """A gold field (or ``document``) grouping questions that are not independent."""
+    slice_by: Sequence[str] = ()
+    """Gold fields whose values cut the questions into slices, each with every number."""
+    slice_gate: str | None = None
+    """A slice field whose every slice (of at least ``min_slice_n`` questions) the gate's
+    rules hold to, as they hold the whole run."""
+    min_slice_n: int = 10
+    """Slices smaller than this are listed as not gated."""
     commit: str | None = None
     """The commit measured, recorded in report.json (``publish`` orders versions by it)."""
     estimate: str = "human"
@@ -200,6 +211,8 @@ class MergeInputs:
     chunks_format: str | None = None
     docs: str | Path | None = None
     """The documents the evidence names, for the drill-down's text (``--docs``)."""
+    question_meta: str | Path | None = None
+    """The questions' own fields in a side file (``--question-meta``)."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +229,9 @@ class MergeRequest:
     on_gold_change: GoldChangePolicy = "refuse"
     cluster_by: str | None = None
     """``document`` only: the shards keep no other gold field."""
+    slice_by: Sequence[str] = ()
+    slice_gate: str | None = None
+    min_slice_n: int = 10
     explain: ExplainMode = "failures"
     allow_partial: bool = False
     """Merge the shards given when some of their cut are missing (every output says so)."""
@@ -491,10 +507,14 @@ def requested_gold(inputs: ReportInputs) -> tuple[GoldSet, Trace | None]:
     """The gold set given, or loaded from its file as the inputs say; and the trace, when
     the file is a trace file (the gold set, its first run and their verdicts)."""
     if isinstance(inputs.gold, GoldSet):
-        return inputs.gold, None
-    return load_gold_input(
-        Path(inputs.gold), inputs.gold_format, inputs.gold_version, inputs.index_version
-    )
+        gold, trace = inputs.gold, None
+    else:
+        gold, trace = load_gold_input(
+            Path(inputs.gold), inputs.gold_format, inputs.gold_version, inputs.index_version
+        )
+    if inputs.question_meta is not None:
+        gold = with_question_meta(gold, inputs.question_meta)
+    return gold, trace
 
 
 def verdict_specs(inputs: ReportInputs) -> list[VerdictsSpec]:

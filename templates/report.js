@@ -66,7 +66,9 @@
       }
       if (value === "") { return true; }
       if (field.name === "q") { return row.textContent.toLowerCase().indexOf(value) >= 0; }
-      return (row.getAttribute("data-" + field.name) || "").toLowerCase() === value;
+      var have = (row.getAttribute("data-" + field.name) || "").toLowerCase();
+      if (field.name === "slice") { return have.split("|").indexOf(value) >= 0; }
+      return have === value;
     });
   }
   function apply() {

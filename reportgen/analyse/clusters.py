@@ -83,6 +83,8 @@ def question_clusters(evaluation: Evaluation, field: str | None) -> dict[str, st
             fix,
             option="--cluster-by",
         )
+    # a question of a list field goes with its first value by name, as with documents
+    found = found.group_by("qid").agg(pl.col("cluster").min())
     sizes = found.group_by("cluster").len()
     if sizes.get_column("len").max() == 1:
         return None

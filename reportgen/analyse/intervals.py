@@ -62,13 +62,19 @@ def mean_intervals(
         *(pl.col(key).mean().alias(f"{key}:mean") for key in keys),
         *(pl.col(key).std().alias(f"{key}:std") for key in keys),
     ).row(0, named=True)
-    found: dict[str, tuple[float, float] | None] = {}
-    for key in keys:
-        n, mean = float(row[f"{key}:n"]), row[f"{key}:mean"]
-        if n < 2:
-            found[key] = None
-        elif _is_binary(key):
-            found[key] = _wilson(n, mean)
-        else:
-            found[key] = _normal(key, n, mean, row[f"{key}:std"])
-    return found
+    return {
+        key: interval(key, float(row[f"{key}:n"]), row[f"{key}:mean"], row[f"{key}:std"])
+        for key in keys
+    }
+
+
+def interval(
+    key: str, n: float, mean: float | None, std: float | None
+) -> tuple[float, float] | None:
+    """One measure's 95% interval from its count, mean and standard deviation (null
+    under two values): a slice's (slices.py) is computed as a whole run's."""
+    if n < 2 or mean is None:
+        return None
+    if _is_binary(key):
+        return _wilson(n, mean)
+    return _normal(key, n, mean, std or 0.0)

@@ -14,6 +14,7 @@ computes nothing of its own:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -41,7 +42,7 @@ from reportgen.analyse.baseline import (
 )
 from reportgen.analyse.chunkings import ChunkingFacts, chunking_facts, span_compare_keys
 from reportgen.analyse.clusters import question_clusters
-from reportgen.analyse.compare import compare_runs, headline_keys
+from reportgen.analyse.compare import Side, compare_runs, headline_keys
 from reportgen.analyse.coverage import coverage
 from reportgen.analyse.cutoff import CutoffAnalysis, analyse
 from reportgen.analyse.drilldown import Drilldown, ExplainMode, choose
@@ -50,11 +51,21 @@ from reportgen.analyse.hygiene import Hygiene, LeakCounts, check, leak_counts
 from reportgen.analyse.intervals import mean_intervals
 from reportgen.analyse.judged import judged_gap
 from reportgen.analyse.latency import CostFindings, cost_findings
+from reportgen.analyse.predictors import Predictors, predictors_of
 from reportgen.analyse.replicates import (
     Replicates,
     refuse_judged_replicates,
     replicate_findings,
     replicate_warnings,
+)
+from reportgen.analyse.slice_gate import slice_gate
+from reportgen.analyse.slices import (
+    SliceFindings,
+    Slicing,
+    measure_slices,
+    slice_cells,
+    slice_comparisons,
+    slice_warnings,
 )
 from reportgen.analyse.transitions import transitions
 from reportgen.analyse.trials import TrialFindings, flaky_warning, judge_trials
@@ -94,6 +105,8 @@ class AnalysisOptions:
     """Which questions the drill-down shows the text of: the failure cells, all, none."""
     cluster_by: str | None = None
     """A gold field (or ``document``): its questions are resampled together."""
+    slicing: Slicing = field(default_factory=Slicing)
+    """The gold fields whose slices get every number, and the one the gate holds."""
     gate_means: Mapping[str, RunMeans] | None = None
     """The means the gate reads instead of the gold set's (--estimate ppi): no baseline."""
 
@@ -143,6 +156,10 @@ class Findings:
     transitions: dict[str, dict[str, Any]] | None = None
     """The ``transitions`` section: per run, how its questions moved since the
     baseline; None without a baseline."""
+    predictors: dict[str, Predictors] = field(default_factory=dict)
+    """Judged run -> what predicts its answers: first gold rank, AUCs, headroom."""
+    slices: SliceFindings | None = None
+    """Every number per slice of the questions (``--slice-by``); None without slices."""
 
     @property
     def attribution(self) -> Attribution | None:
@@ -295,10 +312,17 @@ def _check_reference(evaluation: Evaluation, reference: str | None) -> None:
 
 
 ChartsKnown = Callable[
-    [Mapping[str, RunMeans], tuple[CutoffAnalysis, ...], ChunkingFacts | None], None
+    [
+        Mapping[str, RunMeans],
+        tuple[CutoffAnalysis, ...],
+        ChunkingFacts | None,
+        Mapping[str, Predictors],
+    ],
+    None,
 ]
-"""Told the means, cutoff analyses and chunking facts, all a report's charts draw, as
-soon as they are known: before the comparisons, the slowest analysis of several runs."""
+"""Told the means, cutoff analyses, chunking facts and predictors, all a report's charts
+draw, as soon as they are known: before the comparisons, the slowest analysis of several
+runs."""
 
 
 def run_analyses(
@@ -328,8 +352,10 @@ def run_analyses(
     keys, keep = settings.measure_keys, settings.trec_eval
     means = {result.name: run_means(result.scores, keys, keep) for result in evaluation.runs}
     chunkings = chunking_facts(evaluation)
+    gated = [rule.measure for rule in options.gate.rules] if options.gate else []
+    predictors = predictors_of(evaluation, attributions, gated)
     if charts_known is not None:
-        charts_known(means, cutoffs, chunkings)
+        charts_known(means, cutoffs, chunkings, predictors)
     stale_cells = {
         attribution.run: stale_by_cell(attribution.questions, known_stale(hygiene))
         for attribution in attributions
@@ -390,6 +416,11 @@ def run_analyses(
     # --estimate ppi: the gate reads the PPI means, which have no baseline to drop from
     read, against = (means, versus) if options.gate_means is None else (options.gate_means, None)
     gate = evaluate_gate(options.gate, read, kinds, against, costs) if options.gate else None
+    audited = audit(gate)  # the whole runs' rules: a small slice is below detectable by design
+    slices = _slices(evaluation, options, sides, comparisons, versus, tested, attributions)
+    if slices is not None and options.gate_means is None:  # slices gate the gold set's means
+        version_then = None if versus is None else str(versus.section["version"])
+        gate = slice_gate(gate, options.gate, slices, version_then, list(keys))
     return Findings(
         evaluation=evaluation,
         version=version,
@@ -401,7 +432,8 @@ def run_analyses(
             *evaluation.warnings,
             *join_warnings,
             *replicate_warnings(replicates),
-            *audit(gate),
+            *slice_warnings(evaluation.gold),
+            *audited,
         ),
         means=means,
         intervals={
@@ -436,4 +468,69 @@ def run_analyses(
             flaky=flaky_by_run(replicates, trials, attributions),
             tied={} if trials is None else {attributions[0].run: trials.tied},
         ),
+        predictors=predictors,
+        slices=slices,
     )
+
+
+def _slices(
+    evaluation: Evaluation,
+    options: AnalysisOptions,
+    sides: Mapping[str, pl.DataFrame],
+    comparisons: dict[str, Any],
+    versus: BaselineComparison | None,
+    tested: Sequence[str],
+    attributions: Sequence[Attribution],
+) -> SliceFindings | None:
+    """Every slice's numbers, its cells and its comparisons: against the baseline when
+    there is one, else as the whole runs are compared; None without ``--slice-by``."""
+    slicing = options.slicing
+    if not slicing.all_fields:
+        return None
+    settings = evaluation.settings
+    found = measure_slices(
+        {result.name: result.scores for result in evaluation.runs},
+        evaluation.gold,
+        slicing,
+        settings.measure_keys,
+        settings.trec_eval,
+    )
+    cells = {
+        attribution.run: {
+            name: slice_cells(attribution, members) for name, members in found.members.items()
+        }
+        for attribution in attributions
+    }
+    if versus is not None:
+        version = str(versus.section["version"])
+        pairs = [
+            (run, "baseline", Side(version, then), Side(run, now))
+            for run, (then, now) in versus.sides.items()
+        ]
+    else:
+        pairs = [
+            (
+                entry["after"],
+                entry["before"],
+                *(Side(n, sides[n]) for n in (entry["before"], entry["after"])),
+            )
+            for entry in comparisons["pairs"]
+        ]
+    rules = [] if options.gate is None else [rule.measure for rule in options.gate.rules]
+    compared = {}
+    for name in slicing.compared_fields:
+        # recall at k_ctx (what the pages and the first screen read), and the gated rules'
+        keys = [
+            key
+            for key in tested
+            if key == f"recall@{settings.context_k}" or (name == slicing.gate and key in rules)
+        ]
+        compared[name] = {
+            "against": "baseline" if versus is not None else "runs",
+            "measures": keys,
+            "correction": f"Holm across every slice of {name}, every run and every measure "
+            "listed: a family of its own, exploratory beside the whole runs' comparisons"
+            + (" (the gate reads it for --slice-gate)" if name == slicing.gate else ""),
+            "slices": slice_comparisons(found.members[name], pairs, keys) if pairs else [],
+        }
+    return dataclasses.replace(found, cells=cells, comparisons=compared)

@@ -355,7 +355,7 @@ def _range_phrase(kind: click.IntRange | click.FloatRange, number: float) -> tup
         bound = f"of {low_word} {low:,}"
     else:
         bound = f"of {high_word} {high:,}"
-    if below:
+    if below or high is None:  # high is None: asked only for the bound (no number read)
         return f"must be {low_word} {low:,}", bound
     return f"must be {high_word} {high:,}", bound
 

@@ -13,8 +13,8 @@ from reportgen.cli.command import command
 from reportgen.cli.echo import annotate, say, say_lines
 from reportgen.cli.errors import reader_may_leave
 from reportgen.cli.options import takes
-from reportgen.cli.options.inputs import CHUNK_MAPS, CONFIG, VERDICTS_RUN
-from reportgen.cli.options.measuring import COMPARISONS, GATE, TREC_EVAL
+from reportgen.cli.options.inputs import CHUNK_MAPS, CONFIG, QUESTION_META, VERDICTS_RUN
+from reportgen.cli.options.measuring import COMPARISONS, GATE, SLICES, TREC_EVAL
 from reportgen.cli.options.outputs import ALLOW_PARTIAL, EXPLAIN, MANIFEST, OUT, WRITTEN
 from reportgen.cli.request import merge_request
 from reportgen.cli.results import (
@@ -38,6 +38,8 @@ from reportgen.core import progress
     VERDICTS_RUN,
     *COMPARISONS,
     *GATE,
+    *SLICES,
+    QUESTION_META,
     CONFIG,
     *MANIFEST,
     *CHUNK_MAPS,

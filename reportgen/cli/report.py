@@ -13,6 +13,7 @@ from reportgen.cli.options.inputs import (
     CHUNK_MAPS,
     CONFIG,
     GOLD_FORMAT,
+    QUESTION_META,
     READ_VERDICTS,
     RUN_FORMAT,
     SPAN_DOC_KEY,
@@ -27,6 +28,7 @@ from reportgen.cli.options.measuring import (
     GATE,
     MIN_COVERAGE,
     SCORING,
+    SLICES,
 )
 from reportgen.cli.options.outputs import (
     EXPLAIN,
@@ -64,6 +66,8 @@ MEASURE = (OUT, *SCORING, *WRITTEN)
     JUDGMENTS,
     *COMPARISONS,
     *GATE,
+    *SLICES,
+    QUESTION_META,
     EXPLAIN,
     *INDEX_VERSIONS,
     *MANIFEST,

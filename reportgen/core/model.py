@@ -108,7 +108,8 @@ def empty_evidence() -> pl.DataFrame:
 
 ATTRIBUTES_SCHEMA = pl.Schema({"qid": pl.String, "key": pl.String, "value": pl.String})
 """A gold question's own fields that reportgen does not score (``group``, ``source``):
-one row per (question, field), the value as text; ``--cluster-by`` reads them."""
+one row per (question, field, value), the value as text (a list field: a row per
+item); ``--cluster-by`` and ``--slice-by`` read them."""
 
 
 def empty_attributes() -> pl.DataFrame:
@@ -179,8 +180,12 @@ class GoldSet:
     """Evidence as character ranges or quotes of documents (EVIDENCE_SCHEMA): what
     outlives a re-chunking. Chunk-level judgments are derived from it per chunk map."""
     attributes: pl.DataFrame = field(default_factory=empty_attributes, compare=False)
-    """The questions' other fields (ATTRIBUTES_SCHEMA), for ``--cluster-by``; not in
-    the digests (grouping questions changes no question)."""
+    """The questions' other fields (ATTRIBUTES_SCHEMA), for ``--cluster-by`` and
+    ``--slice-by``; not in the digests (grouping questions changes no question)."""
+    nested_fields: frozenset[str] = field(default_factory=frozenset, compare=False)
+    """Fields whose value is an object (or a list of objects) somewhere: no slice."""
+    unknown_meta_ids: tuple[str, ...] = field(default=(), compare=False)
+    """Question ids of the ``--question-meta`` file that the gold set lacks."""
 
     @cached_property
     def question_digests(self) -> dict[str, str]:

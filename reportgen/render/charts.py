@@ -285,14 +285,168 @@ def chunkings_spec(report: Report) -> Spec | None:
     return spec
 
 
-REPORT_CHART_STEMS = ("recall_at_k", "hit_at_k", "chunkings", "trade_off")
+FIRST_GOLD_RANK = "first_gold_rank"
+
+
+def first_gold_rank_spec(report: Report) -> Spec | None:
+    """The pass rate by the rank of the first gold chunk sent (and none), with each
+    rank's Wilson interval, for the run the verdicts judge; None without verdicts."""
+    judged = next(iter((report.get("attribution") or {}).items()), None)
+    if judged is None or "by_first_gold_rank" not in judged[1]:
+        return None
+    run, section = judged
+    ranks = section["by_first_gold_rank"]
+    values = [
+        {
+            "rank": rank,
+            "pass_rate": row["pass_rate"],
+            "low": row["interval"][0] if row["interval"] else None,
+            "high": row["interval"][1] if row["interval"] else None,
+            "n": f"n={row['n']}",
+        }
+        for rank, row in ranks.items()
+    ]
+    spec = _base(
+        f"Pass rate by first gold rank ({run})",
+        "For each rank at which the first relevant chunk reached the model (and none "
+        "reached it): the share of right answers, with its 95% interval, and the questions.",
+        values,
+    )
+    x = {
+        "field": "rank",
+        "type": "ordinal",
+        "sort": list(ranks),
+        "title": "rank of the first gold chunk sent",
+        "axis": {"labelAngle": 0},
+    }
+    y_scale = {"domain": [0, 1]}
+    spec["layer"] = [
+        {
+            "mark": {"type": "bar", "color": PALETTE[4]},  # light: the counts on it stay legible
+            "encoding": {
+                "x": x,
+                "y": {
+                    "field": "pass_rate",
+                    "type": "quantitative",
+                    "title": "pass rate",
+                    "scale": y_scale,
+                },
+                "tooltip": [
+                    {"field": "rank", "type": "ordinal"},
+                    {"field": "pass_rate", "type": "quantitative", "format": ".2f"},
+                    {"field": "n", "type": "nominal"},
+                ],
+            },
+        },
+        {
+            "mark": {"type": "rule", "color": "#000000", "strokeWidth": 1.5},
+            "encoding": {
+                "x": x,
+                "y": {"field": "low", "type": "quantitative", "scale": y_scale},
+                "y2": {"field": "high"},
+            },
+        },
+        {
+            "mark": {"type": "text", "dy": -6, "baseline": "bottom", "fontSize": 11},
+            "encoding": {
+                "x": x,
+                "y": {"datum": 0, "type": "quantitative", "scale": y_scale},
+                "text": {"field": "n"},
+            },
+        },
+    ]
+    return spec
+
+
+SLICES_SHOWN = 20
+"""Slices the chart draws (the table lists them all): the first field's, worst first."""
+
+
+def slices_spec(report: Report) -> Spec | None:
+    """The slices of the first --slice-by field side by side: recall@k_ctx per run as a
+    point with its 95% interval, one row per slice, in the table's order (worst first)."""
+    from reportgen.render.views.slices import compared_field, slice_order
+
+    field = compared_field(report)
+    if field is None:
+        return None
+    key = f"recall@{report['context_k']}"
+    names = list(report["runs"])
+    order = slice_order(report, field)[:SLICES_SHOWN]
+    values = []
+    for value in order:
+        for name in names:
+            found = report["runs"][name].get("by_slice", {}).get(field, {}).get(value)
+            if found is None or found["means"].get(key) is None:
+                continue
+            bounds = found["intervals"].get(key)
+            low_high = (None, None) if bounds is None else (bounds[0], bounds[1])
+            values.append(
+                {
+                    "slice": f"{field}={value}",
+                    "run": name,
+                    "mean": found["means"][key],
+                    "low": low_high[0],
+                    "high": low_high[1],
+                    "n": found["n"],
+                }
+            )
+    if not values:
+        return None
+    spec = _base(
+        f"{key} per slice of {field}",
+        f"For each slice of {field} (rows, the largest drop first) and each run (colour "
+        f"and shape): the mean {key} as a point and its 95% interval as a line.",
+        values,
+    )
+    spec["height"] = max(HEIGHT, 22 * len(order) * max(1, len(names)) // 2)
+    series = _series(names, "run", "run")
+    slices = [f"{field}={value}" for value in order]
+    y = {"field": "slice", "type": "nominal", "sort": slices, "title": None}
+    offset = {"field": "run", "type": "nominal", "sort": names}
+    x = {"type": "quantitative", "scale": {"domain": [0, 1]}}
+    spec["layer"] = [
+        {
+            "mark": {"type": "rule", "strokeWidth": 2},
+            "encoding": {
+                "y": y,
+                "yOffset": offset,
+                "x": {**x, "field": "low", "title": f"{key} (95% interval)"},
+                "x2": {"field": "high"},
+                "color": series["color"],
+            },
+        },
+        {
+            "mark": {"type": "point", "filled": True, "size": 90},
+            "encoding": {
+                "y": y,
+                "yOffset": offset,
+                "x": {**x, "field": "mean"},
+                "color": series["color"],
+                "shape": series["shape"],
+                "tooltip": [
+                    {"field": "slice", "type": "nominal"},
+                    {"field": "run", "type": "nominal"},
+                    {"field": "mean", "type": "quantitative", "format": ".3f"},
+                    {"field": "n", "type": "quantitative"},
+                ],
+            },
+        },
+    ]
+    return spec
+
+
+REPORT_CHART_STEMS = (
+    *("recall_at_k", "hit_at_k", "chunkings", "trade_off"),
+    *(FIRST_GOLD_RANK, "slices"),
+)
 """The file stems of :func:`report_chart_specs`'s charts: with :data:`CUTOFF_STEM`'s,
 every chart file reportgen writes (``render.manifest`` removes no other)."""
 
 
 def report_chart_specs(report: Report) -> dict[str, Spec]:
     """Every chart of one report, by file stem (``charts/<stem>.svg``)."""
-    recall, hit, chunkings_stem, trade_off_stem = REPORT_CHART_STEMS
+    recall, hit, chunkings_stem, trade_off_stem, ranks_stem, slices_stem = REPORT_CHART_STEMS
     specs = {
         recall: at_k_curve_spec(report, "recall", "recall@k"),
         hit: at_k_curve_spec(report, "hit", "hit@k"),
@@ -303,6 +457,12 @@ def report_chart_specs(report: Report) -> dict[str, Spec]:
     trade = trade_off_spec(report)
     if trade is not None:
         specs[trade_off_stem] = trade
+    ranks = first_gold_rank_spec(report)
+    if ranks is not None:
+        specs[ranks_stem] = ranks
+    sliced = slices_spec(report)
+    if sliced is not None:
+        specs[slices_stem] = sliced
     return specs
 
 

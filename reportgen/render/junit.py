@@ -94,7 +94,7 @@ def _properties(report: Mapping[str, Any]) -> list[tuple[str, str]]:
 def _rule_case(rule: Mapping[str, Any], report: Mapping[str, Any]) -> ET.Element:
     case = ET.Element(
         "testcase",
-        {"name": str(rule["rule"]), "classname": f"{PACKAGE}.gate.{rule['run']}", "time": "0"},
+        {"name": _rule_name(rule), "classname": f"{PACKAGE}.gate.{rule['run']}", "time": "0"},
     )
     if not rule.get("passed"):
         ET.SubElement(
@@ -103,9 +103,16 @@ def _rule_case(rule: Mapping[str, Any], report: Mapping[str, Any]) -> ET.Element
     return case
 
 
+def _rule_name(rule: Mapping[str, Any]) -> str:
+    """The rule, and the slice it held (--slice-gate: one test case per slice rule)."""
+    where = rule.get("slice")
+    return str(rule["rule"]) + ("" if not where else f" in {where['field']}={where['value']}")
+
+
 def _rule_message(rule: Mapping[str, Any], report: Mapping[str, Any]) -> str:
     """The rule's outcome with its numbers: value, baseline, interval, p (Holm)."""
-    compared = _compared(report, str(rule["run"]), str(rule["measure"]))
+    sliced = rule.get("slice") is not None
+    compared = None if sliced else _compared(report, str(rule["run"]), str(rule["measure"]))
     facts = [
         f"value {_number(rule.get('value'))}",
         f"threshold {_number(rule.get('threshold'))}",
@@ -118,7 +125,7 @@ def _rule_message(rule: Mapping[str, Any], report: Mapping[str, Any]) -> str:
         facts.append(f"95% interval of the difference [{low}, {high}]")
     p_holm = rule.get("p_holm", compared.get("p_holm") if compared else None)
     facts.append(f"p (Holm) {_number(p_holm)}")
-    return f"{rule['rule']} failed on run {rule['run']}: " + "; ".join(facts)
+    return f"{_rule_name(rule)} failed on run {rule['run']}: " + "; ".join(facts)
 
 
 def _compared(report: Mapping[str, Any], run: str, measure: str) -> Mapping[str, Any] | None:

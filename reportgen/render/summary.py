@@ -45,7 +45,9 @@ from reportgen.render.views.drilldown import ANCHOR as DRILLDOWN_ANCHOR
 from reportgen.render.views.drilldown import drilldown_sentence
 from reportgen.render.views.first_screen import first_screen, passed_count
 from reportgen.render.views.latency import latency_view
+from reportgen.render.views.predictors import headroom_line
 from reportgen.render.views.replicates import replicates_line
+from reportgen.render.views.slices import moved_slice_lines
 from reportgen.render.views.transitions import transitions_view
 from reportgen.render.views.trials import trials_line
 from reportgen.schema import BaselineSection, Cell, Comparison, Report
@@ -185,6 +187,8 @@ class CellsRow:
     lists: list[tuple[str, Listed]]
     rule_note: str
     coverage: str
+    headroom: str | None = None
+    """What each fix is worth, in answers (views/predictors.py)."""
 
 
 def cells_rows(report: Report, limit: int) -> list[CellsRow]:
@@ -206,6 +210,7 @@ def cells_rows(report: Report, limit: int) -> list[CellsRow]:
                 stale_note=stale_note(attribution),
                 rule_note=rule_note(attribution),
                 coverage=coverage_words(attribution),
+                headroom=headroom_line(attribution),
                 lists=[
                     (
                         CELL_NAMES[key],
@@ -341,6 +346,7 @@ def summary_view(report: Report, report_url: str, limit: int) -> dict[str, Any]:
         "gate_passed_rules": cut(screen.gate.passed_rules if screen.gate else [], limit),
         "gate_passed_summary": passed_count(len(screen.gate.passed_rules) if screen.gate else 0),
         "alerts": cut(screen.alerts, limit),
+        "slices_moved": moved_slice_lines(report),
         "warning_groups": [
             (group.summary, cut(group.messages, limit)) for group in screen.warning_groups
         ],

@@ -30,9 +30,11 @@ from reportgen.schema import (
     BaselineSection,
     CellsThenNow,
     Comparison,
+    GateSection,
     MeasureChange,
     MergedReport,
     Report,
+    RuleResult,
     counted,
 )
 
@@ -178,11 +180,28 @@ def _gate_lines(report: Report) -> list[str]:
     if not gate:
         return []
     lines = [f"Quality gate: {outcome_word(gate['passed'])}"]
-    rules = sorted(gate["rules"], key=lambda rule: rule["passed"])
+    whole = [rule for rule in gate["rules"] if not rule.get("slice")]
+    sliced = [rule for rule in gate["rules"] if rule.get("slice")]
+    rules = sorted(whole, key=lambda rule: rule["passed"])
     lines += [f"  {rule['message']}" for rule in rules]
+    lines += [f"  {rule['message']}" for rule in sliced if not rule["passed"]]
+    lines += slice_gate_lines(gate, sliced)
     if gate["notice"]:
         lines.append(f"  notice: {gate['notice']}")
     return lines
+
+
+def slice_gate_lines(gate: GateSection, sliced: Sequence[RuleResult]) -> list[str]:
+    """The per-slice rules in one line: how many passed, and the slices too small to gate."""
+    found = gate.get("slices")
+    if found is None:
+        return []
+    passed = sum(rule["passed"] for rule in sliced)
+    small = ", ".join(f"{s['value']} ({s['n']})" for s in found["not_gated"])
+    return [
+        f"  {passed} of {len(sliced)} rules on the slices of {found['field']} passed"
+        + (f"; not gated, under {found['min_n']} questions: {small}" if small else "")
+    ]
 
 
 def _comparison_line(entry: Comparison, key: str) -> str:

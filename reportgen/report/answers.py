@@ -72,7 +72,8 @@ def trials_section(trials: TrialFindings | None) -> dict[str, Any]:
     }
 
 
-def _cells(summary: CellSummary) -> dict[str, Any]:
+def cells_section(summary: CellSummary) -> dict[str, Any]:
+    """A group's four cells, their shares, focus and pass rate (slices use it too)."""
     return {
         "n": summary.n,
         "cells": dict(summary.counts),
@@ -94,7 +95,7 @@ def attribution_section(
         "rule": attribution.rule,
         "context_source": attribution.context_source,
         "traced_questions": attribution.traced,
-        **_cells(attribution.overall),
+        **cells_section(attribution.overall),
         "by_coverage": {
             name: {**split, "pass_rate": rounded(split["pass_rate"])}
             for name, split in attribution.by_coverage.items()
@@ -102,7 +103,7 @@ def attribution_section(
         "questions": {cell: list(ids) for cell, ids in attribution.overall.questions.items()},
         "stale": stale_cells,
         "stale_count": sum(len(ids) for ids in stale_cells.values()),
-        "by_kind": {kind: _cells(summary) for kind, summary in attribution.by_kind.items()},
+        "by_kind": {kind: cells_section(summary) for kind, summary in attribution.by_kind.items()},
         "unanswerable": {
             **{outcome: len(ids) for outcome, ids in outcomes.items()},
             "questions": outcomes,

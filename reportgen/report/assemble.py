@@ -68,6 +68,11 @@ Format history (``format_version``):
       the pages from report.json alone; only in reports that write pages (HTML or
       Markdown): a ``--format json`` report has none, since building and writing it took
       a third of a 1M-row JSON report's time.
+      Also: ``attribution.<run>.by_first_gold_rank``, ``first_gold_rank``,
+      ``association`` and ``headroom`` (what predicts the answer; report/predictors.py).
+      Also: ``slices`` (null without --slice-by), ``runs.<name>.by_slice`` and
+      ``attribution.<run>.by_slice`` (field -> value -> the slice's numbers), and with
+      --slice-gate ``gate.slices`` and ``slice`` on each per-slice rule (report/slices.py).
 """
 
 from __future__ import annotations
@@ -84,6 +89,7 @@ from reportgen.analyse.chunkings import ChunkingFacts
 from reportgen.analyse.cutoff import CutoffAnalysis
 from reportgen.analyse.drilldown import Drilldown
 from reportgen.analyse.latency import PERCENTILE_METHOD, CostFindings
+from reportgen.analyse.predictors import Predictors
 from reportgen.analyse.replicates import Replicates
 from reportgen.analyse.run import Findings
 from reportgen.analyse.transitions import top_k_section
@@ -98,6 +104,8 @@ from reportgen.measure.scoring import (
 )
 from reportgen.report.answers import attribution_section, cutoff_section, verdicts_section
 from reportgen.report.pages import pages_section, top_scores_section
+from reportgen.report.predictors import predictors_section, rank_section
+from reportgen.report.slices import attribution_by_slice, run_by_slice, slices_section
 from reportgen.report.traces import context_section, traces_section
 from reportgen.schema import FORMAT_VERSION, rounded
 from reportgen.version import __version__
@@ -241,6 +249,7 @@ def _run_section(result: RunScores, findings: Findings) -> dict[str, Any]:
         "means": means["means"],
         "intervals": _intervals_dict(findings.intervals[result.name]),
         "by_kind": means["by_kind"],
+        "by_slice": run_by_slice(findings, result.name),
         "counts": {
             "questions_scored": result.count("scored"),
             "questions_missing": result.count("missing"),
@@ -346,12 +355,17 @@ def chart_sections(
     means: Mapping[str, RunMeans],
     cutoffs: tuple[CutoffAnalysis, ...],
     chunkings: ChunkingFacts | None,
+    predictors: Mapping[str, Predictors] | None = None,
 ) -> types.Report:
     """The part of report.json every chart reads when no run has latency or cost (the
     trade-off chart's), built as :func:`assemble` builds it, before the comparisons: a
     chart worker can draw while they run. Partial: for the charts only."""
     settings = evaluation.settings
     report = {
+        "attribution": {
+            run: {"by_first_gold_rank": rank_section(found)}
+            for run, found in (predictors or {}).items()
+        },
         **_settings(settings),
         "runs": {name: {"means": means_sections(run)["means"]} for name, run in means.items()},
         "cutoff": {analysis.run: cutoff_section(analysis) for analysis in cutoffs},
@@ -390,7 +404,11 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
         "warnings": [warning.as_dict() for warning in findings.warnings],
         "verdicts": verdicts_section(findings),
         "attribution": {
-            attribution.run: attribution_section(attribution, findings.stale_cells[attribution.run])
+            attribution.run: {
+                **attribution_section(attribution, findings.stale_cells[attribution.run]),
+                **predictors_section(findings.predictors[attribution.run]),
+                "by_slice": attribution_by_slice(findings, attribution.run),
+            }
             for attribution in findings.attributions
         },
         "cutoff": {analysis.run: cutoff_section(analysis) for analysis in findings.cutoffs},
@@ -401,6 +419,7 @@ def assemble(findings: Findings, commit: str | None = None, *, pages: bool = Tru
         "drilldown": _drilldown_section(findings.drilldown),
         "transitions": findings.transitions,
         "top_k": top_k_section(findings.evaluation),
+        "slices": slices_section(findings),
     }
     if pages:
         report["pages"] = pages_section(findings)

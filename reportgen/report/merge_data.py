@@ -131,6 +131,7 @@ def merge_data_files(
                 {"key": m.key, "closest": m.closest, "line": m.line, "count": m.count}
                 for m in gold.misspelt_keys
             ],
+            "nested_fields": sorted(gold.nested_fields),
         },
         "runs": {result.name: _run_meta(result, findings) for result in evaluation.runs},
         "verdicts": None
@@ -195,6 +196,7 @@ def merge_data_files(
     frames = {name: pl.concat(parts) for name, parts in by_run.items() if parts}
     frames |= {"questions": gold.questions, "judgments": gold.judgments}
     frames |= {"forbidden": gold.forbidden, "evidence": gold.evidence}
+    frames["attributes"] = gold.attributes  # the questions' own fields: --slice-by
     if verdicts is not None:
         frames["verdicts"] = verdicts.rows
     replicated = [

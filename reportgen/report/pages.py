@@ -135,7 +135,15 @@ def question_rows(findings: Findings, limit: int = QUESTION_ROWS_KEPT) -> list[Q
         )
         .collect()
     )
-    return cast(list[QuestionRow], rows.to_dicts())
+    found = cast(list[QuestionRow], rows.to_dicts())
+    if findings.slices is not None and findings.slices.slicing.compared_fields:
+        # the compared field's values per question: the question table filters by them
+        name = findings.slices.slicing.compared_fields[0]
+        members = findings.slices.members[name].sort("value").group_by("qid").agg("value")
+        values: dict[str, list[str]] = dict(members.iter_rows())
+        for row in found:
+            row["slice"] = values.get(row["qid"], [])
+    return found
 
 
 def _panel(item: Explained) -> Panel:

@@ -28,6 +28,7 @@ from reportgen.load import load_manifest
 from reportgen.load.evidence.chunkings import chunk_manifest, load_chunkings
 from reportgen.load.evidence.chunks import parse_chunks_spec
 from reportgen.load.evidence.spans import Documents
+from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.previous.baseline import load_baseline, per_question_path
 from reportgen.load.previous.merge_data import (
     MERGE_FOLDER,
@@ -155,6 +156,12 @@ def merge(request: MergeRequest) -> ReportResult | MergeResult:
         without = shards[whole.index(False)]
         raise UsageError(
             f"{without} has no {MERGE_FOLDER}/ folder, and other shards have one",
+            "measure every shard with `reportgen report --merge-data`, then merge",
+        )
+    if request.slice_by or request.slice_gate or request.inputs.question_meta:
+        raise UsageError(
+            "--slice-by, --slice-gate and --question-meta need the shards' gold questions, "
+            "which per-question files do not keep",
             "measure every shard with `reportgen report --merge-data`, then merge",
         )
     return merge_values(request)
@@ -317,6 +324,8 @@ def merge_whole(request: MergeRequest, shards: Sequence[ShardData]) -> ReportRes
     inputs, outputs = request.inputs, request.outputs
     coverage = merge_coverage(shards, request.allow_partial)
     gold = merged_gold(shards)
+    if request.inputs.question_meta is not None:
+        gold = with_question_meta(gold, request.inputs.question_meta)
     check_whole_gold(coverage, shards, gold)
     marks = [shard.frames["ppi_audit"] for shard in shards if "ppi_audit" in shard.frames]
     if marks:  # the audit's marks (--judgments): the one gold field a merge needs

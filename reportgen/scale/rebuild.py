@@ -90,6 +90,10 @@ def merged_gold(shards: Sequence[ShardData]) -> GoldSet:
         ),
         misspelt_keys=_misspelt(shards),
         evidence=pl.concat(shard.frames["evidence"] for shard in shards),
+        attributes=pl.concat(shard.frames["attributes"] for shard in shards),
+        nested_fields=frozenset(
+            name for shard in shards for name in shard.meta["gold"]["nested_fields"]
+        ),
     )
 
 

@@ -64,6 +64,19 @@ from reportgen.schema.pages import (
     RunRow,
     TopScores,
 )
+from reportgen.schema.predictors import (
+    AssociationSection,
+    ByFirstGoldRank,
+    FirstGoldRank,
+    FixHeadroom,
+    HeadroomPair,
+    HeadroomSection,
+    KindRanks,
+    MeasureAssociation,
+    RankRow,
+    RankTrend,
+    ResampleMethod,
+)
 from reportgen.schema.secondary import (
     Agreement,
     AuditFacts,
@@ -122,6 +135,9 @@ from reportgen.schema.sections import (
     RunTraces,
     ScoreRange,
     SettingsSection,
+    SliceCells,
+    SliceNumbers,
+    SliceOutcomes,
     Stale,
     StaleBasis,
     Unanswerable,
@@ -130,6 +146,15 @@ from reportgen.schema.sections import (
     VerdictsSection,
     WarningEntry,
     counted,
+)
+from reportgen.schema.slices import (
+    GateSlices,
+    NotGated,
+    RuleSlice,
+    SliceComparison,
+    SliceFieldComparisons,
+    SliceMeasureChange,
+    SlicesSection,
 )
 
 FORMAT_VERSION = 2
@@ -205,6 +230,8 @@ class Report(TypedDict):
     merge_coverage: NotRequired[MergeCoverage]
     """Written by ``reportgen merge`` when the shards come from `reportgen shard`: the
     questions merged, of how many, and the shards missing (with --allow-partial)."""
+    slices: NotRequired[SlicesSection | None]
+    """With --slice-by: the fields, each slice's size and comparisons; null without."""
     secondary_judgments: NotRequired[SecondaryJudgments]
     """With --judgments: each run's numbers with the secondary judgments beside the gold
     set's, and their agreement; never read by the gate or the comparisons."""
@@ -288,6 +315,7 @@ __all__ = [
     "QUESTION_ROWS_KEPT",
     "READABLE_FORMAT_VERSIONS",
     "Agreement",
+    "AssociationSection",
     "AttributionSection",
     "AuditFacts",
     "AuditSample",
@@ -295,6 +323,7 @@ __all__ = [
     "BaselineGold",
     "BaselineSection",
     "ByCoverage",
+    "ByFirstGoldRank",
     "Cell",
     "CellCounts",
     "CellQuestions",
@@ -318,19 +347,25 @@ __all__ = [
     "EvidenceSummary",
     "FamiliesMethod",
     "FamilyMethod",
+    "FirstGoldRank",
+    "FixHeadroom",
     "FlakyMoved",
     "Focus",
     "Forbidden",
     "GateSection",
+    "GateSlices",
     "GoldChange",
     "GoldSection",
     "Guard",
+    "HeadroomPair",
+    "HeadroomSection",
     "HygieneSection",
     "InOverlap",
     "IntervalMethod",
     "JudgeAgreement",
     "JudgedGap",
     "KindCounts",
+    "KindRanks",
     "Label",
     "LatencySummary",
     "LeakCounts",
@@ -342,6 +377,7 @@ __all__ = [
     "ManifestSummary",
     "MdeMethod",
     "Means",
+    "MeasureAssociation",
     "MeasureChange",
     "MeasureDefinition",
     "MergeCoverage",
@@ -352,6 +388,7 @@ __all__ = [
     "MergedSettings",
     "MergedShard",
     "Method",
+    "NotGated",
     "Outcome",
     "PPIComparisons",
     "PPIDifference",
@@ -366,9 +403,13 @@ __all__ = [
     "QuantitySummary",
     "QuestionRow",
     "RandomizationMethod",
+    "RankRow",
+    "RankTrend",
     "Report",
+    "ResampleMethod",
     "RetrievedRule",
     "RuleResult",
+    "RuleSlice",
     "RunContext",
     "RunCounts",
     "RunReplicates",
@@ -382,6 +423,13 @@ __all__ = [
     "SettingsSection",
     "SideBySide",
     "SideBySideQuestion",
+    "SliceCells",
+    "SliceComparison",
+    "SliceFieldComparisons",
+    "SliceMeasureChange",
+    "SliceNumbers",
+    "SliceOutcomes",
+    "SlicesSection",
     "Stale",
     "StaleBasis",
     "StaleThenNow",

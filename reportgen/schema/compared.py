@@ -4,6 +4,7 @@ against a baseline, and the quality gate's rules (see the package's docstring)."
 from typing import Literal, NotRequired, TypedDict
 
 from reportgen.schema.sections import CellCounts, Label
+from reportgen.schema.slices import GateSlices, RuleSlice
 
 
 class IntervalMethod(TypedDict):
@@ -273,6 +274,8 @@ class RuleResult(TypedDict):
     """max-rise: (value - baseline_value) / baseline_value; null when the baseline was 0."""
     passed: bool
     message: str
+    slice: NotRequired[RuleSlice]
+    """The slice a --slice-gate rule held (field, value, questions in its means)."""
 
 
 class GateSection(TypedDict):
@@ -282,6 +285,8 @@ class GateSection(TypedDict):
     rules: list[RuleResult]
     skipped: list[str]
     notice: str | None
+    slices: NotRequired[GateSlices]
+    """With --slice-gate: the field, the smallest slice gated, the slices gated and not."""
 
 
 TransitionState = Literal[

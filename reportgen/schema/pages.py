@@ -6,7 +6,7 @@ Bounded like the pages: QUESTION_ROWS_KEPT rows, PANELS_KEPT panels, chunk text 
 CHUNK_TEXT_KEPT characters, GOLD_IDS_KEPT gold ids a row.
 """
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from reportgen.schema.sections import Cell
 
@@ -45,6 +45,9 @@ class QuestionRow(TypedDict):
     status: str
     """The first run's status for the question (scored, unanswerable, no_relevant, ...)."""
     runs: dict[str, RunRow]
+    slice: NotRequired[list[str]]
+    """With --slice-by: the question's values of the compared field (the gated one, else
+    the first), which the question table filters by."""
 
 
 ANSWERABLE, UNANSWERABLE = "answerable", "unanswerable"

@@ -3,6 +3,13 @@ warnings, hygiene, verdicts, the four cells and the cutoff (see the package's do
 
 from typing import Literal, NotRequired, TypedDict
 
+from reportgen.schema.predictors import (
+    AssociationSection,
+    ByFirstGoldRank,
+    FirstGoldRank,
+    HeadroomSection,
+)
+
 Means = dict[str, float | None]
 """Measure key (``hit@5``, ``mrr``) -> mean, null when no question counts."""
 CountedMeans = dict[str, float | None]
@@ -166,6 +173,17 @@ class LatencySummary(QuantitySummary):
     """Why the baseline gives nothing to compare with (a report from before latency)."""
 
 
+class SliceNumbers(TypedDict):
+    """One slice of one run: what a report on the gold set filtered to it would say."""
+
+    questions: int
+    """Every question of the slice, whatever its status."""
+    n: int
+    """The questions its means count."""
+    means: Means
+    intervals: dict[str, list[float] | None]
+
+
 class Listed(TypedDict):
     count: int
     ids: list[str]
@@ -187,6 +205,8 @@ class RunSection(TypedDict):
     """Measure key -> [low, high], the 95% interval of the mean; null, never [null, null],
     below 2 questions with a value (span_*@k: with evidence), as the mean is null at 0."""
     by_kind: dict[str, CountedMeans]
+    by_slice: NotRequired[dict[str, dict[str, SliceNumbers]]]
+    """Slice field -> value -> its numbers (``--slice-by``; {} without)."""
     counts: RunCounts
     ties_at_cutoff: dict[str, int]
     ties_within_top_k: dict[str, int]
@@ -335,6 +355,16 @@ class Cells(TypedDict):
     pass_rate: float | None
 
 
+class SliceOutcomes(TypedDict):
+    declined: int
+    answered: int
+    unknown: int
+
+
+class SliceCells(Cells):
+    unanswerable: SliceOutcomes
+
+
 class UnansweredQuestions(TypedDict):
     declined: list[str]
     answered: list[str]
@@ -375,7 +405,13 @@ class AttributionSection(Cells):
     """Cell -> its questions whose gold ids the index manifest does not hold."""
     stale_count: int
     by_kind: dict[str, Cells]
+    by_slice: NotRequired[dict[str, dict[str, SliceCells]]]
+    """Slice field -> value -> its four cells and unanswerable outcomes."""
     unanswerable: Unanswerable
+    by_first_gold_rank: NotRequired[ByFirstGoldRank]
+    first_gold_rank: NotRequired[FirstGoldRank]
+    association: NotRequired[AssociationSection]
+    headroom: NotRequired[HeadroomSection]
 
 
 class CutoffErrors(TypedDict):

@@ -45,6 +45,7 @@ from reportgen.site.install import (
 )
 from reportgen.site.lock import check_timeout
 from reportgen.site.public import public_files
+from reportgen.site.slices import slices_entry, slices_trend_specs
 
 DEFAULT_LOCK_TIMEOUT = 60.0
 DEFAULT_MAX_SITE_MB = 500.0
@@ -96,7 +97,14 @@ def history_entry(report: dict[str, Any], published: str) -> dict[str, Any]:
             name: attribution["cells"]
             for name, attribution in report.get("attribution", {}).items()
         },
+        **_slices_of(report),
     }
+
+
+def _slices_of(report: dict[str, Any]) -> dict[str, Any]:
+    """history.jsonl's ``slices`` when the report gated the slices of a field."""
+    found = slices_entry(report, [key for key, _ in HEADLINE_MEASURES])
+    return {} if found is None else {"slices": found}
 
 
 def gate_outcome(gate: Any) -> dict[str, Any] | None:
@@ -107,11 +115,16 @@ def gate_outcome(gate: Any) -> dict[str, Any] | None:
     rules = gate.get("rules")
     rules = rules if isinstance(rules, list) else []
     failed = [
-        f"{rule.get('rule')} ({rule.get('run')})"
+        f"{rule.get('rule')}{_in_slice(rule)} ({rule.get('run')})"
         for rule in rules
         if isinstance(rule, dict) and rule.get("passed") is False
     ]
     return {"passed": gate["passed"], "failed": failed}
+
+
+def _in_slice(rule: dict[str, Any]) -> str:
+    where = rule.get("slice")
+    return f" in {where['field']}={where['value']}" if isinstance(where, dict) else ""
 
 
 def latest_by_version(history: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -192,6 +205,7 @@ def trend_specs(entries: Sequence[dict[str, Any]]) -> dict[str, Spec]:
         spec = cells_trend_spec(rows, versions, changes)
         spec["title"]["text"] = f"{name}: the four cells across versions"
         specs[f"cells_{len(specs)}"] = spec
+    specs |= slices_trend_specs(entries, segments, changes, "recall")
     return specs
 
 

@@ -122,6 +122,10 @@ REQUEST_FIELDS: dict[str, tuple[str, list[str], Any]] = {
     "min_coverage": ("settings.scoring.min_coverage", ["--min-coverage", "0.7"], 0.7),
     "explain": ("outputs.explain", ["--explain", "all"], "all"),
     "judgments": ("inputs.judgments", ["--judgments", "judge.jsonl"], Path("judge.jsonl")),
+    "slice_by": ("settings.slice_by", ["--slice-by", "lang"], ("lang",)),
+    "slice_gate": ("settings.slice_gate", ["--slice-gate", "lang"], "lang"),
+    "min_slice_n": ("settings.min_slice_n", ["--min-slice-n", "5"], 5),
+    "question_meta": ("inputs.question_meta", ["--question-meta", "m.csv"], Path("m.csv")),
 }
 
 CLI_ONLY = {

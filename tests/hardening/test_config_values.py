@@ -46,6 +46,8 @@ def folder_with(config: str, root: Path) -> Path:
         ("verdicts = 5\n", "verdicts is a path or a list of paths: write each as a string"),
         ("as-of = 5\n", "as-of takes a date (YYYY-MM-DD), not a number"),
         ("context-k = 2.5\n", "context-k takes a whole number, not 2.5"),
+        # a range with no upper end, asked for its bound alone: was exit 3
+        ("cost-per-1k-chars = 2026-01-01\n", "not a number. Fix: pass a number of at least 0"),
         ("retrieved-when = [1, 2]\n", "retrieved-when takes one value, not an array"),
         ("k = " + "[" * 5000 + "]" * 5000 + "\n", "arrays or tables nested too deeply"),
         ("[a]\nb = " + "{x = " * 3000 + "1" + "}" * 3000 + "\n", "nested too deeply"),

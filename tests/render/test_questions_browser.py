@@ -203,3 +203,26 @@ def test_nav_labels_are_the_titles_of_their_sections(
     assert len(pairs) >= 8
     for label, title in pairs:
         assert label == title
+
+
+def test_the_slice_filter_keeps_every_question_of_a_list_slice_in_the_url(
+    browser: Chromium, tmp_path: Path
+) -> None:
+    from tests.analyse.slices.slice_data import write_slice_data
+
+    paths = write_slice_data(tmp_path)
+    inputs = ReportInputs(paths["gold"], [("a", paths["a"]), ("b", paths["b"])])
+    settings = ReportSettings(version="v1", slice_by=("tags",))
+    make_report(ReportRequest(inputs, ReportOutputs(tmp_path / "out"), settings))
+    page = tmp_path / "out" / "index.html"
+    browser.open(page, width=1400, height=900, fragment="#questions?show=all&slice=billing")
+    tagged = sorted(
+        json.loads(line)["id"]
+        for line in paths["gold"].read_text().splitlines()
+        if "billing" in (json.loads(line).get("tags") or [])
+    )
+    assert sorted(shown(browser)) == tagged  # questions tagged billing and another tag too
+    label = browser.evaluate(
+        "document.querySelector('[name=slice]').parentNode.firstChild.textContent"
+    )
+    assert label.strip() == "tags"

@@ -43,6 +43,16 @@ SPAN_DOC_KEY = declare(
     "OpenInference spans): where each document's chunk id is, e.g. metadata.chunk_id "
     "(looked up inside a JSON metadata attribute too).",
 )
+QUESTION_META = declare(
+    INPUTS,
+    "--question-meta",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="The questions' own fields (language, product area, tags) for --slice-by and "
+    "--cluster-by, in a JSON Lines or CSV file keyed by question id: for a gold set that "
+    "holds none (TREC qrels, BEIR).",
+)
 CONFIG = declare(
     INPUTS,
     "--config",

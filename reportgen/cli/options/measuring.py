@@ -178,6 +178,37 @@ COMPARISONS = (
 )
 """Which runs and measures the comparisons test, and against what: `report` and `merge`."""
 
+SLICES = (
+    declare(
+        COMPARING,
+        "--slice-by",
+        multiple=True,
+        metavar="FIELD",
+        help="Every number per slice of the questions: a gold field (a JSON Lines key, a CSV "
+        "column, a --question-meta field, or kind) whose values cut them; a list field puts "
+        "a question in the slice of each item, a question without a value in '(missing)'. "
+        "Repeatable.",
+    ),
+    declare(
+        COMPARING,
+        "--slice-gate",
+        default=None,
+        metavar="FIELD",
+        help="Hold every slice of FIELD (of at least --min-slice-n questions) to each "
+        "--min, --max-drop and --max rule, as the whole run is: a regression confined to "
+        "one slice fails the gate. Implies --slice-by FIELD.",
+    ),
+    declare(
+        COMPARING,
+        "--min-slice-n",
+        type=click.IntRange(min=1),
+        default=10,
+        show_default=True,
+        help="Slices with fewer questions are listed, not gated (--slice-gate).",
+    ),
+)
+"""Slices of the questions by their fields, and the gate per slice: `report` and `merge`."""
+
 GATE = (
     declare(
         COMPARING,

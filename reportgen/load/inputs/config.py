@@ -46,6 +46,7 @@ REPORT_KEYS = (
     *("retrieved-when", "trace-question-key", "span-doc-key"),
     *("chunks", "chunks-format", "docs", "min-coverage", "explain", "judgments"),
     *("commit", "baseline-commit", "baseline-fallback", "junit"),
+    *("slice-by", "slice-gate", "min-slice-n", "question-meta"),
 )
 """The keys a config file may set: the options of ``reportgen report`` without the
 dashes (tests/cli/test_config.py keeps the two lists equal)."""

@@ -7,7 +7,7 @@ end in the same two frames, so nothing downstream knows which format it came fro
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,7 @@ class _Parsed:
     misspelt: dict[str, MisspeltKey] = field(default_factory=dict)
     evidence: list[tuple[Any, ...]] = field(default_factory=list)
     attributes: list[tuple[str, str, str]] = field(default_factory=list)
+    nested: set[str] = field(default_factory=set)
 
     def question(
         self, qid: str, text: str | None, kind: str | None, flag: bool, index_version: str | None
@@ -140,6 +141,7 @@ def gold_set(
         index_version=index_version,
         misspelt_keys=tuple(sorted(parsed.misspelt.values(), key=lambda m: (m.line, m.key))),
         evidence=evidence_frame(parsed.evidence),
+        nested_fields=frozenset(parsed.nested),
     )
 
 
@@ -179,11 +181,7 @@ def parsed_records(path: Path, records: Iterable[tuple[int, str, dict[str, Any]]
                 + _misspelt_hint(parsed, record),
                 line,
             )
-        parsed.attributes.extend(
-            (qid, key, str(value).lower() if isinstance(value, bool) else str(value))
-            for key, value in record.items()
-            if key not in _KNOWN_KEYS and isinstance(value, str | int | float | bool)
-        )
+        parsed.attributes.extend(own_fields(qid, record, _KNOWN_KEYS, parsed.nested))
         texts = [_text(record, key, path, line) for key in ("question", "kind", "index_version")]
         parsed.question(qid, texts[0], texts[1], unanswerable, texts[2])
         for chunk_id, grade in chunks.items():
@@ -198,6 +196,32 @@ def parsed_records(path: Path, records: Iterable[tuple[int, str, dict[str, Any]]
                 )
             parsed.forbid(qid, chunk_id, reason)
     return parsed
+
+
+def field_text(value: str | int | float | bool) -> str:
+    """A field's value as a slice or cluster names it: JSON's true/false, numbers as written."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def own_fields(
+    qid: str, record: dict[str, Any], known: frozenset[str], nested: set[str]
+) -> Iterator[tuple[str, str, str]]:
+    """(qid, field, value) of a record's fields reportgen does not read: a text, number or
+    true/false gives one row, a list of them a row per distinct item (a question tagged
+    ``["billing", "refunds"]`` is in both slices); null and ``[]`` give none (the
+    question has no value). Fields holding objects go to ``nested``: they cannot slice."""
+    for key, value in record.items():
+        if key in known or value is None:
+            continue
+        if isinstance(value, str | int | float | bool):
+            yield qid, key, field_text(value)
+        elif isinstance(value, list) and all(
+            isinstance(item, str | int | float | bool) for item in value
+        ):
+            for text in dict.fromkeys(field_text(item) for item in value):
+                yield qid, key, text
+        else:
+            nested.add(key)
 
 
 @functools.cache

@@ -238,16 +238,18 @@ def gold_from(value: Any, parameter: str = "gold", unanswerable: Sequence[Any] =
             frame = polars_frame(value, parameter)
         if frame.height == 0:
             raise _empty(parameter, "questions")
+        frame, listed = _list_fields(frame)
         header = [name.strip().lower() for name in frame.columns]
         frame = _whole_grades(frame, optional_column(header, ("grade",)))
         with located(where):
             _refuse_nested(frame, parameter)
-            judged = _judgment_rows(frame, header)
+            judged = None if listed else _judgment_rows(frame, header)
             if judged is not None:
                 return gold_set(Path(parameter), *judged_frames(Path(parameter), judged))
             texts = frame.select(pl.all().cast(pl.String).fill_null(""))
             rows = ((line, list(row)) for line, row in enumerate(texts.iter_rows(), start=2))
             parsed = parsed_rows(Path(parameter), header, rows)
+            parsed.attributes.extend(listed)
             return gold_set(Path(parameter), *parsed.frames(), parsed)
     if isinstance(value, Mapping):
         none = _unanswerable_ids(unanswerable, value, parameter)
@@ -335,6 +337,34 @@ def string_id(value: Any, where: str, what: str) -> None:
                 else ""
             ),
         )
+
+
+def _list_fields(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[tuple[str, str, str]]]:
+    """A table's list-of-text columns (``tags``) as slice fields, (qid, field, item) once
+    per item, and the table without them: each cell of the others holds one value."""
+    ids = [name for name in frame.columns if name.strip().lower() in ID_KEYS]
+    lists = [
+        name
+        for name, dtype in frame.schema.items()
+        if isinstance(dtype, pl.List)
+        and (dtype.inner in (pl.String, pl.Boolean, pl.Null) or dtype.inner.is_numeric())
+        and name not in ids
+    ]
+    if not ids or not lists or frame.schema[ids[0]].is_nested():
+        return frame, []  # an id column of lists is refused with the other nested columns
+    found: list[tuple[str, str, str]] = []
+    for name in lists:
+        items = (
+            frame.select(
+                pl.col(ids[0]).cast(pl.String).str.strip_chars().alias("qid"),
+                pl.col(name).list.eval(pl.element().cast(pl.String)).alias("value"),
+            )
+            .explode("value")
+            .drop_nulls()
+            .unique(maintain_order=True)
+        )
+        found += [(qid, name.strip(), value) for qid, value in items.iter_rows()]
+    return frame.drop(lists), found
 
 
 def _refuse_nested(frame: pl.DataFrame, label: str) -> None:

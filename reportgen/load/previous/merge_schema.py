@@ -99,6 +99,7 @@ SHARD_JSON = {
         "version": Maybe(str),
         "index_version": Maybe(str),
         "misspelt_keys": [{"key": str, "closest": Maybe(str), "line": Maybe(int), "count": int}],
+        "nested_fields": [str],
     },
     "runs": Each(RUN, what="a run name"),
     "verdicts": Maybe(

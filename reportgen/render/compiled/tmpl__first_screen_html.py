@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = 'a2bf2af9ae962fd32afb1666b5197249eef35524bb0064ca706bc9c871d392b1'
+KEY = 'f84790da5c61a14c74e49036869017cd44b36c238255b558353c7d60ec57fc67'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 
@@ -11,6 +11,7 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_first_screen = resolve('first_screen')
     l_0_view = resolve('view')
+    l_0_predictors = resolve('predictors')
     l_0_table = resolve('table')
     l_0_screen = l_0_transitions_matrix = missing
     pass
@@ -186,6 +187,11 @@ def root(context, missing=missing):
         yield '</p>\n  <p class="pass-rate">'
         yield escape(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'pass_rate'))
         yield '</p>\n'
+        if ((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors) and environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line')):
+            pass
+            yield '<p class="headroom">'
+            yield escape(environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line'))
+            yield ' <a href="#predictors">What each assumes</a></p>'
         if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'trials'):
             pass
             yield '<p class="trials">'
@@ -243,7 +249,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.html.j2', '_first_screen.html.j2').make_module(context.get_all(), True, {'screen': l_0_screen, 'table': l_0_table, 'transitions_matrix': l_0_transitions_matrix, 'view': l_0_view})
     l_0_transitions_matrix = getattr(included_template, 'transitions_matrix', missing)
     if l_0_transitions_matrix is missing:
-        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 105 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
+        l_0_transitions_matrix = undefined(f"the template {included_template.__name__!r} (imported on line 106 in '_first_screen.html.j2') does not export the requested name 'transitions_matrix'", name='transitions_matrix')
     context.vars['transitions_matrix'] = l_0_transitions_matrix
     context.exported_vars.discard('transitions_matrix')
     yield '  '
@@ -292,4 +298,4 @@ def root(context, missing=missing):
     yield '</section>\n'
 
 blocks = {}
-debug_info = '1=15&2=19&3=21&4=24&5=26&6=30&8=33&9=37&13=41&14=44&16=46&17=50&22=54&23=57&25=59&26=63&31=67&32=70&36=74&37=76&38=78&40=85&41=89&42=91&43=93&44=95&45=100&49=110&51=113&52=117&56=121&57=127&59=133&60=135&63=139&66=143&68=147&69=149&70=153&71=158&72=168&73=173&81=183&82=185&83=187&84=193&85=195&86=198&87=204&90=210&91=217&97=226&98=228&99=231&105=241&106=248&107=250&109=253&110=257&114=261&115=263&116=266&118=273&119=277&120=279&122=281&123=285'
+debug_info = '1=16&2=20&3=22&4=25&5=27&6=31&8=34&9=38&13=42&14=45&16=47&17=51&22=55&23=58&25=60&26=64&31=68&32=71&36=75&37=77&38=79&40=86&41=90&42=92&43=94&44=96&45=101&49=111&51=114&52=118&56=122&57=128&59=134&60=136&63=140&66=144&68=148&69=150&70=154&71=159&72=169&73=174&81=184&82=186&83=188&84=193&85=199&86=201&87=204&88=210&91=216&92=223&98=232&99=234&100=237&106=247&107=254&108=256&110=259&111=263&115=267&116=269&117=272&119=279&120=283&121=285&123=287&124=291'

@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.md.j2 by scripts/make_compiled_templates.py
-KEY = '1c537b49b7b87e24449c2b6321743d358c84e3b7855a71b54b9d9da5cf4564e5'
+KEY = '11e8893b302a6ed06671021cd93a729db733cc0b8a887b2afb42c1b82a79cf57'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.md.j2'
 
@@ -11,6 +11,7 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_first_screen = resolve('first_screen')
     l_0_view = resolve('view')
+    l_0_predictors = resolve('predictors')
     l_0_table = resolve('table')
     l_0_screen = missing
     try:
@@ -150,7 +151,13 @@ def root(context, missing=missing):
         l_1_header = l_1_cells = missing
         yield '\n'
         yield str(t_1(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'pass_rate')))
-        yield '\n\n'
+        yield '\n'
+        if ((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors) and environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line')):
+            pass
+            yield '\n'
+            yield str(t_1(environment.getattr((undefined(name='predictors') if l_0_predictors is missing else l_0_predictors), 'headroom_line')))
+            yield ' What each assumes: "What predicts the answers" below.\n'
+        yield '\n'
         yield str(t_1(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'rule_note')))
         yield '\n\n**'
         yield str(t_1(environment.getattr(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'coverage'), 'caption')))
@@ -248,4 +255,4 @@ def root(context, missing=missing):
     l_1_group = missing
 
 blocks = {}
-debug_info = '1=21&2=24&4=27&6=29&7=33&9=36&11=39&13=41&14=45&19=49&20=51&24=55&28=58&30=60&32=62&34=66&36=70&37=74&40=89&42=92&43=96&46=99&47=105&48=107&50=111&52=115&56=117&57=121&61=150&63=152&65=154&67=156&68=159&69=165&71=168&76=171&77=174&78=178&83=187&85=190&87=192&88=195&94=204&97=208&98=212&99=214&104=218&106=221&108=223&109=226&111=232&113=236&115=238&116=242'
+debug_info = '1=22&2=25&4=28&6=30&7=34&9=37&11=40&13=42&14=46&19=50&20=52&24=56&28=59&30=61&32=63&34=67&36=71&37=75&40=90&42=93&43=97&46=100&47=106&48=108&50=112&52=116&56=118&57=122&61=151&62=153&64=156&67=159&69=161&71=163&72=166&73=172&75=175&80=178&81=181&82=185&87=194&89=197&91=199&92=202&98=211&101=215&102=219&103=221&108=225&110=228&112=230&113=233&115=239&117=243&119=245&120=249'

@@ -1,5 +1,5 @@
 # Generated from templates/report.html.j2 by scripts/make_compiled_templates.py
-KEY = 'ef3c334bb15ecbfaa67f5dddcb81a6ffa926de9a323201d07f378e46b16e5708'
+KEY = 'b352b4e65551016d474fb9e8dae887a90ca9e7737f32cec3a80311969b58328a'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'report.html.j2'
 
@@ -190,6 +190,12 @@ def root(context, missing=missing):
     yield '  '
     yield escape(context.call((undefined(name='cells_by_kind') if l_0_cells_by_kind is missing else l_0_cells_by_kind)))
     yield '\n</section>\n\n'
+    template = environment.get_template('_predictors.html.j2', 'report.html.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_section': l_0_transitions_section, 'unanswerable': l_0_unanswerable, 'verdict_join': l_0_verdict_join}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
     template = environment.get_template('_cutoff.html.j2', 'report.html.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_section': l_0_transitions_section, 'unanswerable': l_0_unanswerable, 'verdict_join': l_0_verdict_join}))
     try:
@@ -204,6 +210,12 @@ def root(context, missing=missing):
             yield event
     finally: gen.close()
     template = environment.get_template('_latency.html.j2', 'report.html.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_section': l_0_transitions_section, 'unanswerable': l_0_unanswerable, 'verdict_join': l_0_verdict_join}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
+    template = environment.get_template('_slices.html.j2', 'report.html.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_section': l_0_transitions_section, 'unanswerable': l_0_unanswerable, 'verdict_join': l_0_verdict_join}))
     try:
         for event in gen:
@@ -274,4 +286,4 @@ def root(context, missing=missing):
     yield '</script>\n</body>\n</html>\n'
 
 blocks = {}
-debug_info = '6=46&7=48&9=50&13=52&14=61&15=73&17=80&18=82&19=84&20=88&23=92&24=96&29=102&31=109&34=111&36=113&37=117&39=120&40=123&42=130&43=133&44=135&45=138&54=147&55=151&56=153&57=155&64=159&66=161&67=164&70=172&71=175&73=177&74=180&79=189&82=191&84=198&85=210&86=216&88=218&90=225&92=227&97=234&98=238&101=244&102=246&107=253&109=255&110=259&118=267&119=271'
+debug_info = '6=46&7=48&9=50&13=52&14=61&15=73&17=80&18=82&19=84&20=88&23=92&24=96&29=102&31=109&34=111&36=113&37=117&39=120&40=123&42=130&43=133&44=135&45=138&54=147&55=151&56=153&57=155&64=159&66=161&67=164&70=172&71=175&73=177&74=180&79=189&82=191&84=204&85=222&86=228&88=230&90=237&92=239&97=246&98=250&101=256&102=258&107=265&109=267&110=271&118=279&119=283'

@@ -1,5 +1,5 @@
 # Generated from templates/report.md.j2 by scripts/make_compiled_templates.py
-KEY = '4fc1dfe570e14f4ab5d9369ea1949715e1ad82ebe5086ff630992869aca2aadd'
+KEY = '83a2b2c476d820d057d4df94f852bbf07cca315ea54b818887f65e383277abc3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'report.md.j2'
 
@@ -145,6 +145,12 @@ def root(context, missing=missing):
     l_1_table = missing
     yield str(context.call((undefined(name='cells_by_kind') if l_0_cells_by_kind is missing else l_0_cells_by_kind)))
     yield '\n\n'
+    template = environment.get_template('_predictors.md.j2', 'report.md.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
     template = environment.get_template('_cutoff.md.j2', 'report.md.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
     try:
@@ -159,6 +165,12 @@ def root(context, missing=missing):
             yield event
     finally: gen.close()
     template = environment.get_template('_latency.md.j2', 'report.md.j2')
+    gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
+    try:
+        for event in gen:
+            yield event
+    finally: gen.close()
+    template = environment.get_template('_slices.md.j2', 'report.md.j2')
     gen = template.root_render_func(template.new_context(context.get_all(), True, {'baseline_section': l_0_baseline_section, 'cells_by_kind': l_0_cells_by_kind, 'pairs_section': l_0_pairs_section, 'transitions_md': l_0_transitions_md, 'verdict_join': l_0_verdict_join}))
     try:
         for event in gen:
@@ -317,4 +329,4 @@ def root(context, missing=missing):
     yield '\n**hit@k and "recall at k".** Some texts call hit@k "recall at k" (is at least one gold chunk in the top k?). reportgen reports both measures under the names above: hit@k is that yes/no question; recall@k is the share of the gold chunks found.\n'
 
 blocks = {}
-debug_info = '1=42&2=51&3=61&5=63&6=65&8=69&10=72&11=78&12=84&13=86&16=89&17=91&21=93&22=97&24=100&26=104&28=106&30=113&34=116&35=121&40=129&41=131&43=135&45=137&47=144&49=146&51=153&52=165&53=171&54=173&57=180&58=183&60=193&62=200&64=210&66=218&68=225&69=229&77=286&78=290&80=295&81=297&85=304&86=308'
+debug_info = '1=42&2=51&3=61&5=63&6=65&8=69&10=72&11=78&12=84&13=86&16=89&17=91&21=93&22=97&24=100&26=104&28=106&30=113&34=116&35=121&40=129&41=131&43=135&45=137&47=144&49=146&51=159&52=177&53=183&54=185&57=192&58=195&60=205&62=212&64=222&66=230&68=237&69=241&77=298&78=302&80=307&81=309&85=316&86=320'

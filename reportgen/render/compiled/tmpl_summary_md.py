@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = 'aeaad39fd3d8be006e620b132cc4e71eb21330634d1b32e8b77f0f42c055a66b'
+KEY = 'ad7443612db089f1cb91d73e54f8f4d04e72302235c24ad55ab7f3dfe19d8392'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -30,6 +30,7 @@ def root(context, missing=missing):
     l_0_judge_trials = resolve('judge_trials')
     l_0_attention_lines = resolve('attention_lines')
     l_0_alerts = resolve('alerts')
+    l_0_slices_moved = resolve('slices_moved')
     l_0_drilldown = resolve('drilldown')
     l_0_drilldown_url = resolve('drilldown_url')
     l_0_report_place = resolve('report_place')
@@ -306,7 +307,11 @@ def root(context, missing=missing):
             yield str(t_3(environment.getattr(l_1_row, 'run')))
             yield '**: '
             yield str(t_3(environment.getattr(l_1_row, 'conclusion')))
-            yield '.\n'
+            yield '.'
+            if environment.getattr(l_1_row, 'headroom'):
+                pass
+                yield ' '
+                yield str(t_3(environment.getattr(l_1_row, 'headroom')))
         l_1_row = missing
     if (undefined(name='attention_lines') if l_0_attention_lines is missing else l_0_attention_lines):
         pass
@@ -339,6 +344,16 @@ def root(context, missing=missing):
             yield ' more in the '
             yield str(context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)))
             yield '\n'
+    if (undefined(name='slices_moved') if l_0_slices_moved is missing else l_0_slices_moved):
+        pass
+        yield '\n'
+        for l_1_line in (undefined(name='slices_moved') if l_0_slices_moved is missing else l_0_slices_moved):
+            _loop_vars = {}
+            pass
+            yield '- slice moved: '
+            yield str(t_3(l_1_line))
+            yield '\n'
+        l_1_line = missing
     if (undefined(name='drops_folded') if l_0_drops_folded is missing else l_0_drops_folded):
         pass
         yield '\n<details><summary>Every large drop against the baseline ('
@@ -433,7 +448,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_transitions.md.j2', 'summary.md.j2').make_module(context.get_all(), True, {'full_report': l_0_full_report, 'notes': l_0_notes, 'table': l_0_table, 'transitions_md': l_0_transitions_md})
     l_0_transitions_md = getattr(included_template, 'transitions_md', missing)
     if l_0_transitions_md is missing:
-        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 149 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
+        l_0_transitions_md = undefined(f"the template {included_template.__name__!r} (imported on line 155 in 'summary.md.j2') does not export the requested name 'transitions_md'", name='transitions_md')
     context.vars['transitions_md'] = l_0_transitions_md
     context.exported_vars.discard('transitions_md')
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
@@ -691,4 +706,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=80&10=82&11=110&13=112&14=130&16=134&18=137&20=140&22=144&23=148&25=151&26=154&28=158&30=161&32=163&33=167&35=170&36=173&41=178&42=180&46=184&50=187&52=189&54=191&56=195&58=199&59=203&62=218&63=221&65=225&67=249&69=252&71=254&73=257&75=259&77=262&79=264&80=272&81=278&82=282&84=295&86=298&88=300&90=304&93=309&95=312&96=316&99=319&102=323&103=327&104=329&108=333&109=336&113=340&115=343&117=345&118=349&120=361&121=364&126=369&129=373&131=377&132=383&134=386&137=390&138=394&142=415&144=418&149=431&150=437&152=440&153=444&157=446&159=450&161=452&162=456&164=459&165=462&170=468&172=471&174=473&175=477&177=480&179=483&181=485&182=488&184=495&186=497&188=502&190=506&191=508&192=514&194=517&196=519&197=521&198=527&200=530&203=532&205=535&207=539&208=541&209=547&210=550&217=556&219=559&221=563&222=566&226=573&228=576&230=578&231=581&233=588&237=590&241=593&242=597&244=599&247=607&248=611&254=616&256=621&258=630&260=638&261=642&264=651&268=654&269=656&271=658&272=662&278=667&280=671'
+debug_info = '1=81&10=83&11=111&13=113&14=131&16=135&18=138&20=141&22=145&23=149&25=152&26=155&28=159&30=162&32=164&33=168&35=171&36=174&41=179&42=181&46=185&50=188&52=190&54=192&56=196&58=200&59=204&62=219&63=222&65=226&67=250&69=253&71=255&73=258&75=260&77=263&79=265&80=273&81=279&82=283&84=296&86=299&88=301&90=305&93=314&95=317&96=321&99=324&102=328&103=332&104=334&108=338&109=341&112=345&114=348&115=352&119=355&121=358&123=360&124=364&126=376&127=379&132=384&135=388&137=392&138=398&140=401&143=405&144=409&148=430&150=433&155=446&156=452&158=455&159=459&163=461&165=465&167=467&168=471&170=474&171=477&176=483&178=486&180=488&181=492&183=495&185=498&187=500&188=503&190=510&192=512&194=517&196=521&197=523&198=529&200=532&202=534&203=536&204=542&206=545&209=547&211=550&213=554&214=556&215=562&216=565&223=571&225=574&227=578&228=581&232=588&234=591&236=593&237=596&239=603&243=605&247=608&248=612&250=614&253=622&254=626&260=631&262=636&264=645&266=653&267=657&270=666&274=669&275=671&277=673&278=677&284=682&286=686'

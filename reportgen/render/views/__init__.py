@@ -23,6 +23,9 @@ from reportgen.render.views.hygiene import hygiene_view
 from reportgen.render.views.latency import ANCHOR as LATENCY_ANCHOR
 from reportgen.render.views.latency import latency_view
 from reportgen.render.views.methods import figures, glossary, headlines, kind_tables, methods_tables
+from reportgen.render.views.predictors import ANCHOR as PREDICTORS_ANCHOR
+from reportgen.render.views.predictors import TITLE as PREDICTORS_TITLE
+from reportgen.render.views.predictors import predictors_view
 from reportgen.render.views.questions import (
     PER_QUESTION_ROWS_SHOWN,
     QuestionRow,
@@ -32,6 +35,7 @@ from reportgen.render.views.questions import (
 )
 from reportgen.render.views.secondary import ANCHOR as SECONDARY_ANCHOR
 from reportgen.render.views.secondary import secondary_view
+from reportgen.render.views.slices import compared_field, slices_view
 from reportgen.render.views.transitions import ANCHOR as CHANGED_ANCHOR
 from reportgen.render.views.transitions import TITLE as CHANGED_TITLE
 from reportgen.render.views.transitions import transitions_view
@@ -84,8 +88,10 @@ def sections(report: Report) -> list[tuple[str, str]]:
         ("methods", METHODS_TITLE),
         ("curves", "Curves over k"),
         ("kinds", f"By kind, top {report['context_k']}"),
-        ("cutoff", CUTOFF_TITLE),
     ]
+    if predictors_view(report, {}) is not None:
+        listed.append((PREDICTORS_ANCHOR, PREDICTORS_TITLE))
+    listed.append(("cutoff", CUTOFF_TITLE))
     if report.get("chunkings"):
         listed.append((CHUNKINGS_ANCHOR, "Chunkings"))
     if any("latency" in run or "cost" in run for run in report["runs"].values()):
@@ -179,7 +185,9 @@ def view_model(
         **_kinds(report, screen.run),
         "run_names": list(report["runs"]),
         "questions": questions,
-        "question_filters": question_filters(questions, screen.run),
+        "question_filters": question_filters(
+            questions, screen.run, compared_field(report) or "slice"
+        ),
         **_attention(questions),
         "questions_total": total,
         "questions_counted": plural(total, "question"),
@@ -190,11 +198,13 @@ def view_model(
         "cutoff_charts": cutoff_charts(report, charts or {}),
         "comparisons": comparisons_view(report),
         "attribution": attribution_view(report),
+        "predictors": predictors_view(report, charts or {}),
         **_cutoffs(report, screen.run),
         "hygiene": hygiene_view(report),
         "drilldown": drilldown_view(report),
         "chunkings": chunkings_view(report, charts or {}),
         "latency": latency_view(report, charts or {}),
+        "slices": slices_view(report, charts or {}),
         "transitions": transitions_view(report, screen.run),
         "anchor_changed": CHANGED_ANCHOR,
         "title_changed": CHANGED_TITLE,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from reportgen.render.cells import CELL_NAMES, FOCUS_CELL, advice_sentence
 from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
+from reportgen.render.views.predictors import headroom_line
 from reportgen.render.views.trials import ranges_line, trials_line
 from reportgen.schema import (
     AttributionSection,
@@ -371,4 +372,5 @@ def attribution_lines(report: Report, verbose: bool = True) -> list[str]:
     if verbose:
         lines.append(view.rule_note)
     lines += [coverage_words(report["attribution"][view.run]), view.conclusion]
+    lines += filter(None, [headroom_line(report["attribution"][view.run])])
     return [*lines, view.stale_note] if view.stale_note else lines

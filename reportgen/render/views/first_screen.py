@@ -25,6 +25,7 @@ from reportgen.render.views.common import (
 )
 from reportgen.render.views.comparisons import unjudged_note
 from reportgen.render.views.replicates import replicates_line
+from reportgen.render.views.slices import worst_slice_alerts
 from reportgen.render.views.verdicts import TOO_FEW, VerdictNotes, too_few_title, verdict_notes
 from reportgen.schema import BaselineComparison, Report
 
@@ -443,6 +444,7 @@ def first_screen(report: Report) -> FirstScreen:
     verdict = overall_verdict([f.verdict for f in figures]) if entry else ""
     cells = None if entry is None else entry["cells"]
     alerts, groups = _warning_groups(report)
+    alerts = [*worst_slice_alerts(report), *alerts]
     return FirstScreen(
         gate=_gate(report, run),
         run=run,

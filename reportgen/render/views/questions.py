@@ -103,6 +103,9 @@ def _gold_text(row: QuestionRowData) -> str:
 
 
 FAILED_STATES = ("retrieved_wrong", "missed_wrong", "missed")
+SLICE_SEPARATOR = "|"
+"""Between a question's values in its ``data-slice`` (a list field gives several):
+report.js matches any of them."""
 CHANGE_WORDS = {1: "better", -1: "worse", 0: "mixed"}
 
 
@@ -184,6 +187,8 @@ def question_rows(
             "change": changes.get(qid, ""),
             "stale": "1" if qid in stale else "",
         }
+        if "slice" in row:
+            facets["slice"] = SLICE_SEPARATOR.join(row["slice"])
         failed = state in FAILED_STATES or qid in answered
         facets["attention"] = "1" if failed or facets["move"] or facets["change"] else ""
         per_run = []
@@ -233,11 +238,17 @@ def _move_label(move: str) -> str:
     return f"{_state_label(source)} → {_state_label(target)}"
 
 
-def question_filters(rows: list[QuestionRow], first_run: str) -> list[QuestionFilter]:
+def question_filters(
+    rows: list[QuestionRow], first_run: str, slice_field: str = "slice"
+) -> list[QuestionFilter]:
     """The filters worth offering: a facet with at least one value among the rows."""
 
     def values(facet: str) -> list[str]:
         return sorted({row.facets[facet] for row in rows} - {""})
+
+    slice_values = sorted(
+        {v for row in rows for v in row.facets.get("slice", "").split(SLICE_SEPARATOR)} - {""}
+    )
 
     filters = [
         QuestionFilter("kind", "kind", [(v, v) for v in values("kind")]),
@@ -249,5 +260,6 @@ def question_filters(rows: list[QuestionRow], first_run: str) -> list[QuestionFi
         QuestionFilter("move", "since the baseline", [(v, _move_label(v)) for v in values("move")]),
         QuestionFilter("change", "measures", [(v, v) for v in values("change")]),
         QuestionFilter("stale", "gold", [("1", "stale gold")] if values("stale") else []),
+        QuestionFilter("slice", slice_field, [(v, v) for v in slice_values]),
     ]
     return [item for item in filters if item.options]
