@@ -49,19 +49,15 @@ CI_VARIABLES = (
 
 
 @pytest.fixture(autouse=True)
-def version_from_time_not_commit(
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def version_from_time_not_commit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reports made by tests are labelled by time, never by the commit the tests run on.
 
     The CLI labels a report with the commit it finds (CI variables, then git); tests
-    that compare output would then change with every commit, and differ in CI. The key
-    that signs report folders' manifests is the session's, not the user's.
+    that compare output would then change with every commit, and differ in CI.
     """
     for name in CI_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GIT_DIR", os.devnull)
-    monkeypatch.setenv("REPORTGEN_STATE_DIR", str(tmp_path_factory.getbasetemp() / "state"))
 
 
 from tests.report_schema import (  # noqa: E402  (the schema check's hook and fixture)

@@ -10,6 +10,7 @@ well as colour.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -435,24 +436,33 @@ def slices_spec(report: Report) -> Spec | None:
     return spec
 
 
+REPORT_CHART_STEMS = (
+    *("recall_at_k", "hit_at_k", "chunkings", "trade_off"),
+    *(FIRST_GOLD_RANK, "slices"),
+)
+"""The file stems of :func:`report_chart_specs`'s charts: with :data:`CUTOFF_STEM`'s,
+every chart file reportgen writes (``render.manifest`` removes no other)."""
+
+
 def report_chart_specs(report: Report) -> dict[str, Spec]:
     """Every chart of one report, by file stem (``charts/<stem>.svg``)."""
+    recall, hit, chunkings_stem, trade_off_stem, ranks_stem, slices_stem = REPORT_CHART_STEMS
     specs = {
-        "recall_at_k": at_k_curve_spec(report, "recall", "recall@k"),
-        "hit_at_k": at_k_curve_spec(report, "hit", "hit@k"),
+        recall: at_k_curve_spec(report, "recall", "recall@k"),
+        hit: at_k_curve_spec(report, "hit", "hit@k"),
     }
     chunkings = chunkings_spec(report)
     if chunkings is not None:
-        specs["chunkings"] = chunkings
+        specs[chunkings_stem] = chunkings
     trade = trade_off_spec(report)
     if trade is not None:
-        specs["trade_off"] = trade
+        specs[trade_off_stem] = trade
     ranks = first_gold_rank_spec(report)
     if ranks is not None:
-        specs[FIRST_GOLD_RANK] = ranks
+        specs[ranks_stem] = ranks
     sliced = slices_spec(report)
     if sliced is not None:
-        specs["slices"] = sliced
+        specs[slices_stem] = sliced
     return specs
 
 
@@ -823,6 +833,10 @@ def top_score_frame(points: TopScores) -> pl.DataFrame:
         .otherwise(pl.lit(ANSWERABLE)),
         score="score",
     )
+
+
+CUTOFF_STEM = re.compile(r"cutoff_(?:0|[1-9][0-9]{0,5})")
+"""Every stem :func:`cutoff_stem` gives (for up to a million runs)."""
 
 
 def cutoff_stem(index: int) -> str:

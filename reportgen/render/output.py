@@ -28,10 +28,11 @@ from reportgen.render.manifest import (
     MANIFEST,
     digest,
     manifest_bytes,
+    ours,
+    read_manifest,
     remove_files,
     stale_files,
     still_ours,
-    trusted_manifest,
 )
 from reportgen.schema import MergedReport, Report
 
@@ -280,6 +281,8 @@ def write_files(
     names = sorted(files, key=lambda name: (name == "report.json", name))
     for name in names:
         _check_name(name, subfolders)
+        if record and not ours(name):  # a new output: add it to render.manifest's names
+            raise ValueError(f"output file name {name!r} is not one a manifest may list")
     with writing(out_dir, option):
         if out_dir.is_symlink() and not out_dir.exists():
             raise UsageError(
@@ -301,7 +304,7 @@ def write_files(
                     "move the folder away, or choose another output folder",
                 )
         _remove_leftovers(out_dir, [*names, MANIFEST])
-        earlier = still_ours(out_dir, trusted_manifest(out_dir) or {}) if record else {}
+        earlier = still_ours(out_dir, read_manifest(out_dir) or {}) if record else {}
         written = {name: [digest(files[name])] for name in names}
         stale = stale_files(out_dir, names) if record == "replace" else []
         staged: list[tuple[Path, Path]] = []

@@ -55,6 +55,8 @@ FRAMES = (
     *("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence"),
     "attributes",
 )
+OPTIONAL_FRAMES = ("returned", "sent", "verdicts", "verdict_trials", "replicate_scores")
+"""Written when shard.json calls for them (see :func:`read_merge_data`)."""
 
 
 def _by_run(schema: pl.Schema) -> pl.Schema:
