@@ -35,8 +35,8 @@ import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from reportgen.load.previous.merge_data import FRAMES, MERGE_FOLDER, OPTIONAL_FRAMES, PPI_FRAMES
 from reportgen.render.charts import CUTOFF_STEM, REPORT_CHART_STEMS
+from reportgen.schema.merge_files import FRAMES, MERGE_FOLDER, OPTIONAL_FRAMES, PPI_FRAMES
 
 MANIFEST = ".reportgen-manifest.json"
 MANIFEST_FORMAT = 3

@@ -26,11 +26,11 @@ from reportgen.analyse.attribution import VERDICTS_RUN_ASSUMED
 from reportgen.analyse.run import Findings
 from reportgen.load.previous.merge_data import (
     MERGE_DATA_FORMAT,
-    MERGE_FOLDER,
     chunk_map_digest,
     spans_digest,
 )
 from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunScores
+from reportgen.schema.merge_files import MERGE_FOLDER
 
 
 def _parquet(frame: pl.DataFrame) -> bytes:

@@ -31,7 +31,6 @@ from reportgen.load.evidence.spans import Documents
 from reportgen.load.inputs.question_meta import with_question_meta
 from reportgen.load.previous.baseline import load_baseline, per_question_path
 from reportgen.load.previous.merge_data import (
-    MERGE_FOLDER,
     ShardData,
     chunk_map_digest,
     has_merge_data,
@@ -75,6 +74,7 @@ from reportgen.scale.rebuild import (
     merged_verdicts,
 )
 from reportgen.schema import MergedReport, MergedShard
+from reportgen.schema.merge_files import MERGE_FOLDER
 
 
 @dataclass(frozen=True, repr=False)

@@ -39,11 +39,8 @@ from reportgen.load.previous.merge_schema import (
     scores_schema,
 )
 from reportgen.measure.measures import measure_keys
+from reportgen.schema.merge_files import FRAMES, MERGE_FOLDER, PPI_FRAMES
 
-MERGE_FOLDER = "merge"
-PPI_FRAMES = ("ppi_judgments", "ppi_values", "ppi_audit")
-"""With --judgments (shard.json's ``judgments`` names the file): the shard's part of the
-judge's grades, every run's values on them and the audit's marks."""
 MERGE_DATA_FORMAT = 5
 """Bumped when merge/ changes so that an older merge would misread it (2: the runs'
 longest list and span traces, settings.context_k_assumed; 3: the run the verdicts
@@ -51,12 +48,6 @@ judge, each chunk map's digest, the shard's place in its cut: a merge must not g
 them; 4: --judgments' PPI_FRAMES, each judge trial's verdicts and each run replicate's
 scores, which a merge of format 3 would drop unseen; 5: the questions' own
 fields, for --slice-by and --cluster-by)."""
-FRAMES = (
-    *("scores", "results", "gold_rows", "questions", "judgments", "forbidden", "evidence"),
-    "attributes",
-)
-OPTIONAL_FRAMES = ("returned", "sent", "verdicts", "verdict_trials", "replicate_scores")
-"""Written when shard.json calls for them (see :func:`read_merge_data`)."""
 
 
 def _by_run(schema: pl.Schema) -> pl.Schema:
