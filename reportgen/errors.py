@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 EXIT_DONE = 0
@@ -127,9 +127,17 @@ def reworded(error: InputError, names: Mapping[str, str]) -> InputError:
 
 
 class GateFailed(ReportgenError):
-    """A quality rule failed; the report was written."""
+    """A quality rule failed; the report was written. Its message is one line per rule."""
 
     exit_code = EXIT_GATE_FAILED
+
+
+def rules_failed(failed: Sequence[str]) -> GateFailed:
+    """The failed rules under one line that counts them, each rule one line: a line break
+    inside a rule (a run name may hold one) is shown as ``\\n``, never a new line."""
+    count = f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule"
+    lines = [line.replace("\r", "\\r").replace("\n", "\\n") for line in failed]
+    return GateFailed(f"{count} failed (the report was written):\n" + "\n".join(lines))
 
 
 def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:

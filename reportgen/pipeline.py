@@ -41,7 +41,7 @@ from reportgen.analyse.secondary import secondary_section
 from reportgen.analyse.slices import Slicing, slicing_of
 from reportgen.core.display import Glanceable, names
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
-from reportgen.errors import GateFailed, ParameterError
+from reportgen.errors import GateFailed, ParameterError, rules_failed
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import measure_keys
 from reportgen.measure.scoring import COST_COLUMNS, Evaluation, RunMeans, with_judged_questions
@@ -109,11 +109,7 @@ class ReportResult(Glanceable):
         """What fails a CI job: the failed quality rules, else (strict) any warning."""
         failed = self.gate_failures
         if failed:
-            return GateFailed(
-                (f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule")
-                + " failed (the report was written):\n"
-                + "\n".join(failed)
-            )
+            return rules_failed(failed)
         return strict_failure(self.report) if self.strict else None
 
 

@@ -27,6 +27,7 @@ from reportgen.errors import (
     EXIT_DONE,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
+    GateFailed,
     ParameterError,
     ReportgenError,
     closest,
@@ -55,9 +56,14 @@ class ToolError(click.ClickException):
     def __init__(self, error: ReportgenError, ctx: click.Context | None = None) -> None:
         super().__init__(_tool_message(error, ctx))
         self.exit_code = error.exit_code  # type: ignore[misc]  # click reads it per instance
+        self.lines = isinstance(error, GateFailed)
+        """A gate failure is one line per rule (``errors.rules_failed``); any other
+        message is one line, whatever it quotes."""
 
     def show(self, file: IO[Any] | None = None) -> None:
-        say(f"Error: {self.format_message()}", err=True, file=file)
+        message = f"Error: {self.format_message()}"
+        for line in message.split("\n") if self.lines else [message]:
+            say(line, err=True, file=file)
 
 
 class InternalError(click.ClickException):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -86,6 +87,13 @@ def markdown_escape(value: object) -> str:
     return no_mentions(text)
 
 
+def summary_text(value: object) -> str:
+    """Text inside a Markdown page's ``<summary>``: an HTML block there, where GitHub reads
+    no backslash escape (``\\<details\\>`` would open a tag), so ``& < >`` are escaped as
+    HTML, white space folded onto one line (a blank line would end the block), no pings."""
+    return no_mentions(html.escape(" ".join(str(value).split()), quote=False))
+
+
 def no_mentions(text: str) -> str:
     """``text`` with no @ that GitHub would ping or link; for text inside HTML in the
     Markdown (``<summary>``), where a backslash escape would show."""
@@ -112,6 +120,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["md"] = markdown_escape
     env.filters["no_mentions"] = no_mentions
+    env.filters["summary_text"] = summary_text
     return env
 
 

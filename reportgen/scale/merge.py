@@ -23,7 +23,7 @@ from reportgen.core.display import Glanceable, names
 from reportgen.core.filesystem import reading
 from reportgen.core.labels import created_at
 from reportgen.core.model import GoldSet
-from reportgen.errors import GateFailed, UsageError
+from reportgen.errors import GateFailed, UsageError, rules_failed
 from reportgen.load import load_manifest
 from reportgen.load.evidence.chunkings import chunk_manifest, load_chunkings
 from reportgen.load.evidence.chunks import parse_chunks_spec
@@ -100,8 +100,7 @@ class MergeResult(Glanceable):
         failed = failures(self.report.get("gate"))
         if not failed:
             return None
-        count = f"{len(failed)} quality rules" if len(failed) > 1 else "1 quality rule"
-        return GateFailed(f"{count} failed (the report was written):\n" + "\n".join(failed))
+        return rules_failed(failed)
 
 
 def check_merge_request(request: MergeRequest) -> None:

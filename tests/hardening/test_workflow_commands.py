@@ -206,6 +206,10 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "a missing file's path (error)": _missing_run,
     "--out": _out_folder,
     "a failed gate's run name (annotation)": _failed_gate,
+    "a failed gate's rules, a trace's run name": lambda folder: [
+        *_trace_run(folder),
+        *("--min", "precision@3=0.5", "--min", "precision@5=0.5"),
+    ],
     "a baseline's version": _baseline_version,
     "label import: the gold set's _meta.version": _label_import_version,
     "label export: --out": _label_export_out,
@@ -296,3 +300,18 @@ def test_only_the_echo_module_prints() -> None:
         and printing.search(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_a_failed_gate_says_each_rule_on_a_line_of_its_own(tmp_path: Path) -> None:
+    """The gate's error is reportgen's lines, one per rule (the quickstart quotes them);
+    a line break inside a rule's text (a trace's run name) stays inside its line."""
+    args = [*_trace_run(tmp_path), "--format", "json", "--min", "precision@3=0.5"]
+    outcome = run_cli([*args, "--min", "precision@5=0.5"], cwd=tmp_path)
+    lines = outcome.stderr.splitlines()
+    start = lines.index("Error: 2 quality rules failed (the report was written):")
+    rules = lines[start + 1 : start + 3]
+    assert [rule.split(" ")[:2] for rule in rules] == [
+        ["--min", "precision@3=0.5"],
+        ["--min", "precision@5=0.5"],
+    ]
+    assert all("\\n::add-mask::" in rule for rule in rules), rules

@@ -44,6 +44,7 @@ def test_publishes_every_file_of_a_version(reports: dict[str, Path], tmp_path: P
     assert sorted(tree(published.folder)) == [
         "charts/chunkings.svg",
         *[f"charts/cutoff_{i}.svg" for i in range(5)],
+        "charts/first_gold_rank.svg",
         "charts/hit_at_k.svg",
         "charts/recall_at_k.svg",
         "index.html",

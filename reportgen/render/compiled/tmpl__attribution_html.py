@@ -1,5 +1,5 @@
 # Generated from templates/_attribution.html.j2 by scripts/make_compiled_templates.py
-KEY = '93dd33ca25840f4150171bfe2bc9000f37d21f2e05a069334dd9a45b1f3bcf97'
+KEY = 'a7f56c116e5c5b92957e5b11c78cd5e8545f884ebddc0419aec920a490ad3784'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_attribution.html.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_attribution.md.j2 by scripts/make_compiled_templates.py
-KEY = 'e02cb9e045c0ba5ba6a16ecd6d8ff41893ea5daf7c62fed8b5799e7a523efc4b'
+KEY = '6a2bc057b93d098dda003acfea37cc08d1c1aee3aee4e32277b44f9f6797b918'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_attribution.md.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_chunkings.html.j2 by scripts/make_compiled_templates.py
-KEY = 'd58e804aea340ef53ecb00c36b9d98cc6976725cba0b7f9a429ad986b6491a05'
+KEY = '352a39b6641aa97032c779387d26275afd2bf238fbfe4cf1d990aec9ff1e40b5'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_chunkings.html.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_chunkings.md.j2 by scripts/make_compiled_templates.py
-KEY = 'ef73df787d51a0e5e3e787d17a17a8958dad4ceadde46015fba46447fc1a52ca'
+KEY = '57e62e5ff7fbada16b85263bec6d8576bba58183ce78a521441da1cc979dec91'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_chunkings.md.j2'
 

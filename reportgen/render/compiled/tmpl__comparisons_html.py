@@ -1,5 +1,5 @@
 # Generated from templates/_comparisons.html.j2 by scripts/make_compiled_templates.py
-KEY = 'd96314d940418f6dd26bffb8e31373b39ed91106dd230fd2b1f3b52e62c33986'
+KEY = 'c31eda450813ee7fe581d0a9f1e41690479f9412c974da7ad5317f4b83762495'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_comparisons.html.j2'
 

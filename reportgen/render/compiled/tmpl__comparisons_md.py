@@ -1,5 +1,5 @@
 # Generated from templates/_comparisons.md.j2 by scripts/make_compiled_templates.py
-KEY = '0fd2db10e76844a0bf7afe4db3139b1d02cbe9e5f70bb48f91e531131df8fc1d'
+KEY = 'c75586fc6bd39b341e7ff7bda1e34755a67d5f67f3b14063dbb62c4dd1d647a5'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_comparisons.md.j2'
 

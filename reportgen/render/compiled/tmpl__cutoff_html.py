@@ -1,5 +1,5 @@
 # Generated from templates/_cutoff.html.j2 by scripts/make_compiled_templates.py
-KEY = 'd1b31eac9f96c03b77b770a2e4cdc20161eefc31477405d510ea522179eea4f8'
+KEY = 'c373d98b9c3fb2a7a78254c9f3c499458134816d31e8a08800f1ac52bf615427'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_cutoff.html.j2'
 

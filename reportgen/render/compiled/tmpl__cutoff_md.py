@@ -1,5 +1,5 @@
 # Generated from templates/_cutoff.md.j2 by scripts/make_compiled_templates.py
-KEY = 'bc95a4f50e1f785f111b7741d1f3169392cce3d657941ec14fbcd6fddbe56528'
+KEY = 'dbff028e1cdd554034ce5f20b9ae4c225ed2b0fbeccbc8b3d85790b298462d4b'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_cutoff.md.j2'
 

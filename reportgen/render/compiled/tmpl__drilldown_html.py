@@ -1,5 +1,5 @@
 # Generated from templates/_drilldown.html.j2 by scripts/make_compiled_templates.py
-KEY = 'bc478a0ef53111628ce0bae79a1cb622b88dcfe62d996d29700752aa056a4563'
+KEY = '5929bd387f95e4cc642f146aeefece0f3fbb1ce8b2f0d21a6a92219de86fecd7'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_drilldown.html.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_drilldown.md.j2 by scripts/make_compiled_templates.py
-KEY = '93ff83e28da2441284731439fb5c607a59d2ec42bad8d42dbe615b121ae413c7'
+KEY = '7e7b8ba6bca10efa34143f9a85880be3ba0d0388a4395a746dc459b1d2dbc587'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_drilldown.md.j2'
 

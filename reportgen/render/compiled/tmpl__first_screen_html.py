@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.html.j2 by scripts/make_compiled_templates.py
-KEY = 'f84790da5c61a14c74e49036869017cd44b36c238255b558353c7d60ec57fc67'
+KEY = '5c2b495309652e11c450cf62559a2e8d15c6027c3467df058baae87e03132e13'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.html.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_first_screen.md.j2 by scripts/make_compiled_templates.py
-KEY = '11e8893b302a6ed06671021cd93a729db733cc0b8a887b2afb42c1b82a79cf57'
+KEY = '3d8a7f3da1bd277ac4eaee660e2297be6972afcfa47b71355a74e0e78a3fb1ea'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_first_screen.md.j2'
 
@@ -20,6 +20,12 @@ def root(context, missing=missing):
         @internalcode
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'md' found.")
+    try:
+        t_2 = environment.filters['summary_text']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'summary_text' found.")
     pass
     l_0_screen = (undefined(name='first_screen') if l_0_first_screen is missing else l_0_first_screen)
     context.vars['screen'] = l_0_screen
@@ -242,7 +248,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '\n<details><summary>⚠ '
-        yield str(t_1(environment.getattr(l_1_group, 'summary')))
+        yield str(t_2(environment.getattr(l_1_group, 'summary')))
         yield '</summary>\n\n'
         for l_2_message in environment.getattr(l_1_group, 'messages'):
             _loop_vars = {}
@@ -255,4 +261,4 @@ def root(context, missing=missing):
     l_1_group = missing
 
 blocks = {}
-debug_info = '1=22&2=25&4=28&6=30&7=34&9=37&11=40&13=42&14=46&19=50&20=52&24=56&28=59&30=61&32=63&34=67&36=71&37=75&40=90&42=93&43=97&46=100&47=106&48=108&50=112&52=116&56=118&57=122&61=151&62=153&64=156&67=159&69=161&71=163&72=166&73=172&75=175&80=178&81=181&82=185&87=194&89=197&91=199&92=202&98=211&101=215&102=219&103=221&108=225&110=228&112=230&113=233&115=239&117=243&119=245&120=249'
+debug_info = '1=28&2=31&4=34&6=36&7=40&9=43&11=46&13=48&14=52&19=56&20=58&24=62&28=65&30=67&32=69&34=73&36=77&37=81&40=96&42=99&43=103&46=106&47=112&48=114&50=118&52=122&56=124&57=128&61=157&62=159&64=162&67=165&69=167&71=169&72=172&73=178&75=181&80=184&81=187&82=191&87=200&89=203&91=205&92=208&98=217&101=221&102=225&103=227&108=231&110=234&112=236&113=239&115=245&117=249&119=251&120=255'

@@ -1,5 +1,5 @@
 # Generated from templates/_hygiene.html.j2 by scripts/make_compiled_templates.py
-KEY = '54c1b0d1a7b292bf9a7e495c3b6535a47c7f90485c2ef03a99f40b855375e45b'
+KEY = '7995a2dd8b9c8163eccb7c4f7c843f1d41ced090ca5b80f8d9eee4b9df623c65'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_hygiene.html.j2'
 

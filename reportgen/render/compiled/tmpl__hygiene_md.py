@@ -1,5 +1,5 @@
 # Generated from templates/_hygiene.md.j2 by scripts/make_compiled_templates.py
-KEY = '396f1b5eb347ffcb5784b00842ab0185566a271cd9809542646282675723153f'
+KEY = '87597bbe9dbbb0517ebfab6dded15ff17904397da9b4c8224af61f3246c130fb'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_hygiene.md.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_latency.html.j2 by scripts/make_compiled_templates.py
-KEY = '2e132f94aeef2851577d6662f434fea8c82cf36a26aab5f6c2945c942d552970'
+KEY = 'be45c334656ea6d2d173073524e406888ecc6473ca1cf8b1512a5cf0aebce4a3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_latency.html.j2'
 

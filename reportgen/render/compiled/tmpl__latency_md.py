@@ -1,5 +1,5 @@
 # Generated from templates/_latency.md.j2 by scripts/make_compiled_templates.py
-KEY = 'd63d08a000b83f96c55193f69c271ff2687b0f49f755ce03178f16de3f9079e5'
+KEY = '7bf6979d079e4a684e1e2841361945242840420d9f590e83b99df05e86a1c0ed'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_latency.md.j2'
 

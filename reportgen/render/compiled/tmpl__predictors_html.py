@@ -1,5 +1,5 @@
 # Generated from templates/_predictors.html.j2 by scripts/make_compiled_templates.py
-KEY = 'cb32491f41d7dd21d90fe485f07040e517558a6c9a6171469cdbf759d7bd00a7'
+KEY = '5f929e2dfa44a5a5199826a4b899db82ec5d420c642b2eee7fbbc509808b3508'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_predictors.html.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_predictors.md.j2 by scripts/make_compiled_templates.py
-KEY = '0dcf238d70db5784e3d98552b9cc3f583290240c10e5a0bd64b5898a310d2426'
+KEY = 'd82c24078144ba5249d9a5faeff8d4c49da6529e0f810a5d8378fc52fd4be13c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_predictors.md.j2'
 

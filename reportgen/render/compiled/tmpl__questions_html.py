@@ -1,5 +1,5 @@
 # Generated from templates/_questions.html.j2 by scripts/make_compiled_templates.py
-KEY = '78fe22bca1774a329804a443e23f3ea7d84d9f522452684625a4adc6eef81b70'
+KEY = '62c5f9345be2d187ccdf1d4661ce00983fc82a0d381d506136b371dd36b2cf85'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_questions.html.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_secondary.html.j2 by scripts/make_compiled_templates.py
-KEY = '9824d0810cff8436207de4644e10b31430fb65627c8ee3d01f6f168f67c4d021'
+KEY = '5bd0b65ce39a57f1e00f0fb3a6a58eb42e0a8b6bd1d56fb37d9fce2e8a18882b'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_secondary.html.j2'
 

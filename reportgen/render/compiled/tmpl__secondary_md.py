@@ -1,5 +1,5 @@
 # Generated from templates/_secondary.md.j2 by scripts/make_compiled_templates.py
-KEY = '6abdeacc04aadacede5934faf6f44a34be56c4de07a9136213d169d462de0c5c'
+KEY = '1ca1dc8d9150bac667f5548050f0845ff852b89e242abbe761e654e3aabd1363'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_secondary.md.j2'
 

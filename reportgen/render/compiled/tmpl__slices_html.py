@@ -1,5 +1,5 @@
 # Generated from templates/_slices.html.j2 by scripts/make_compiled_templates.py
-KEY = 'b24f5e62d3d9709fc88f2ffb901351eadc619534fd68e5a87ef1e6a786b885ed'
+KEY = '75f3fc61256dc4974b0fcf9cec7748b6675d3a9bc0400e0445f1cdc578a587d0'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_slices.html.j2'
 

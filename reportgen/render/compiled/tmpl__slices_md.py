@@ -1,5 +1,5 @@
 # Generated from templates/_slices.md.j2 by scripts/make_compiled_templates.py
-KEY = '7eb43f3e38718f6131dddf52214969b0cd5b579fd507a51f1bcfa0854548832c'
+KEY = 'e22428fbc77097a2279bee128b39e41af516e7d8e5ff119f2cff3739b819bf1f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_slices.md.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_table.html.j2 by scripts/make_compiled_templates.py
-KEY = 'cf933fd9e9a0ab3f74064d9620ffdcf9f728e413c2ef57cc18ca096a8a44c8ab'
+KEY = '47e097baa21777d13d83a3b23942f002c7f6b43e6038b561927a12b1e8ba9754'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_table.html.j2'
 

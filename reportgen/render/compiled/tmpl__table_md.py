@@ -1,5 +1,5 @@
 # Generated from templates/_table.md.j2 by scripts/make_compiled_templates.py
-KEY = '69b25997dd99711df45d116cd58f20e064a732f689d5e9d7c9111d7239ca4215'
+KEY = '040584a2efc16ccc41375ce7afa614c273440483260473389768385e95216fcb'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_table.md.j2'
 

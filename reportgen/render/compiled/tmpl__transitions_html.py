@@ -1,5 +1,5 @@
 # Generated from templates/_transitions.html.j2 by scripts/make_compiled_templates.py
-KEY = '8ea0a7c20d926e752ae8e307f1ac77b512e7354a3242abdae7d87b30def8f25f'
+KEY = 'bb47182edb090ac4a55f7a3eef5b8dba3cf869159c3b9c54d33e5b2f4c01dd4e'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_transitions.html.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_transitions.md.j2 by scripts/make_compiled_templates.py
-KEY = '2677e018b09b710a874672edb2ff20e01c748677b7e897ec2661e4d3d605f11a'
+KEY = 'b6b2d3dd719f6ad121e9a432dee2887f32e42808aa09e12bb1ec281f6b8e5bb8'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_transitions.md.j2'
 

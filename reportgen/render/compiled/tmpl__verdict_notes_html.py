@@ -1,5 +1,5 @@
 # Generated from templates/_verdict_notes.html.j2 by scripts/make_compiled_templates.py
-KEY = 'c4ada1155208b33a8c160e3d643abb353739d5c6040eb35c1769de176f3ed9e9'
+KEY = 'b61c1fbc47cfc2aea068fd8a980c780162c735e02f1864eed8b26c4ae82549c1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_verdict_notes.html.j2'
 

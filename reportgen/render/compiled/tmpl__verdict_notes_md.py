@@ -1,5 +1,5 @@
 # Generated from templates/_verdict_notes.md.j2 by scripts/make_compiled_templates.py
-KEY = '624395a59adc14be716559edd5d32043a92709e4d35796acce2918e3f8227bc1'
+KEY = '232602c10294828514381b1c4c4e2c1149b9514511f47a8c81c6905fa23c65d5'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_verdict_notes.md.j2'
 

@@ -1,5 +1,5 @@
 # Generated from templates/_warning_digest.html.j2 by scripts/make_compiled_templates.py
-KEY = 'fca1b0f0737601f22559ce8e02459c71468967ff69d7fa7ec376c28f4c19852d'
+KEY = 'a9bd70b595d79ecec885764f6e2c6430592fe47a1280f611a9a99ee513efb899'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_warning_digest.html.j2'
 

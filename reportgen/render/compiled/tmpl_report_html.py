@@ -1,5 +1,5 @@
 # Generated from templates/report.html.j2 by scripts/make_compiled_templates.py
-KEY = 'b352b4e65551016d474fb9e8dae887a90ca9e7737f32cec3a80311969b58328a'
+KEY = 'c3160a01be1af57410dbccc217838b0c7bf1b6163275a0ad86b6232f814bad5d'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'report.html.j2'
 

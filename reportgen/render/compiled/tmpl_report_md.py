@@ -1,5 +1,5 @@
 # Generated from templates/report.md.j2 by scripts/make_compiled_templates.py
-KEY = '83a2b2c476d820d057d4df94f852bbf07cca315ea54b818887f65e383277abc3'
+KEY = '9040adc7e6bb12d3dc24a244b5ed993e9d78ddae99734af43f0327f245505a15'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'report.md.j2'
 

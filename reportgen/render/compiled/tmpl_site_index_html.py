@@ -1,5 +1,5 @@
 # Generated from templates/site_index.html.j2 by scripts/make_compiled_templates.py
-KEY = '8fb642af5e34f00b4f75b10a590b10c5bb9a58859b021766f3253c3137ef3f49'
+KEY = '4601586c4952ac07eeb8e47e6487721923685137838aa2589d7476a34f1a4424'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'site_index.html.j2'
 

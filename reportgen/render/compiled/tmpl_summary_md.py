@@ -1,5 +1,5 @@
 # Generated from templates/summary.md.j2 by scripts/make_compiled_templates.py
-KEY = 'ad7443612db089f1cb91d73e54f8f4d04e72302235c24ad55ab7f3dfe19d8392'
+KEY = '7b0f03a4aed2667e36d84731044ce5e29a402b9d4d80d852ed77fc1a04030a5f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'summary.md.j2'
 
@@ -74,39 +74,45 @@ def root(context, missing=missing):
         def t_3(*unused):
             raise TemplateRuntimeError("No filter named 'md' found.")
     try:
-        t_4 = environment.tests['none']
+        t_4 = environment.filters['summary_text']
     except KeyError:
         @internalcode
         def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'summary_text' found.")
+    try:
+        t_5 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield str((undefined(name='marker') if l_0_marker is missing else l_0_marker))
     yield '\n'
     def macro(l_1_where):
-        t_5 = []
+        t_6 = []
         l_1_report_url = resolve('report_url')
         if l_1_where is missing:
             l_1_where = False
         pass
         if (undefined(name='report_url') if l_1_report_url is missing else l_1_report_url):
             pass
-            t_5.extend((
+            t_6.extend((
                 '[full report](',
                 str((undefined(name='report_url') if l_1_report_url is missing else l_1_report_url)),
                 ')',
             ))
         elif l_1_where:
             pass
-            t_5.extend((
+            t_6.extend((
                 'full report: ',
                 str(t_3((undefined(name='report_place') if l_0_report_place is missing else l_0_report_place))),
             ))
         else:
             pass
-            t_5.append(
+            t_6.append(
                 'full report',
             )
-        return concat(t_5)
+        return concat(t_6)
     context.exported_vars.add('full_report')
     context.vars['full_report'] = l_0_full_report = Macro(environment, macro, 'full_report', ('where',), False, False, False, context.eval_ctx.autoescape)
     yield '### Retrieval report '
@@ -137,7 +143,7 @@ def root(context, missing=missing):
         yield str(t_3(l_1_note))
         yield '\n'
     l_1_note = missing
-    if (not t_4((undefined(name='gate_passed') if l_0_gate_passed is missing else l_0_gate_passed))):
+    if (not t_5((undefined(name='gate_passed') if l_0_gate_passed is missing else l_0_gate_passed))):
         pass
         yield '\n#### '
         yield str(t_3(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'gate'), 'title')))
@@ -454,9 +460,9 @@ def root(context, missing=missing):
     if (undefined(name='transitions') if l_0_transitions is missing else l_0_transitions):
         pass
         yield '\n<details><summary>Since the baseline, '
-        yield str(t_3(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'run')))
+        yield str(t_4(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'run')))
         yield ': '
-        yield str(t_3(context.call(environment.getattr(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'summary'), 'rstrip'), '.')))
+        yield str(t_4(context.call(environment.getattr(environment.getattr((undefined(name='transitions') if l_0_transitions is missing else l_0_transitions), 'summary'), 'rstrip'), '.')))
         yield '; the matrix and every move</summary>\n'
         yield str(context.call((undefined(name='transitions_md') if l_0_transitions_md is missing else l_0_transitions_md), '####', (undefined(name='transitions_moves') if l_0_transitions_moves is missing else l_0_transitions_moves), str_join(('in the ', context.call((undefined(name='full_report') if l_0_full_report is missing else l_0_full_report)), ))))
         yield '\n\n</details>\n'
@@ -464,7 +470,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '\n<details><summary>⚠ '
-        yield str(t_3(l_1_summary))
+        yield str(t_4(l_1_summary))
         yield '</summary>\n\n'
         for l_2_message in environment.getattr(l_1_listed, 'items'):
             _loop_vars = {}
@@ -485,7 +491,7 @@ def root(context, missing=missing):
     if (undefined(name='baseline') if l_0_baseline is missing else l_0_baseline):
         pass
         yield '\n<details><summary>Against the baseline: '
-        yield str(t_3((undefined(name='baseline_summary') if l_0_baseline_summary is missing else l_0_baseline_summary)))
+        yield str(t_4((undefined(name='baseline_summary') if l_0_baseline_summary is missing else l_0_baseline_summary)))
         yield '</summary>\n\n'
         for l_1_line in (undefined(name='baseline_facts') if l_0_baseline_facts is missing else l_0_baseline_facts):
             _loop_vars = {}
@@ -575,7 +581,7 @@ def root(context, missing=missing):
         yield '\n<details><summary>The other runs ('
         yield str(t_2(environment.getattr(environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others'), 'rows')))
         yield '): '
-        yield str(t_3((undefined(name='others_summary') if l_0_others_summary is missing else l_0_others_summary)))
+        yield str(t_4((undefined(name='others_summary') if l_0_others_summary is missing else l_0_others_summary)))
         yield '</summary>\n\n'
         l_0_table = environment.getattr((undefined(name='screen') if l_0_screen is missing else l_0_screen), 'others')
         context.vars['table'] = l_0_table
@@ -590,7 +596,7 @@ def root(context, missing=missing):
     if (undefined(name='pairs_glance') if l_0_pairs_glance is missing else l_0_pairs_glance):
         pass
         yield '\n<details><summary>The runs pair by pair: '
-        yield str(t_3((undefined(name='pairs_summary') if l_0_pairs_summary is missing else l_0_pairs_summary)))
+        yield str(t_4((undefined(name='pairs_summary') if l_0_pairs_summary is missing else l_0_pairs_summary)))
         yield '</summary>\n\n'
         l_0_table = (undefined(name='pairs_glance') if l_0_pairs_glance is missing else l_0_pairs_glance)
         context.vars['table'] = l_0_table
@@ -706,4 +712,4 @@ def root(context, missing=missing):
         yield ', and docs/measures.md.</sub>\n'
 
 blocks = {}
-debug_info = '1=81&10=83&11=111&13=113&14=131&16=135&18=138&20=141&22=145&23=149&25=152&26=155&28=159&30=162&32=164&33=168&35=171&36=174&41=179&42=181&46=185&50=188&52=190&54=192&56=196&58=200&59=204&62=219&63=222&65=226&67=250&69=253&71=255&73=258&75=260&77=263&79=265&80=273&81=279&82=283&84=296&86=299&88=301&90=305&93=314&95=317&96=321&99=324&102=328&103=332&104=334&108=338&109=341&112=345&114=348&115=352&119=355&121=358&123=360&124=364&126=376&127=379&132=384&135=388&137=392&138=398&140=401&143=405&144=409&148=430&150=433&155=446&156=452&158=455&159=459&163=461&165=465&167=467&168=471&170=474&171=477&176=483&178=486&180=488&181=492&183=495&185=498&187=500&188=503&190=510&192=512&194=517&196=521&197=523&198=529&200=532&202=534&203=536&204=542&206=545&209=547&211=550&213=554&214=556&215=562&216=565&223=571&225=574&227=578&228=581&232=588&234=591&236=593&237=596&239=603&243=605&247=608&248=612&250=614&253=622&254=626&260=631&262=636&264=645&266=653&267=657&270=666&274=669&275=671&277=673&278=677&284=682&286=686'
+debug_info = '1=87&10=89&11=117&13=119&14=137&16=141&18=144&20=147&22=151&23=155&25=158&26=161&28=165&30=168&32=170&33=174&35=177&36=180&41=185&42=187&46=191&50=194&52=196&54=198&56=202&58=206&59=210&62=225&63=228&65=232&67=256&69=259&71=261&73=264&75=266&77=269&79=271&80=279&81=285&82=289&84=302&86=305&88=307&90=311&93=320&95=323&96=327&99=330&102=334&103=338&104=340&108=344&109=347&112=351&114=354&115=358&119=361&121=364&123=366&124=370&126=382&127=385&132=390&135=394&137=398&138=404&140=407&143=411&144=415&148=436&150=439&155=452&156=458&158=461&159=465&163=467&165=471&167=473&168=477&170=480&171=483&176=489&178=492&180=494&181=498&183=501&185=504&187=506&188=509&190=516&192=518&194=523&196=527&197=529&198=535&200=538&202=540&203=542&204=548&206=551&209=553&211=556&213=560&214=562&215=568&216=571&223=577&225=580&227=584&228=587&232=594&234=597&236=599&237=602&239=609&243=611&247=614&248=618&250=620&253=628&254=632&260=637&262=642&264=651&266=659&267=663&270=672&274=675&275=677&277=679&278=683&284=688&286=692'
