@@ -89,8 +89,9 @@ def sections(report: Report) -> list[tuple[str, str]]:
         ("curves", "Curves over k"),
         ("kinds", f"By kind, top {report['context_k']}"),
     ]
-    if predictors_view(report, {}) is not None:
-        listed.append((PREDICTORS_ANCHOR, PREDICTORS_TITLE))
+    predicted = predictors_view(report, {})
+    if predicted is not None:  # the section's own title, which names the judged run
+        listed.append((PREDICTORS_ANCHOR, f"{PREDICTORS_TITLE} ({predicted.run})"))
     listed.append(("cutoff", CUTOFF_TITLE))
     if report.get("chunkings"):
         listed.append((CHUNKINGS_ANCHOR, "Chunkings"))
