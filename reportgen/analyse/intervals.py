@@ -31,7 +31,8 @@ def _is_binary(key: str) -> bool:
     return key.split("@")[0] in BINARY
 
 
-def _wilson(n: float, p: float) -> tuple[float, float]:
+def wilson_score(n: float, p: float) -> tuple[float, float]:
+    """Wilson's 95% score interval of a share p of n, unclipped."""
     denominator = 1 + Z**2 / n
     centre = (p + Z**2 / (2 * n)) / denominator
     half = Z / denominator * math.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2))
@@ -76,5 +77,5 @@ def interval(
     if n < 2 or mean is None:
         return None
     if _is_binary(key):
-        return _wilson(n, mean)
+        return wilson_score(n, mean)
     return _normal(key, n, mean, std or 0.0)

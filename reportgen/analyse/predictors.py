@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from reportgen.analyse.attribution import Attribution, CellSummary
-from reportgen.analyse.intervals import Z
+from reportgen.analyse.intervals import Z, wilson_score
 from reportgen.core.model import UNLABELLED_KIND, GoldSet, Run
 from reportgen.measure.measures import CUTOFF_MEASURES
 from reportgen.measure.scoring import Evaluation
@@ -152,11 +152,8 @@ def wilson(successes: int, n: int) -> tuple[float, float] | None:
     """Wilson's 95% score interval for ``successes`` out of ``n`` (None when n = 0)."""
     if n == 0:
         return None
-    p = successes / n
-    denominator = 1 + Z**2 / n
-    centre = (p + Z**2 / (2 * n)) / denominator
-    half = Z / denominator * math.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2))
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    low, high = wilson_score(n, successes / n)
+    return max(low, 0.0), min(high, 1.0)
 
 
 def first_gold_ranks(gold: GoldSet, run: Run, k: int, threshold: int) -> pl.LazyFrame:
