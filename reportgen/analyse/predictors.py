@@ -23,11 +23,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
 import polars as pl
 
 from reportgen.analyse.attribution import Attribution, CellSummary
-from reportgen.analyse.intervals import Z, wilson_score
+from reportgen.analyse.intervals import wilson_score
 from reportgen.core.model import UNLABELLED_KIND, GoldSet, Run
 from reportgen.measure.measures import CUTOFF_MEASURES
 from reportgen.measure.scoring import Evaluation
@@ -47,8 +46,6 @@ BOOTSTRAP_QUESTIONS = 2_000
 interval, which the bootstrap's approaches there (a measure of 10,000 distinct values
 took 1.6 s per measure to resample 2,000 times at 10,000 questions; DeLong takes 1 ms)."""
 IntervalMethod = Literal["bootstrap", "delong"]
-_CHUNK = 250
-"""Resamples drawn at once: a (250, distinct values) matrix stays a few MB."""
 
 
 @dataclass(frozen=True)
@@ -226,113 +223,11 @@ def rank_table(counts: RankCounts, k: int) -> RankTable:
     return RankTable(rows, trend)
 
 
-def _levels(values: np.ndarray, correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per distinct value (ascending): how many right and how many wrong answers hold it."""
-    _, level = np.unique(values, return_inverse=True)
-    size = int(level.max()) + 1 if level.size else 0
-    return (
-        np.bincount(level[correct], minlength=size),
-        np.bincount(level[~correct], minlength=size),
-    )
-
-
-def _auc_of(right: np.ndarray, wrong: np.ndarray) -> np.ndarray:
-    """AUC from counts per level (last axis): each right answer beats the wrong ones
-    below its level and ties half of those at it. Rows are resamples."""
-    below = np.cumsum(wrong, axis=-1) - wrong
-    pairs = right.sum(axis=-1) * wrong.sum(axis=-1)
-    return np.asarray((right * (below + 0.5 * wrong)).sum(axis=-1) / pairs, dtype=np.float64)
-
-
-def auc(values: np.ndarray, correct: np.ndarray) -> float | None:
-    """P(value of a right answer > value of a wrong one) + half P(equal); None when the
-    answers are all right or all wrong."""
-    right, wrong = _levels(values, correct)
-    if not right.sum() or not wrong.sum():
-        return None
-    return float(_auc_of(right, wrong))
-
-
-def _percentiles(draws: np.ndarray) -> tuple[float, float] | None:
-    kept = draws[~np.isnan(draws)]
-    if not kept.size:
-        return None
-    tail = (1 - LEVEL) / 2
-    low, high = np.quantile(kept, [tail, 1 - tail])
-    return float(low), float(high)
-
-
-MULTINOMIAL_LEVELS = 64
-"""Up to this many distinct values, a resample draws each group's counts per value (a
-multinomial: cheap for hit, recall, MRR at k); above, it draws questions (nDCG, AP and
-span measures take thousands of values, where the multinomial took 6 s at 10,000
-questions and this 0.3 s). Both draw the same bootstrap distribution."""
-
-
-def _resampled_aucs(
-    right: np.ndarray, wrong: np.ndarray, size: int, generator: np.random.Generator
-) -> np.ndarray:
-    """``size`` bootstrap AUCs from the counts per level of each group."""
-    n_right, n_wrong = int(right.sum()), int(wrong.sum())
-    if right.size <= MULTINOMIAL_LEVELS:
-        drawn_right = generator.multinomial(n_right, right / n_right, size=size)
-        drawn_wrong = generator.multinomial(n_wrong, wrong / n_wrong, size=size)
-        return _auc_of(drawn_right, drawn_wrong)
-    levels = right.size
-    right_levels = np.repeat(np.arange(levels, dtype=np.int32), right)
-    wrong_levels = np.repeat(np.arange(levels, dtype=np.int32), wrong)
-    picked = wrong_levels[generator.integers(0, n_wrong, (size, n_wrong), dtype=np.int32)]
-    picked += (np.arange(size, dtype=np.int32) * levels)[:, None]
-    drawn_wrong = np.bincount(picked.ravel(), minlength=size * levels).astype(np.int32)
-    drawn_wrong = drawn_wrong.reshape(size, levels)
-    # twice the wins: each right answer beats the wrong ones below its level (2 each) and
-    # ties those at it (1 each); integers, halved once at the end
-    doubled = 2 * np.cumsum(drawn_wrong, axis=1, dtype=np.int32) - drawn_wrong
-    right_picked = right_levels[generator.integers(0, n_right, (size, n_right), dtype=np.int32)]
-    wins = np.take_along_axis(doubled, right_picked, axis=1).sum(axis=1, dtype=np.int64)
-    return np.asarray(wins / (2 * n_right * n_wrong), dtype=np.float64)
-
-
-def auc_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, float] | None:
-    """The percentile bootstrap interval of the AUC, resampling the right and the wrong
-    answers separately (their counts stay fixed, so every resample has both)."""
-    right, wrong = _levels(values, correct)
-    if not right.sum() or not wrong.sum():
-        return None
-    generator = np.random.default_rng(SEED)
-    draws = [
-        _resampled_aucs(right, wrong, min(_CHUNK, RESAMPLES - start), generator)
-        for start in range(0, RESAMPLES, _CHUNK)
-    ]
-    return _percentiles(np.concatenate(draws))
-
-
-def delong_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, float] | None:
-    """DeLong's 95% normal interval of the AUC (ties counted half), clipped to [0, 1].
-
-    Each right answer's share of wrong ones it beats (V10) and each wrong answer's share
-    of right ones beating it (V01) give Var = var(V10) / n_right + var(V01) / n_wrong
-    (DeLong, DeLong & Clarke-Pearson 1988), read here off the counts per distinct value.
-    """
-    right, wrong = _levels(values, correct)
-    n_right, n_wrong = int(right.sum()), int(wrong.sum())
-    if n_right < 2 or n_wrong < 2:
-        return None
-    estimate = float(_auc_of(right, wrong))
-    beats = (np.cumsum(wrong) - wrong + 0.5 * wrong) / n_wrong
-    beaten = (n_right - np.cumsum(right) + 0.5 * right) / n_right
-    spread_right = float((right * (beats - estimate) ** 2).sum()) / (n_right - 1)
-    spread_wrong = float((wrong * (beaten - estimate) ** 2).sum()) / (n_wrong - 1)
-    half = Z * math.sqrt(spread_right / n_right + spread_wrong / n_wrong)
-    return max(estimate - half, 0.0), min(estimate + half, 1.0)
-
-
 def associate(questions: pl.DataFrame, key: str) -> Association:
     """The AUC of ``key`` against the verdict over the questions with a value for it."""
-    values = questions.get_column(key).cast(pl.Float64).to_numpy()
-    valued = ~np.isnan(values)  # a null (a span measure without evidence) reads as NaN
-    values = values[valued]
-    correct = questions.get_column("correct").to_numpy().astype(bool)[valued]
+    from reportgen.analyse import auc
+
+    values, correct = auc.valued(questions, key)
     right = int(correct.sum())
     wrong = int(correct.size - right)
     if not right or not wrong:
@@ -345,28 +240,12 @@ def associate(questions: pl.DataFrame, key: str) -> Association:
         )
         return Association(correct.size, right, wrong, None, None, reason)
     if correct.size <= BOOTSTRAP_QUESTIONS:
-        interval = auc_interval(values, correct)
-        return Association(correct.size, right, wrong, auc(values, correct), interval)
-    interval = delong_interval(values, correct)
+        interval = auc.auc_interval(values, correct)
+        return Association(correct.size, right, wrong, auc.auc(values, correct), interval)
+    interval = auc.delong_interval(values, correct)
     return Association(
-        correct.size, right, wrong, auc(values, correct), interval, interval_method="delong"
+        correct.size, right, wrong, auc.auc(values, correct), interval, interval_method="delong"
     )
-
-
-def _headroom_draws(counts: dict[str, int], size: int) -> np.ndarray:
-    """Resampled cells: rows (retrieved_correct, retrieved_wrong, missed_correct,
-    missed_wrong), the questions of the cells drawn with replacement."""
-    n = sum(counts.values())
-    shares = (
-        np.array(
-            [
-                counts[c]
-                for c in ("retrieved_correct", "retrieved_wrong", "missed_correct", "missed_wrong")
-            ]
-        )
-        / n
-    )
-    return np.random.default_rng(SEED).multinomial(n, shares, size=size).astype(np.float64)
 
 
 def headroom(summary: CellSummary) -> HeadroomPair:
@@ -379,17 +258,18 @@ def headroom(summary: CellSummary) -> HeadroomPair:
     if not n:
         empty = Headroom(0, None, None, None, None, reason="no question has a verdict")
         return HeadroomPair(0, None, empty, empty)
-    cells = _headroom_draws(counts, RESAMPLES)
-    rc, rw, mc, mw = cells.T
-    with np.errstate(invalid="ignore", divide="ignore"):
-        retrieval_draws = mw * rc / (rc + rw)
+    from reportgen.analyse import auc
+
+    cells = auc.headroom_draws(counts, RESAMPLES)
+    rc, rw, mc, _ = cells.T
+    retrieval_draws = auc.retrieval_draws(cells)
     generation_draws = rw
     generation = Headroom(
         found_wrong,
         float(found_wrong),
-        _percentiles(generation_draws),
+        auc.percentiles(generation_draws),
         (right + found_wrong) / n,
-        _percentiles((rc + mc + generation_draws) / n),
+        auc.percentiles((rc + mc + generation_draws) / n),
     )
     if not found_right + found_wrong:
         retrieval = Headroom(
@@ -405,9 +285,9 @@ def headroom(summary: CellSummary) -> HeadroomPair:
         retrieval = Headroom(
             missed_wrong,
             missed_wrong * rate,
-            _percentiles(retrieval_draws),
+            auc.percentiles(retrieval_draws),
             (right + missed_wrong * rate) / n,
-            _percentiles((rc + mc + retrieval_draws) / n),
+            auc.percentiles((rc + mc + retrieval_draws) / n),
             rate=rate,
         )
     return HeadroomPair(n, summary.pass_rate, retrieval, generation)

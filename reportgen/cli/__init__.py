@@ -9,6 +9,7 @@ traceback unless --debug (cli/errors.py).
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterable, Iterator, MutableMapping
 from importlib import import_module
 
 import click
@@ -39,15 +40,43 @@ def cli(debug: bool) -> None:
     """
 
 
-def _register(name: str) -> None:
+class Commands(MutableMapping[str, click.Command]):
+    """The group's commands, each module imported when its command is first looked up:
+    `reportgen report` never loads `publish` or `label` (Click asks the group's mapping
+    for the one command it runs; --help and the docs walk them all)."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._loaded: dict[str, click.Command | None] = dict.fromkeys(names)
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._loaded:
+            raise KeyError(name)
+        found = self._loaded[name]
+        if found is None:
+            found = self._loaded[name] = _imported(name)
+        return found
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded)
+
+    def __len__(self) -> int:
+        return len(self._loaded)
+
+
+def _imported(name: str) -> click.Command:
     command = getattr(import_module(f"reportgen.cli.{name}"), name)
     if not isinstance(command, ReportgenCommand | ReportgenGroup):
         raise TypeError(f"reportgen.cli.{name}.{name} is not a command made with @command")
-    cli.add_command(command)
+    return command
 
 
-for _name in COMMANDS:
-    _register(_name)
+cli.commands = Commands(COMMANDS)
 
 
 def main() -> None:

@@ -103,7 +103,7 @@ def test_cli_report_json(tmp_path: Path) -> None:
 
 
 def test_the_auc_unrounded_equals_mann_whitney(tmp_path: Path) -> None:
-    from reportgen.analyse.predictors import auc
+    from reportgen.analyse.auc import auc
 
     gold, run, verdicts, known = build(tmp_path, seed=7)
     qids = sorted(known["rank"])

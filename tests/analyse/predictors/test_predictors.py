@@ -15,13 +15,11 @@ import pytest
 from scipy import stats
 
 from reportgen.analyse.attribution import CellSummary
+from reportgen.analyse.auc import auc, auc_interval, delong_interval
 from reportgen.analyse.predictors import (
     BOOTSTRAP_QUESTIONS,
     associate,
-    auc,
-    auc_interval,
     cochran_armitage,
-    delong_interval,
     headroom,
     rank_table,
     wilson,

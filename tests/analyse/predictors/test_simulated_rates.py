@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reportgen.analyse.predictors import ALPHA, auc_interval, cochran_armitage
+from reportgen.analyse.auc import auc_interval
+from reportgen.analyse.predictors import ALPHA, cochran_armitage
 
 pytestmark = pytest.mark.slow
 
