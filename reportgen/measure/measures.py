@@ -260,12 +260,12 @@ def read_run(run: Run, judged: Judged) -> Returned:
     judged_rows = run.results.select("qid", "chunk_id", "rank").filter(
         pl.col("chunk_id").is_in(judged_ids)
     )
-    gold_ids = pl.lit(judged.positive.get_column("chunk_id")).implode()
-    return Returned(
-        retrieved=_retrieved(run),
-        gold_rows=judged_rows.filter(pl.col("chunk_id").is_in(gold_ids)),
-        judged_rows=judged_rows,
-    )
+    if judged.positive.height == judged.judgments.height:  # no grade 0: the same rows
+        gold_rows = judged_rows
+    else:
+        gold_ids = pl.lit(judged.positive.get_column("chunk_id")).implode()
+        gold_rows = judged_rows.filter(pl.col("chunk_id").is_in(gold_ids))
+    return Returned(retrieved=_retrieved(run), gold_rows=gold_rows, judged_rows=judged_rows)
 
 
 def _retrieved(run: Run) -> pl.DataFrame:
