@@ -69,11 +69,7 @@ def rank_rows(path: Path, rows: RunRows) -> tuple[pl.DataFrame, int]:
         # ranks rising strictly within each question's block cannot repeat
         _check_ranks(path, frame, repeats_possible=not in_order)
     if not in_order:
-        frame = frame.with_row_index("_seq").with_columns(
-            pl.col("_seq").min().over("qid").alias("_q")
-        )
-        by = {"rank": ["rank"], "score": ["score", "chunk_id"], "list": ["_seq"]}[rows.order]
-        frame = frame.sort(["_q", *by], descending=[False] + [rows.order == "score"] * len(by))
+        frame = _ordered(frame, rows.order, one_block_each=survey["blocks"] == survey["questions"])
     frame = frame.with_columns(block_positions().alias("rank"))
     total = frame.height
     distinct = _distinct_pairs(frame)
@@ -83,6 +79,30 @@ def rank_rows(path: Path, rows: RunRows) -> tuple[pl.DataFrame, int]:
             frame = frame.with_columns(block_positions().alias("rank"))
     results = frame.select(RESULTS_SCHEMA.names()).cast(RESULTS_SCHEMA)
     return results, total - distinct
+
+
+def _ordered(frame: pl.DataFrame, order: Order, one_block_each: bool) -> pl.DataFrame:
+    """The rows sorted into ranking order, questions in the order they first appear.
+
+    Each question already one block (most files: grouped, not yet sorted within) is
+    numbered by a running count of block starts instead of a window over hashed ids.
+    Scores are sorted as numbers first; the chunk-id tie-break (a string key, a third of
+    the sort's cost) is added only when two results of a question share a score.
+    """
+    if one_block_each:
+        frame = frame.with_columns(pl.col("_new").cum_sum().alias("_q"))
+    else:
+        frame = frame.with_row_index("_q").with_columns(pl.col("_q").min().over("qid"))
+    if order == "list":
+        return frame.with_row_index("_seq").sort("_q", "_seq")
+    if order == "rank":
+        return frame.sort("_q", "rank")
+    by_score = frame.sort(["_q", "score"], descending=[False, True])
+    score = pl.col("score")
+    tied = (pl.col("_q") == pl.col("_q").shift(1)) & score.eq_missing(score.shift(1))
+    if not by_score.select(tied.any()).item():
+        return by_score
+    return frame.sort(["_q", "score", "chunk_id"], descending=[False, True, True])
 
 
 _NEW_QUESTION = block_starts().alias("_new")
