@@ -2,32 +2,26 @@
 
     python scripts/make_compiled_templates.py
 
-Run after editing a template (tests/render/test_precompiled.py fails until then; the
-output is the same either way, only slower). The modules are generated files: commit
-them apart, in a commit whose message starts with "Regenerate:".
+The folder is generated, and git-ignored: the wheel's build (hatch_build.py) writes it
+into the wheel, and an editable install (``pip install -e .``) into the source tree. Run
+this after editing a template in an editable checkout to have the modules current again;
+until then the edited template is compiled from its source at every run (its module's
+key no longer matches), with the same output, only slower. Both this script and the
+build call the same function, ``write_compiled``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from reportgen.render.pages import environment
-from reportgen.render.precompiled import compiled_source, module_name
+from reportgen.render.precompiled import write_compiled
+from reportgen.render.templating import environment
 
 OUT = Path(__file__).resolve().parents[1] / "reportgen" / "render" / "compiled"
 
 
 def main() -> None:
-    env = environment()
-    names = env.list_templates(filter_func=lambda name: name.endswith(".j2"))
-    OUT.mkdir(exist_ok=True)
-    for stale in OUT.glob("tmpl_*.py"):
-        stale.unlink()
-    (OUT / "__init__.py").write_text(
-        '"""Templates compiled by scripts/make_compiled_templates.py: generated, do not edit."""\n'
-    )
-    for name in names:
-        (OUT / f"{module_name(name)}.py").write_text(compiled_source(env, name))
+    names = write_compiled(environment(), OUT)
     print(f"{len(names)} templates compiled into {OUT}")
 
 
