@@ -256,14 +256,16 @@ class Returned:
 def read_run(run: Run, judged: Judged) -> Returned:
     """The two passes over a run's rows that everything else is computed from: one
     counts each question's results, one keeps the rows of judged chunks."""
-    judged_ids = pl.lit(judged.judgments.get_column("chunk_id")).implode()
+    # distinct first: is_in builds its set from the list, and where questions share chunk
+    # ids (a pool of a few thousand) the judgments repeat each id hundreds of times
+    judged_ids = pl.lit(judged.judgments.get_column("chunk_id").unique()).implode()
     judged_rows = run.results.select("qid", "chunk_id", "rank").filter(
         pl.col("chunk_id").is_in(judged_ids)
     )
     if judged.positive.height == judged.judgments.height:  # no grade 0: the same rows
         gold_rows = judged_rows
     else:
-        gold_ids = pl.lit(judged.positive.get_column("chunk_id")).implode()
+        gold_ids = pl.lit(judged.positive.get_column("chunk_id").unique()).implode()
         gold_rows = judged_rows.filter(pl.col("chunk_id").is_in(gold_ids))
     return Returned(retrieved=_retrieved(run), gold_rows=gold_rows, judged_rows=judged_rows)
 

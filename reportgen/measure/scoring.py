@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import weakref
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -406,6 +407,20 @@ def _ties_warning(name: str, ties: dict[int, list[str]]) -> ReportWarning:
     )
 
 
+_LAST_JUDGED: list[tuple[weakref.ref[GoldSet], tuple[int, ...], int, Judged]] = []
+
+
+def _judged(gold: GoldSet, ks: Sequence[int], threshold: int) -> Judged:
+    """:func:`judge`, once per gold set and cutoffs: a notebook's calls pass the same gold
+    set object again (load/inputs/remembered.py), and its ideal DCGs do not change."""
+    for known, known_ks, known_threshold, found in _LAST_JUDGED:
+        if known() is gold and known_ks == tuple(ks) and known_threshold == threshold:
+            return found
+    found = judge(gold, ks, threshold)
+    _LAST_JUDGED[:] = [*_LAST_JUDGED[-1:], (weakref.ref(gold), tuple(ks), threshold, found)]
+    return found
+
+
 def evaluate(
     gold: GoldSet,
     runs: Sequence[Run],
@@ -428,7 +443,7 @@ def evaluate(
             "pass at least one run file after the gold set, or a trace file as the gold set",
         )
     measuring = track(runs, "Measuring", lambda run: run.name)
-    gold_side = judge(gold, settings.ks, settings.threshold)
+    gold_side = _judged(gold, settings.ks, settings.threshold)
     refuse_unmapped_evidence(gold, [run.name for run in runs], chunkings)
     scored = tuple(score_run(gold, run, settings, gold_side, chunkings) for run in measuring)
     for result in scored:

@@ -31,6 +31,7 @@ from reportgen.load.formats.vocabulary import CHUNK_COLUMNS, ID_KEYS
 from reportgen.load.inputs.gold import gold_set, load_gold, parsed_records, parsed_rows
 from reportgen.load.inputs.qrels import judged_frames
 from reportgen.load.inputs.ranking import rank_rows
+from reportgen.load.inputs.remembered import GOLD_FRAMES, RUN_FRAMES
 from reportgen.load.inputs.runs import listed_rows, load_run, scored_rows, table_rows
 from reportgen.load.inputs.trials import verdict_trials
 from reportgen.load.inputs.verdicts import load_verdicts, verdict_records
@@ -214,6 +215,28 @@ def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and value != value)
 
 
+def _gold_from_frame(value: Any, parameter: str) -> GoldSet:
+    """A gold set from the rows of a Polars or pandas DataFrame."""
+    where = _rows_of(parameter, is_pandas(value))
+    with located(where):
+        frame = polars_frame(value, parameter)
+    if frame.height == 0:
+        raise _empty(parameter, "questions")
+    frame, listed = _list_fields(frame)
+    header = [name.strip().lower() for name in frame.columns]
+    frame = _whole_grades(frame, optional_column(header, ("grade",)))
+    with located(where):
+        _refuse_nested(frame, parameter)
+        judged = None if listed else _judgment_rows(frame, header)
+        if judged is not None:
+            return gold_set(Path(parameter), *judged_frames(Path(parameter), judged))
+        texts = frame.select(pl.all().cast(pl.String).fill_null(""))
+        rows = ((line, list(row)) for line, row in enumerate(texts.iter_rows(), start=2))
+        parsed = parsed_rows(Path(parameter), header, rows)
+        parsed.attributes.extend(listed)
+        return gold_set(Path(parameter), *parsed.frames(), parsed)
+
+
 def _empty(label: str, what: str) -> InputError:
     return InputError(label, f"no {what}", f"pass at least one {what[:-1]}")
 
@@ -232,25 +255,10 @@ def gold_from(value: Any, parameter: str = "gold", unanswerable: Sequence[Any] =
         )
     if is_path(value):
         return load_gold(value)
+    if isinstance(value, pl.DataFrame):  # one equal to a frame read lately: what it gave
+        return GOLD_FRAMES.read(value, parameter, lambda: _gold_from_frame(value, parameter))
     if is_frame(value):
-        where = _rows_of(parameter, is_pandas(value))
-        with located(where):
-            frame = polars_frame(value, parameter)
-        if frame.height == 0:
-            raise _empty(parameter, "questions")
-        frame, listed = _list_fields(frame)
-        header = [name.strip().lower() for name in frame.columns]
-        frame = _whole_grades(frame, optional_column(header, ("grade",)))
-        with located(where):
-            _refuse_nested(frame, parameter)
-            judged = None if listed else _judgment_rows(frame, header)
-            if judged is not None:
-                return gold_set(Path(parameter), *judged_frames(Path(parameter), judged))
-            texts = frame.select(pl.all().cast(pl.String).fill_null(""))
-            rows = ((line, list(row)) for line, row in enumerate(texts.iter_rows(), start=2))
-            parsed = parsed_rows(Path(parameter), header, rows)
-            parsed.attributes.extend(listed)
-            return gold_set(Path(parameter), *parsed.frames(), parsed)
+        return _gold_from_frame(value, parameter)
     if isinstance(value, Mapping):
         none = _unanswerable_ids(unanswerable, value, parameter)
         if not value and not none:
@@ -495,9 +503,16 @@ def runs_from(value: Any, parameter: str = "runs") -> list[Run]:
 
 
 def run_from(value: Any, name: str | None, label: str) -> Run:
-    """One run; ``name`` None takes the file's name, as the CLI does."""
+    """One run; ``name`` None takes the file's name, as the CLI does. A Polars DataFrame
+    equal to one read lately gives the same Run again (remembered.py)."""
     if is_path(value):
         return load_run(value, name=name)
+    if isinstance(value, pl.DataFrame):
+        return RUN_FRAMES.read(value, (name, label), lambda: _run_from(value, name, label))
+    return _run_from(value, name, label)
+
+
+def _run_from(value: Any, name: str | None, label: str) -> Run:
     path = Path(label)
     if is_frame(value):
         where = _rows_of(label, is_pandas(value))
