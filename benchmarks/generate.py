@@ -139,6 +139,78 @@ def generate(
     return Inputs(qrels, tuple(paths))
 
 
+@dataclass(frozen=True)
+class PoolInputs:
+    qrels: Path
+    run: Path
+    gold_parquet: Path
+    run_parquet: Path
+
+
+def pool_inputs(
+    folder: Path, questions: int, depth: int, pool: int, relevant: int, graded: bool = False
+) -> PoolInputs:
+    """The held-out checks' shape: ids like ``q17`` and ``d45`` (questions written in
+    numeric order, which is not the ids' sort order), every question's chunks drawn from
+    one pool of ``pool`` ids that all questions share, ``relevant`` of them judged
+    relevant (grade 1, or 1-3 when ``graded``), random scores. The TREC run lists each
+    question best first; the Parquet run (what a notebook holds) keeps the drawn order."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{questions}x{depth}-pool{pool}-rel{relevant}{'-graded' if graded else ''}"
+    made = PoolInputs(
+        folder / f"qrels-{stem}.txt",
+        folder / f"run-{stem}.trec",
+        folder / f"gold-{stem}.parquet",
+        folder / f"run-{stem}.parquet",
+    )
+    if all(path.exists() for path in (made.qrels, made.run, made.gold_parquet, made.run_parquet)):
+        return made
+    rng = np.random.default_rng([SEED, pool, relevant])
+    drawn = rng.permuted(np.tile(np.arange(pool), (questions, 1)), axis=1)
+    qid = pl.format("q{}", pl.col("q"))
+    run = pl.DataFrame(
+        {
+            "q": np.repeat(np.arange(questions), depth),
+            "d": drawn[:, :depth].ravel(),
+            # a shuffled rank plus jitter under half a step: distinct within a question
+            # even as 32-bit floats (pytrec_eval's scores), in random order
+            "score": np.round(
+                (
+                    rng.permuted(np.tile(np.arange(depth), (questions, 1)), axis=1).ravel()
+                    + 0.5 * rng.random(questions * depth)
+                    + 1
+                )
+                / (depth + 1),
+                6,
+            ),
+        }
+    ).select(qid.alias("qid"), pl.format("d{}", "d").alias("chunk_id"), "score")
+    run.write_parquet(made.run_parquet)
+    ranked = run.with_row_index("_order").sort(
+        pl.col("_order") // depth, "score", "chunk_id", descending=[False, True, True]
+    )
+    ranked.select(
+        "qid",
+        pl.lit("Q0").alias("q0"),
+        "chunk_id",
+        pl.int_range(1, pl.len() + 1).over(pl.col("_order") // depth).alias("rank"),
+        "score",
+        pl.lit("pool").alias("tag"),
+    ).write_csv(made.run, separator=" ", include_header=False)
+    relevant_ids = rng.permuted(drawn, axis=1)[:, :relevant]
+    grades = rng.choice([1, 2, 3], size=questions * relevant) if graded else 1
+    gold = pl.DataFrame(
+        {"q": np.repeat(np.arange(questions), relevant), "d": relevant_ids.ravel()}
+    ).select(
+        qid.alias("qid"), pl.format("d{}", "d").alias("chunk_id"), pl.lit(grades).alias("grade")
+    )
+    gold.write_parquet(made.gold_parquet)
+    gold.select("qid", pl.lit("0").alias("iter"), "chunk_id", "grade").write_csv(
+        made.qrels, separator=" ", include_header=False
+    )
+    return made
+
+
 def main() -> None:
     """``python generate.py FOLDER QUESTIONS DEPTH [RUNS] [--parquet] [--gold=N]``: prints
     the paths."""

@@ -1,13 +1,15 @@
-"""One tool's warm evaluate, in a process of its own (issue #28's third set-up).
+"""One tool's warm evaluate, in a process of its own (issues #28 and #44).
 
-Usage: python warm_one.py reportgen|ranx QRELS RUN REPEAT
+Usage: python warm_one.py reportgen|ranx QRELS RUN REPEAT [GOLD.parquet RUN.parquet]
 
-reportgen: the run and the gold set as Polars DataFrames (what a notebook holds),
-``reportgen.evaluate(gold, run, k=(5, 10, 100), trec_eval=True)``. ranx: a built Qrels
-and Run (building them is not timed), ``evaluate`` of hit_rate@5, recall@5,
-precision@5, mrr@5, ndcg@10 and map@100, numba's kernels compiled. One untimed call
-first, then REPEAT timed calls. Prints JSON: each call's wall and CPU seconds (the
-process's, every thread), and the means.
+reportgen: the run and the gold set as Polars DataFrames (what a notebook holds): read
+from the TREC files, ``reportgen.evaluate(gold, run, k=(5, 10, 100), trec_eval=True)``;
+given the Parquet files, read from them and ``reportgen.evaluate(gold, run)`` with the
+default arguments. ranx: a built Qrels and Run from the TREC files (building them is not
+timed), ``evaluate`` of hit_rate@5, recall@5, precision@5, mrr@5, ndcg@10 and map@100,
+numba's kernels compiled. One untimed call first, then REPEAT timed calls on the same
+objects. Prints JSON: each call's wall and CPU seconds (the process's, every thread), and
+the means (reportgen's default cutoffs have no map@100: that one is left out).
 """
 
 from __future__ import annotations
@@ -35,6 +37,20 @@ def reportgen_call(qrels: Path, run_path: Path) -> Callable[[], dict[str, float]
     return call
 
 
+def reportgen_frames_call(gold_path: Path, run_path: Path) -> Callable[[], dict[str, float]]:
+    import polars as pl
+
+    import reportgen
+
+    gold, run = pl.read_parquet(gold_path), pl.read_parquet(run_path)
+
+    def call() -> dict[str, float]:
+        row = reportgen.evaluate(gold, run).means.row(0, named=True)
+        return {name: row[key] for name, key in MEASURES.items() if key in row}
+
+    return call
+
+
 def ranx_call(qrels_path: Path, run_path: Path) -> Callable[[], dict[str, float]]:
     from ranx import Qrels, Run, evaluate
 
@@ -49,7 +65,11 @@ def ranx_call(qrels_path: Path, run_path: Path) -> Callable[[], dict[str, float]
 
 def main() -> None:
     tool, qrels, run, repeat = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4])
-    call = {"reportgen": reportgen_call, "ranx": ranx_call}[tool](qrels, run)
+    frames = [Path(arg) for arg in sys.argv[5:7]]
+    if tool == "reportgen" and frames:
+        call = reportgen_frames_call(*frames)
+    else:
+        call = {"reportgen": reportgen_call, "ranx": ranx_call}[tool](qrels, run)
     means = call()  # the first: Polars' thread pool, numba's kernels loaded or compiled
     seconds, cpu = [], []
     for _ in range(repeat):

@@ -49,7 +49,11 @@ def fields(
 
 
 def plain_fields(
-    path: Path, names: dict[int, str], width: int, types: dict[int, pl.DataType] | None = None
+    path: Path,
+    names: dict[int, str],
+    width: int,
+    types: dict[int, pl.DataType] | None = None,
+    exact: bool = True,
 ) -> pl.DataFrame | None:
     """The common case of :func:`fields`, read by Polars' CSV reader: much faster.
 
@@ -64,18 +68,22 @@ def plain_fields(
     parse sends it back to reading strings, so that the caller's checks meet the same
     frame, in the same order, as without ``types``.
     """
-    # One column more than the layout: it stays null unless a line has an extra field
-    # or an empty one (two spaces in a row), which the general path handles.
+    # ``exact``: one column more than the layout, null unless a line has an extra field
+    # (or an empty one: two spaces in a row), which the general path then refuses.
+    # Otherwise the fields after the layout's are dropped as the general path ignores
+    # them (the reader cuts them: no column to fill); an empty field among the layout's
+    # still shows as a null.
     columns = [f"_{i}" for i in range(width)]
-    frame = _scan_plain(path, columns, types or {})
+    frame = _scan_plain(path, columns, types or {}, exact)
     if frame is None and types:
-        frame = _scan_plain(path, columns, {})
+        frame = _scan_plain(path, columns, {}, exact)
     if frame is None:
         return None
-    blank = pl.all_horizontal(pl.col(*columns, "_extra").is_null())
+    read = [*columns, "_extra"] if exact else columns
+    blank = pl.all_horizontal(pl.col(read).is_null())
     irregular = ~blank & (
-        pl.any_horizontal(pl.col(columns).is_null())
-        | pl.col("_extra").is_not_null()
+        pl.any_horizontal(pl.col(read[:width]).is_null())
+        | (pl.col("_extra").is_not_null() if exact else pl.lit(False))
         | pl.col("_0").str.starts_with("#")
     )
     found_blank, found_irregular = frame.select(
@@ -95,10 +103,13 @@ def plain_fields(
 
 
 def _scan_plain(
-    path: Path, columns: list[str], types: dict[int, pl.DataType]
+    path: Path, columns: list[str], types: dict[int, pl.DataType], exact: bool
 ) -> pl.DataFrame | None:
-    """The file read by the CSV reader, plus a column for an extra field; None on failure."""
+    """The file read by the CSV reader, plus a column for an extra field when ``exact``
+    (else extra fields are cut); None on failure."""
     schema = {name: types.get(i, pl.String()) for i, name in enumerate(columns)}
+    if exact:
+        schema["_extra"] = pl.String()
     try:
         return (
             pl.scan_csv(
@@ -107,8 +118,10 @@ def _scan_plain(
                 separator=" ",
                 has_header=False,
                 quote_char=None,
-                schema=pl.Schema(schema | {"_extra": pl.String()}),
+                schema=pl.Schema(schema),
                 missing_columns="insert",
+                extra_columns="raise" if exact else "ignore",
+                truncate_ragged_lines=not exact,
             )
             .with_row_index("line", offset=1)
             .collect()
@@ -130,7 +143,7 @@ def split_fields(
     Columns in ``types`` come typed from the fast path and as text from the general
     one: cast them either way.
     """
-    plain = plain_fields(path, names, width, types)
+    plain = plain_fields(path, names, width, types, exact)
     if plain is not None:
         return plain
     return fields(path, read_lines(path), names, width, exact, layout)

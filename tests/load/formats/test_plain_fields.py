@@ -111,3 +111,33 @@ def test_an_empty_field_never_shifts_the_columns(tmp_path):
     assert plain_fields(path, RUN, 6) is None
     with pytest.raises(InputError):
         load_run(path)
+
+
+RUN_REGULAR = {
+    **REGULAR,
+    "extra column": b"q1 Q0 d1 1 0.5 t x\n",
+    "extra columns after two spaces": b"q1 Q0 d1 1 0.5 t  x y\n",
+    "extra column, tab inside": b"q1 Q0 d1 1 0.5 t\tx z\n",
+}
+RUN_IRREGULAR = {name: text for name, text in IRREGULAR.items() if name != "extra column"} | {
+    "two spaces, one field too many": b"q1  Q0 d1 1 0.5 t\n",
+    "empty rank": b"q1 Q0 d1  0.5 t\n",
+}
+
+
+@pytest.mark.parametrize("content", RUN_REGULAR.values(), ids=RUN_REGULAR.keys())
+def test_a_run_line_may_have_more_fields_read_alike_both_ways(tmp_path, content):
+    """A run's layout is "at least six": the fast path cuts the fields after the sixth
+    as the general path ignores them (exact=False)."""
+    path = tmp_path / "run.trec"
+    path.write_bytes(content)
+    fast = plain_fields(path, RUN, 6, exact=False)
+    assert fast is not None
+    assert fast.to_dicts() == fields(path, read_lines(path), RUN, 6, False, LAYOUT).to_dicts()
+
+
+@pytest.mark.parametrize("content", RUN_IRREGULAR.values(), ids=RUN_IRREGULAR.keys())
+def test_an_empty_field_in_a_run_still_takes_the_general_path(tmp_path, content):
+    path = tmp_path / "run.trec"
+    path.write_bytes(content)
+    assert plain_fields(path, RUN, 6, exact=False) is None
