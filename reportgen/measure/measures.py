@@ -328,18 +328,15 @@ def per_question(
         if with_judged
         else (returned.gold_rows, judged.positive)
     )
-    found = (
-        rows.join(graded, on=["qid", "chunk_id"], how="inner")
-        # joins do not keep row order: sort right before the running count
-        .sort("qid", "rank")
+    # joins do not keep row order: sort right before the running count
+    found = rows.join(graded, on=["qid", "chunk_id"], how="inner").sort("qid", "rank")
+    if not run.in_blocks:  # a loaded run holds no chunk twice in a list already
         # A chunk repeated in one list counts once, at its first rank (SPEC.md).
-        .unique(["qid", "chunk_id"], keep="first", maintain_order=True)
-        .with_columns(is_rel=pl.col("grade") >= threshold)
-        .with_columns(
-            # relevant rows are in rank order, so their running count is |G ∩ T_rank|
-            precision_here=_running_count("is_rel") / pl.col("rank"),
-            gain=pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2),
-        )
+        found = found.unique(["qid", "chunk_id"], keep="first", maintain_order=True)
+    found = found.with_columns(is_rel=pl.col("grade") >= threshold).with_columns(
+        # relevant rows are in rank order, so their running count is |G ∩ T_rank|
+        precision_here=_running_count("is_rel") / pl.col("rank"),
+        gain=pl.col("grade").cast(pl.Float64) / (pl.col("rank") + 1).log(2),
     )
     rel = pl.col("is_rel")
     rank = pl.col("rank")

@@ -72,7 +72,7 @@ def rank_rows(path: Path, rows: RunRows) -> tuple[pl.DataFrame, int]:
         frame = _ordered(frame, rows.order, one_block_each=survey["blocks"] == survey["questions"])
     frame = frame.with_columns(block_positions().alias("rank"))
     total = frame.height
-    distinct = _distinct_pairs(frame)
+    distinct = total if survey["pair_hashes"] == total else _distinct_pairs(frame)
     if distinct < total:
         frame = frame.filter(pl.col("chunk_id").is_first_distinct().over("qid"))
         if rows.hops:
@@ -155,7 +155,14 @@ def _survey(order: Order) -> dict[str, pl.Expr]:
         "blocks": new.sum(),
         "questions": first_qid.n_unique(),
         "ordered": ordered,
+        # as many distinct hashes of (question, chunk) as rows: no pair repeats (a
+        # collision only sends the exact count below to work)
+        "pair_hashes": (qid.hash(PAIR_SEEDS[0]) ^ chunk.hash(PAIR_SEEDS[1])).n_unique(),
     }
+
+
+PAIR_SEEDS = (0x5EED_0001, 0x5EED_0002)
+"""Two seeds, so that (a, b) and (b, a) hash apart."""
 
 
 def _distinct_pairs(frame: pl.DataFrame) -> int:
