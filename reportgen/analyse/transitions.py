@@ -129,8 +129,12 @@ def top_lists(result: RunScores, k: int) -> pl.DataFrame:
     Eager: block positions in a lazy plan fail on frames of several chunks
     (measure/blocks.py); the callers join the result in their plans.
     """
-    rows = result.run.results
-    if not result.run.in_blocks:  # a loaded run is in blocks already: no 1M-row sort
+    run = result.run
+    rows = run.results
+    if run.in_blocks and not run.repeated_chunks:  # ranks are the positions 1..n
+        first = rows.filter(pl.col("rank") <= k).select("qid", "chunk_id")
+        return first.group_by("qid", maintain_order=True).agg(pl.col("chunk_id").alias("top"))
+    if not run.in_blocks:  # a loaded run is in blocks already: no 1M-row sort
         rows = rows.sort("qid", "rank").unique(
             ["qid", "chunk_id"], keep="first", maintain_order=True
         )
