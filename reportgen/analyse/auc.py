@@ -14,7 +14,6 @@ import numpy as np
 import polars as pl
 
 from reportgen.analyse.intervals import Z
-from reportgen.analyse.predictors import LEVEL, RESAMPLES, SEED
 
 _CHUNK = 250
 """Resamples drawn at once: a (250, distinct values) matrix stays a few MB."""
@@ -55,11 +54,11 @@ def auc(values: np.ndarray, correct: np.ndarray) -> float | None:
     return float(_auc_of(right, wrong))
 
 
-def percentiles(draws: np.ndarray) -> tuple[float, float] | None:
+def percentiles(draws: np.ndarray, level: float) -> tuple[float, float] | None:
     kept = draws[~np.isnan(draws)]
     if not kept.size:
         return None
-    tail = (1 - LEVEL) / 2
+    tail = (1 - level) / 2
     low, high = np.quantile(kept, [tail, 1 - tail])
     return float(low), float(high)
 
@@ -95,18 +94,20 @@ def _resampled_aucs(
     return np.asarray(wins / (2 * n_right * n_wrong), dtype=np.float64)
 
 
-def auc_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, float] | None:
+def auc_interval(
+    values: np.ndarray, correct: np.ndarray, *, resamples: int, seed: int, level: float
+) -> tuple[float, float] | None:
     """The percentile bootstrap interval of the AUC, resampling the right and the wrong
     answers separately (their counts stay fixed, so every resample has both)."""
     right, wrong = _levels(values, correct)
     if not right.sum() or not wrong.sum():
         return None
-    generator = np.random.default_rng(SEED)
+    generator = np.random.default_rng(seed)
     draws = [
-        _resampled_aucs(right, wrong, min(_CHUNK, RESAMPLES - start), generator)
-        for start in range(0, RESAMPLES, _CHUNK)
+        _resampled_aucs(right, wrong, min(_CHUNK, resamples - start), generator)
+        for start in range(0, resamples, _CHUNK)
     ]
-    return percentiles(np.concatenate(draws))
+    return percentiles(np.concatenate(draws), level)
 
 
 def delong_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, float] | None:
@@ -129,7 +130,7 @@ def delong_interval(values: np.ndarray, correct: np.ndarray) -> tuple[float, flo
     return max(estimate - half, 0.0), min(estimate + half, 1.0)
 
 
-def headroom_draws(counts: dict[str, int], size: int) -> np.ndarray:
+def headroom_draws(counts: dict[str, int], size: int, seed: int) -> np.ndarray:
     """Resampled cells: rows (retrieved_correct, retrieved_wrong, missed_correct,
     missed_wrong), the questions of the cells drawn with replacement."""
     n = sum(counts.values())
@@ -142,7 +143,7 @@ def headroom_draws(counts: dict[str, int], size: int) -> np.ndarray:
         )
         / n
     )
-    return np.random.default_rng(SEED).multinomial(n, shares, size=size).astype(np.float64)
+    return np.random.default_rng(seed).multinomial(n, shares, size=size).astype(np.float64)
 
 
 def retrieval_draws(cells: np.ndarray) -> np.ndarray:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 import polars as pl
@@ -28,6 +27,7 @@ import polars as pl
 from reportgen.analyse.attribution import Attribution, CellSummary
 from reportgen.analyse.intervals import wilson_score
 from reportgen.core.model import UNLABELLED_KIND, GoldSet, Run
+from reportgen.core.records import dataclass
 from reportgen.measure.measures import CUTOFF_MEASURES
 from reportgen.measure.scoring import Evaluation
 from reportgen.measure.spans import SPAN_MEASURES
@@ -240,7 +240,7 @@ def associate(questions: pl.DataFrame, key: str) -> Association:
         )
         return Association(correct.size, right, wrong, None, None, reason)
     if correct.size <= BOOTSTRAP_QUESTIONS:
-        interval = auc.auc_interval(values, correct)
+        interval = auc.auc_interval(values, correct, resamples=RESAMPLES, seed=SEED, level=LEVEL)
         return Association(correct.size, right, wrong, auc.auc(values, correct), interval)
     interval = auc.delong_interval(values, correct)
     return Association(
@@ -260,16 +260,16 @@ def headroom(summary: CellSummary) -> HeadroomPair:
         return HeadroomPair(0, None, empty, empty)
     from reportgen.analyse import auc
 
-    cells = auc.headroom_draws(counts, RESAMPLES)
+    cells = auc.headroom_draws(counts, RESAMPLES, SEED)
     rc, rw, mc, _ = cells.T
     retrieval_draws = auc.retrieval_draws(cells)
     generation_draws = rw
     generation = Headroom(
         found_wrong,
         float(found_wrong),
-        auc.percentiles(generation_draws),
+        auc.percentiles(generation_draws, LEVEL),
         (right + found_wrong) / n,
-        auc.percentiles((rc + mc + generation_draws) / n),
+        auc.percentiles((rc + mc + generation_draws) / n, LEVEL),
     )
     if not found_right + found_wrong:
         retrieval = Headroom(
@@ -285,9 +285,9 @@ def headroom(summary: CellSummary) -> HeadroomPair:
         retrieval = Headroom(
             missed_wrong,
             missed_wrong * rate,
-            auc.percentiles(retrieval_draws),
+            auc.percentiles(retrieval_draws, LEVEL),
             (right + missed_wrong * rate) / n,
-            auc.percentiles((rc + mc + retrieval_draws) / n),
+            auc.percentiles((rc + mc + retrieval_draws) / n, LEVEL),
             rate=rate,
         )
     return HeadroomPair(n, summary.pass_rate, retrieval, generation)

@@ -18,6 +18,9 @@ from reportgen.analyse.attribution import CellSummary
 from reportgen.analyse.auc import auc, auc_interval, delong_interval
 from reportgen.analyse.predictors import (
     BOOTSTRAP_QUESTIONS,
+    LEVEL,
+    RESAMPLES,
+    SEED,
     associate,
     cochran_armitage,
     headroom,
@@ -26,6 +29,8 @@ from reportgen.analyse.predictors import (
 )
 from reportgen.report.predictors import answers, headroom_sentence
 from tests.analyse.attribution.test_four_cells import evaluated, write_case
+
+SETTINGS = {"resamples": RESAMPLES, "seed": SEED, "level": LEVEL}
 
 
 def pairwise_auc(right: list[float], wrong: list[float]) -> float:
@@ -59,7 +64,10 @@ def test_auc_interval_is_deterministic_and_holds_the_estimate() -> None:
     generator = np.random.default_rng(3)
     values = generator.random(200)
     correct = generator.random(200) < values  # higher values pass more often
-    first, again = auc_interval(values, correct), auc_interval(values, correct)
+    first, again = (
+        auc_interval(values, correct, **SETTINGS),
+        auc_interval(values, correct, **SETTINGS),
+    )
     assert first == again and first is not None
     estimate = auc(values, correct)
     assert estimate is not None and first[0] < estimate < first[1]
@@ -206,7 +214,7 @@ def test_both_bootstrap_paths_agree_with_delong_at_many_questions() -> None:
     continuous = generator.random(1_500)
     correct = generator.random(1_500) < 0.3 + 0.4 * continuous
     for values in (continuous, np.round(continuous, 1)):
-        boot, normal = auc_interval(values, correct), delong_interval(values, correct)
+        boot, normal = auc_interval(values, correct, **SETTINGS), delong_interval(values, correct)
         assert boot is not None and normal is not None
         assert boot == pytest.approx(normal, abs=0.01)
 

@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from reportgen.analyse.auc import auc_interval
-from reportgen.analyse.predictors import ALPHA, cochran_armitage
+from reportgen.analyse.predictors import ALPHA, LEVEL, RESAMPLES, SEED, cochran_armitage
 
 pytestmark = pytest.mark.slow
 
 SETS = 2_000
+
+SETTINGS = {"resamples": RESAMPLES, "seed": SEED, "level": LEVEL}
 
 
 def _trend_rejections(pass_by_rank: list[float], seed: int) -> float:
@@ -53,6 +55,6 @@ def test_the_auc_interval_covers_the_true_auc() -> None:
         wrong = generator.choice(levels, size=40, p=p_wrong)
         values = np.concatenate([right, wrong])
         correct = np.arange(130) < 90
-        low, high = auc_interval(values, correct) or (np.nan, np.nan)
+        low, high = auc_interval(values, correct, **SETTINGS) or (np.nan, np.nan)
         covered += low <= truth <= high
     assert 0.91 <= covered / trials <= 0.98, covered / trials
