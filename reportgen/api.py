@@ -19,6 +19,7 @@ from reportgen.core.filesystem import reading, refuse_undecodable, writing
 from reportgen.core.labels import created_at
 from reportgen.core.model import ChunkMap, GoldSet, Manifest, Run, VerdictSet
 from reportgen.core.progress import track
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, ParameterError, UsageError, printable
 from reportgen.examples import demo_request as demo_request
 from reportgen.examples import example_dir as example_dir
@@ -517,7 +518,7 @@ def publish_report(
         )
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False)
 class LabelQueue(Glanceable):
     """What `reportgen label export` wrote: the queue, and how much of the pool it holds."""
 
@@ -759,7 +760,7 @@ def _unjudged_pool(
     return labelling_pool(gold_set, read.runs, settings.context_k, missed)
 
 
-@dataclasses.dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False)
 class LabelImport(Glanceable):
     """What `reportgen label import` wrote: the new gold version and what changed."""
 

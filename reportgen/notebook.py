@@ -16,7 +16,6 @@ import html
 import importlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +32,7 @@ from reportgen.analyse.trials import TrialFindings
 from reportgen.core.display import REPR_LIMIT, names
 from reportgen.core.labels import created_at
 from reportgen.core.model import UNLABELLED_KIND, ReportWarning, RetrievedRule, VerdictSet
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, ParameterError, UsageError, reworded
 from reportgen.load.inputs.memory import gold_from, runs_from, verdicts_from
 from reportgen.load.inputs.question_meta import with_question_meta

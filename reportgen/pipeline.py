@@ -11,7 +11,7 @@ import dataclasses
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from reportgen.analyse.secondary import secondary_section
 from reportgen.analyse.slices import Slicing, slicing_of
 from reportgen.core.display import Glanceable, names
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
+from reportgen.core.records import dataclass
 from reportgen.errors import GateFailed, ParameterError, rules_failed
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import measure_keys

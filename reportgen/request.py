@@ -13,7 +13,7 @@ the runs and the verdicts may be given loaded already (``reportgen.evaluate``'s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from reportgen.core.filesystem import refuse_undecodable
 from reportgen.core.git import commit_problem
 from reportgen.core.labels import check_version_label
 from reportgen.core.model import GoldSet, Run, VerdictSet
+from reportgen.core.records import dataclass
 from reportgen.errors import ParameterError, printable
 from reportgen.load import (
     GOLD_FORMATS,

@@ -16,7 +16,7 @@ their own: declined (right) or answered anyway (wrong).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 import polars as pl
@@ -24,6 +24,7 @@ import polars as pl
 from reportgen.analyse.coverage import ContextSource, by_coverage
 from reportgen.analyse.coverage import retrieved as retrieved_by
 from reportgen.core.model import GoldSet, ReportWarning, RetrievedRule, VerdictSet, examples
+from reportgen.core.records import dataclass
 from reportgen.errors import ParameterError, UsageError, case_hint
 from reportgen.measure.measures import IN_MEANS
 

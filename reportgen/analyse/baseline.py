@@ -11,7 +11,6 @@ section says how many were left out and why.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import polars as pl
@@ -26,6 +25,7 @@ from reportgen.analyse.compare import (
 )
 from reportgen.analyse.judged import judged_gap
 from reportgen.core.model import ReportWarning, fingerprint_of
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError
 from reportgen.load.previous.baseline import Baseline
 from reportgen.measure.measures import IN_MEANS, in_means

@@ -7,8 +7,7 @@ is where the judgments behind them came from (report.json's ``chunkings``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from reportgen.core.records import dataclass
 from reportgen.measure.scoring import Evaluation
 from reportgen.measure.spans import SPAN_MEASURES
 

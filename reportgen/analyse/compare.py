@@ -37,12 +37,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from reportgen.analyse.resampling import LEVEL, RESAMPLES, SEED, TOLERANCE
+from reportgen.core.records import dataclass
 from reportgen.measure.measures import MEASURES
 
 LABELS = ("better", "worse", "within noise", "too few questions")

@@ -11,11 +11,10 @@ Pure: a run's results and per-question statuses in, plain values out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import polars as pl
 
 from reportgen.core.model import Run
+from reportgen.core.records import dataclass
 from reportgen.measure.measures import IN_MEANS
 from reportgen.schema.pages import ANSWERABLE, UNANSWERABLE
 

@@ -10,12 +10,12 @@ out; the views cut and format them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import polars as pl
 
 from reportgen.analyse.attribution import Attribution
+from reportgen.core.records import dataclass
 from reportgen.measure.scoring import Evaluation, RunScores
 from reportgen.schema import Cell
 

@@ -9,7 +9,6 @@ Pure: frames in, frames, plain values and ReportWarnings out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
@@ -25,6 +24,7 @@ from reportgen.core.model import (
     empty_forbidden,
     examples,
 )
+from reportgen.core.records import dataclass
 from reportgen.errors import ParameterError, UsageError
 from reportgen.measure.scoring import Evaluation
 

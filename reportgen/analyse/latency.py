@@ -11,11 +11,11 @@ and with its namesake in the baseline, paired by question: the mean difference a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import polars as pl
 
 from reportgen.analyse.resampling import LEVEL, SEED
+from reportgen.core.records import dataclass
 from reportgen.measure.names import PERCENTILES, SUMMARY_STATISTICS, summary_key
 from reportgen.measure.scoring import Evaluation
 

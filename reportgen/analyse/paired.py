@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +24,7 @@ from reportgen.analyse.detectable import (
     normal_n_needed,
 )
 from reportgen.analyse.resampling import LEVEL, RESAMPLES, TOLERANCE
+from reportgen.core.records import dataclass
 
 BOOTSTRAP_BLOCK_CELLS = 500_000
 SIGN_FLIP_BLOCK_CELLS = 4_000_000

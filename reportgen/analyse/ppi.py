@@ -22,7 +22,6 @@ import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
@@ -44,6 +43,7 @@ from reportgen.core.model import (
     ReportWarning,
     Run,
 )
+from reportgen.core.records import dataclass
 from reportgen.errors import ParameterError, UsageError
 from reportgen.load.inputs.config import GateRules
 from reportgen.measure.measures import judge, per_question

@@ -12,9 +12,9 @@ the per-question mean of its replicates (measure/replicates.py). Here, per such 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from reportgen.core.model import ReportWarning, examples
+from reportgen.core.records import dataclass
 from reportgen.errors import UsageError
 from reportgen.measure.replicates import flaky_ids
 from reportgen.measure.scoring import Evaluation, RunScores, run_means

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, datetime
 from typing import Any
 
@@ -71,6 +71,7 @@ from reportgen.analyse.transitions import transitions
 from reportgen.analyse.trials import TrialFindings, flaky_warning, judge_trials
 from reportgen.core.labels import created_at, default_version_label
 from reportgen.core.model import Manifest, ReportWarning, VerdictSet
+from reportgen.core.records import dataclass
 from reportgen.errors import ParameterError, UsageError, closest
 from reportgen.load.inputs.config import GateRules
 from reportgen.load.inputs.spans import HOPS_RULE

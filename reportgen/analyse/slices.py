@@ -16,7 +16,7 @@ Holm family of their own, exploratory, apart from the comparisons of the whole r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import polars as pl
@@ -25,6 +25,7 @@ from reportgen.analyse.attribution import CELLS, Attribution, CellSummary
 from reportgen.analyse.compare import Side, apply_holm, compare_sides
 from reportgen.analyse.intervals import interval
 from reportgen.core.model import GoldSet, ReportWarning, examples
+from reportgen.core.records import dataclass
 from reportgen.errors import ParameterError
 from reportgen.measure.measures import in_means
 

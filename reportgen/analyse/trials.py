@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import polars as pl
 
 from reportgen.analyse.attribution import CELLS, Attribution, VerdictJoin, join_verdicts
 from reportgen.core.model import GoldSet, ReportWarning, VerdictSet, examples
+from reportgen.core.records import dataclass
 
 
 @dataclass(frozen=True)

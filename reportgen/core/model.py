@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Literal
 
 import polars as pl
+
+from reportgen.core.records import dataclass
 
 UNLABELLED_KIND = "unlabelled"
 

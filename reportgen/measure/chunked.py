@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import polars as pl
 
@@ -22,6 +22,7 @@ from reportgen.core.model import (
     Run,
     StaleEvidence,
 )
+from reportgen.core.records import dataclass
 from reportgen.errors import UsageError
 from reportgen.measure.measures import Judged, judge
 from reportgen.measure.spans import (

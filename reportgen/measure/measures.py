@@ -15,12 +15,13 @@ plus an evidence column when it reads one that is not gathered yet.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 import polars as pl
 
 from reportgen.core.model import GoldSet, Run
+from reportgen.core.records import dataclass
 from reportgen.measure.blocks import block_positions, block_starts
 from reportgen.measure.judged import hole_values, judged_counts, judged_keys, judged_values
 

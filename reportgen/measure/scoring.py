@@ -11,7 +11,7 @@ import dataclasses
 import math
 import weakref
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 
 import polars as pl
@@ -27,6 +27,7 @@ from reportgen.core.model import (
     examples,
 )
 from reportgen.core.progress import track
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, ParameterError, UsageError, case_hint
 from reportgen.measure.chunked import (
     ChunkedRun,

@@ -12,11 +12,12 @@ import base64
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from markupsafe import Markup
 
+from reportgen.core.records import dataclass
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.charts import cutoff_chart_specs
 from reportgen.render.templating import (

@@ -14,11 +14,11 @@ that do not draw Mermaid.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from reportgen.core.ci import DEFAULT_REPORT_URL
+from reportgen.core.records import dataclass
 from reportgen.render.cells import ADVICE, CELL_NAMES
 from reportgen.render.links import link_target
 from reportgen.render.pages import environment, markdown_escape

@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ import polars as pl
 
 from reportgen.analyse.ppi import AUDIT_FIELD
 from reportgen.core.model import GoldSet
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, UsageError
 from reportgen.load.formats.files import read_text
 from reportgen.load.formats.json_input import json_records

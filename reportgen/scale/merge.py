@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from reportgen.core.display import Glanceable, names
 from reportgen.core.filesystem import reading
 from reportgen.core.labels import created_at
 from reportgen.core.model import GoldSet
+from reportgen.core.records import dataclass
 from reportgen.errors import GateFailed, UsageError, rules_failed
 from reportgen.load import load_manifest
 from reportgen.load.evidence.chunkings import chunk_manifest, load_chunkings

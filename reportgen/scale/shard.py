@@ -17,7 +17,7 @@ import io
 import json
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ import polars as pl
 
 from reportgen.core.display import Glanceable, names
 from reportgen.core.model import GoldSet, VerdictSet
+from reportgen.core.records import dataclass
 from reportgen.errors import UsageError, printable
 from reportgen.load import load_gold, load_run, load_verdicts, parse_run_spec
 from reportgen.load.formats.csv_input import column, csv_rows

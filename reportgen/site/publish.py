@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from reportgen.core.git import (
     unknown_commits,
 )
 from reportgen.core.labels import created_at
+from reportgen.core.records import dataclass
 from reportgen.errors import UsageError, printable
 from reportgen.load.previous.published import FINGERPRINT_FROM, load_history, load_report_dir
 from reportgen.render.cells import CELL_NAMES

@@ -10,10 +10,12 @@ docs/cli.md is the help (scripts/make_cli_reference.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import click
+
+from reportgen.core.records import dataclass
 
 Decorator = Callable[[Any], Any]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ import polars as pl
 
 from reportgen.core.filesystem import reading
 from reportgen.core.model import EVIDENCE_SCHEMA, SPANS_SCHEMA, GoldSet, StaleEvidence
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, UsageError, printable, shortened
 from reportgen.load.formats.files import decode
 from reportgen.load.formats.json_input import fits_int64, json_type

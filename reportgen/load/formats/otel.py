@@ -24,7 +24,6 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 import polars as pl
 
 from reportgen.core.filesystem import reading
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, printable
 from reportgen.load.formats.files import BOM, polars_source, read_text
 from reportgen.load.formats.json_input import UnreadableJSON, as_number, json_type, strict_loads

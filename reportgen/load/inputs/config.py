@@ -15,10 +15,11 @@ import dataclasses
 import math
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, UsageError, closest, printable
 from reportgen.measure.names import check_measure, is_bounded
 

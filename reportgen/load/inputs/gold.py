@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from reportgen.core.model import (
     GoldSet,
     MisspeltKey,
 )
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, printable
 from reportgen.errors import closest as closest_choice
 from reportgen.load.evidence.spans import evidence_frame, evidence_items

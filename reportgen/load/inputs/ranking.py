@@ -7,13 +7,13 @@ orders each question's list, numbers positions and drops repeated chunks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 import polars as pl
 
 from reportgen.core.model import RESULTS_SCHEMA
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError
 from reportgen.load.formats.files import first_line
 from reportgen.load.formats.ids import odd_id, refuse_bad_ids, suspect_id

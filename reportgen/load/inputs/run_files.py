@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from reportgen.core.filesystem import is_file
 from reportgen.core.model import GoldSet, Run, VerdictSet
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, UsageError
 from reportgen.load.formats.vocabulary import (
     SPAN_FORMATS,

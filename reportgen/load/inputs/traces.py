@@ -14,13 +14,13 @@ One line per question::
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from reportgen.core.model import SENT_SCHEMA, VERDICTS_SCHEMA, GoldSet, Run, VerdictSet
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, printable
 from reportgen.load.formats.costs import costs_frame, record_costs
 from reportgen.load.formats.ids import json_id

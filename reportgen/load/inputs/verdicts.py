@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
 import polars as pl
 
 from reportgen.core.model import VERDICTS_SCHEMA, VerdictSet
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, ParameterError, UsageError, printable
 from reportgen.load.formats.csv_input import column, csv_rows, optional_column
 from reportgen.load.formats.ids import json_id, text_id

@@ -25,7 +25,6 @@ report.json somewhere else on the machine.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
@@ -33,6 +32,7 @@ import polars as pl
 
 from reportgen.core.filesystem import reading
 from reportgen.core.git import first_parent_chain, is_ancestor, newest_first, same_commit
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, UsageError
 from reportgen.load.formats.files import check_file
 from reportgen.load.previous.per_question import read_per_question

@@ -9,7 +9,6 @@ the key or column, never a crash inside the merge.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from reportgen.core.model import (
     VERDICTS_SCHEMA,
     ChunkMap,
 )
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, printable
 from reportgen.load.formats.json_input import json_document
 from reportgen.load.inputs.labels import JUDGMENTS_SCHEMA as JUDGE_SCHEMA

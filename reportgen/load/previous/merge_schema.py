@@ -8,12 +8,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError
 from reportgen.measure.judged import judged_keys
 from reportgen.measure.measures import measure_keys

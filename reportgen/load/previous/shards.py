@@ -8,13 +8,13 @@ printed (no report.json: the settings come from the measures and the options).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from reportgen.core.filesystem import reading
+from reportgen.core.records import dataclass
 from reportgen.errors import InputError, printable
 from reportgen.load.formats.files import check_file
 from reportgen.load.formats.json_input import json_document

@@ -8,8 +8,7 @@ screen print the same lines, in the same order (`attention_lines`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from reportgen.core.records import dataclass
 from reportgen.render.views.common import plural
 from reportgen.render.views.transitions import STATE_NAMES
 from reportgen.schema import Report

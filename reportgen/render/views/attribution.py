@@ -3,8 +3,7 @@ that says where the next week of work goes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from reportgen.core.records import dataclass
 from reportgen.render.cells import CELL_NAMES, FOCUS_CELL, advice_sentence
 from reportgen.render.views.common import Cell, Table, fmt, fmt_share, plural
 from reportgen.render.views.predictors import headroom_line

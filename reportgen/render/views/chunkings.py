@@ -8,10 +8,10 @@ puts each run at (characters sent, span recall), so the better trade is up and l
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from reportgen.core.records import dataclass
 from reportgen.render.views.common import Cell, Table, fmt, plural
 from reportgen.schema import Report
 

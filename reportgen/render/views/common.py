@@ -5,8 +5,7 @@ Numbers are formatted here, once, so HTML, Markdown and the CLI print the same t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from reportgen.core.records import dataclass
 from reportgen.schema.numbers import fmt as fmt  # the views' number format, shared with the gate
 
 IDS_INLINE = 8

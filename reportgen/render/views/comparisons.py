@@ -4,8 +4,8 @@ report["gate"]), formatted for _comparisons.html.j2 / .md.j2 and summary.md."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
+from reportgen.core.records import dataclass
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.attribution import with_stale
 from reportgen.render.views.common import Cell, Table, fmt, plural, verdict_class

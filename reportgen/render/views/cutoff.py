@@ -6,11 +6,11 @@ The scores are report.json's ``pages.top_scores``; the facts its ``cutoff`` sect
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import polars as pl
 from markupsafe import Markup
 
+from reportgen.core.records import dataclass
 from reportgen.render.charts import cutoff_stem, top_score_frame
 from reportgen.render.views.common import IDS_INLINE, Cell, Table, fmt_score, plural
 from reportgen.schema import CutoffSection, Report, ScoreRange, TopScores

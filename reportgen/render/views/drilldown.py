@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from reportgen.core.records import dataclass
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import fmt_score, plural
 from reportgen.schema import CHUNK_TEXT_KEPT, PANELS_KEPT, Report

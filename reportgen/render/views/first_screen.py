@@ -9,9 +9,8 @@ warnings, one line per severity.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from reportgen.core.model import outcome_word
+from reportgen.core.records import dataclass
 from reportgen.render.views.attention import attention
 from reportgen.render.views.attribution import AttributionView, attribution_view
 from reportgen.render.views.common import (

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from reportgen.core.records import dataclass
 from reportgen.render.views.common import fmt, listed_ids, plural
 from reportgen.schema import HygieneSection, Provenance, Report, Stale, counted
 

@@ -10,11 +10,11 @@ at the characters sent when no run has a latency, the Pareto front marked.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
+from reportgen.core.records import dataclass
 from reportgen.render.charts import trade_off_axis, trade_off_points
 from reportgen.render.views.common import Cell, Table, plural
 from reportgen.schema import Report

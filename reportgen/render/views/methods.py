@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from reportgen.core.records import dataclass
 from reportgen.render.views.common import Cell, Table, fmt, fmt_interval, plural
 from reportgen.schema import MeasureDefinition, Report, RunSection
 

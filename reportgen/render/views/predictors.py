@@ -10,11 +10,11 @@ a team gates on tracks its answers at all.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
+from reportgen.core.records import dataclass
 from reportgen.render.charts import FIRST_GOLD_RANK
 from reportgen.render.views.common import Cell, Table, fmt, fmt_interval, plural
 from reportgen.schema import Report

@@ -6,9 +6,10 @@ the pages stay small); this module words them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from reportgen.core.records import dataclass
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import IDS_SHOWN
 from reportgen.render.views.transitions import STATE_NAMES

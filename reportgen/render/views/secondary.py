@@ -4,9 +4,9 @@ human-only and with them, then how far they agree with the gold set where both g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from reportgen.core.records import dataclass
 from reportgen.render.views.common import Cell, Table, fmt, plural
 from reportgen.schema import Report
 

@@ -6,11 +6,11 @@ the pages, the slices that moved in summary.md, read from report.json's ``slices
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
+from reportgen.core.records import dataclass
 from reportgen.render.views.common import Cell, Table, fmt, fmt_interval
 from reportgen.schema import Report
 

@@ -8,9 +8,9 @@ side, gold marked, with each chunk's rank change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from reportgen.core.records import dataclass
 from reportgen.render.cells import CELL_NAMES
 from reportgen.render.views.common import IDS_INLINE, fmt, plural
 from reportgen.schema import Report

@@ -10,8 +10,8 @@ hidden behind "not significant".
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from reportgen.core.records import dataclass
 from reportgen.render.views.common import fmt, plural
 from reportgen.schema import BaselineComparison, Comparison, MeasureChange, Report
 
