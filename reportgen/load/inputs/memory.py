@@ -246,8 +246,8 @@ def gold_from(value: Any, parameter: str = "gold", unanswerable: Sequence[Any] =
             _refuse_nested(frame, parameter)
             judged = None if listed else _judgment_rows(frame, header)
             if judged is not None:
-                rows, plain = judged
-                frames = judged_frames(Path(parameter), rows, ids_checked=plain)
+                table, plain = judged
+                frames = judged_frames(Path(parameter), table, ids_checked=plain)
                 return gold_set(Path(parameter), *frames)
             texts = frame.select(pl.all().cast(pl.String).fill_null(""))
             rows = ((line, list(row)) for line, row in enumerate(texts.iter_rows(), start=2))
