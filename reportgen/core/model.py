@@ -224,10 +224,10 @@ class GoldSet:
             canonical = canonical.join(joined.rename({"joined": part}), on="qid", how="left")
             missing = pl.col(part).is_null()
             text = pl.when(missing).then(text).otherwise(text + "\x1d" + pl.col(part))
-        canonical = canonical.select("qid", text.alias("text")).sort("qid").collect()
+        texts = canonical.select("qid", text.alias("text")).sort("qid").collect()
         return {
             qid: hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-            for qid, text in canonical.iter_rows()
+            for qid, text in texts.iter_rows()
         }
 
     @cached_property
