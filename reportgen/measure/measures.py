@@ -184,8 +184,117 @@ def cutoffs(keys: Sequence[str]) -> list[int]:
     return sorted({int(key.rpartition("@")[2]) for key in keys if "@" in key})
 
 
-def _ideal_dcg(positive: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
-    """Ideal DCG@k per question: every positive grade, best first."""
+MAX_GRADES = 16
+"""Distinct positive grades up to which ideal DCGs are read off per-question counts
+(:func:`_ideal_dcg`); past that, each question's judgments are sorted
+(:func:`_sorted_ideal_dcg`)."""
+
+
+def _ideal_dcg(counts: pl.DataFrame, grades: Sequence[int], ks: Sequence[int]) -> pl.DataFrame:
+    """Ideal DCG@k per question from how many positive judgments of each grade it has:
+    ``counts`` holds qid and ``_n{j}``, the count of ``grades[j]`` (grades best first).
+
+    A question's ideal list is its grades best first, so it is known by where each
+    grade's run of ranks ends, and questions whose ends agree (up to the deepest
+    cutoff) have the same ideal DCGs: each such list is summed once, and a list that
+    begins as the one before does resumes from its partial sums.
+
+    The floats are added as :func:`_sorted_ideal_dcg`'s group_by adds them, to the
+    last bit: Kahan's compensated sum of the first k terms in rank order (the filter
+    ``rank <= k`` regroups the rows), except at a cutoff no question reaches past,
+    where nothing is filtered out and Polars sums each question as a slice
+    (:func:`_slice_sum`).
+    """
+    depth = max(ks)
+    names = [f"_end{j}" for j in range(len(grades))]
+    keys = [f"_idcg@{k}" for k in ks]
+    if not grades:  # no positive judgment anywhere: every ideal DCG is 0 (filled in)
+        return pl.DataFrame(schema={"qid": pl.String} | dict.fromkeys(keys, pl.Float64))
+    run_end = pl.lit(0, pl.Int64)
+    ends = []
+    for j, name in enumerate(names):
+        run_end = run_end + pl.col(f"_n{j}")
+        ends.append(pl.min_horizontal(run_end, depth).alias(name))
+    ends_of = counts.select("qid", *ends, _longest=run_end.max())
+    longest = ends_of.get_column("_longest")[0]
+    shapes = sorted(ends_of.select(names).unique().iter_rows())
+    discount = (
+        pl.select((pl.int_range(1, min(longest, depth) + 1, dtype=pl.Int64) + 1).log(2))
+        .to_series()
+        .to_list()
+    )
+    gains = [float(grade) for grade in grades]
+    # after each rank of the list before: Kahan's sum and compensation, the plain sum
+    # in rank order, and the rank's own term
+    partial = [(0.0, 0.0, 0.0, 0.0)]
+    before: tuple[int, ...] = ()
+    rows = []
+    for shape in shapes:
+        # ranks both lists share: up to where the first run that ends elsewhere ends
+        shared = next((min(a, b) for a, b in zip(shape, before, strict=False) if a != b), 0)
+        del partial[shared + 1 :]
+        start = shared
+        for gain, end in zip(gains, shape, strict=True):
+            for rank in range(start + 1, end + 1):
+                kahan, lost, plain, _ = partial[-1]
+                term = gain / discount[rank - 1]
+                step = term - lost
+                added = kahan + step
+                partial.append((added, (added - kahan) - step, plain + term, term))
+            start = max(start, end)
+        length = shape[-1]
+        whole = (
+            partial[length][2]
+            if length < _SLICE_BLOCK
+            else _slice_sum([part[3] for part in partial[1 : length + 1]])
+        )
+        rows.append((*shape, *(whole if k >= longest else partial[min(k, length)][0] for k in ks)))
+        before = shape
+    table = pl.DataFrame(
+        rows,
+        schema=dict.fromkeys(names, pl.Int64) | dict.fromkeys(keys, pl.Float64),
+        orient="row",
+    )
+    return ends_of.join(table, on=names, how="left").select("qid", *keys)
+
+
+_SLICE_BLOCK, _SLICE_LANES = 128, 16
+
+
+def _slice_sum(terms: list[float]) -> float:
+    """What Polars sums a slice of floats to (polars-compute's float_sum, which
+    group_by uses on sorted groups): the first ``len % 128`` terms in order, plus the
+    rest halved into blocks of 128, pairwise, each block added in 16 lanes."""
+    head = len(terms) % _SLICE_BLOCK
+    first = -0.0
+    for term in terms[:head]:
+        first += term
+    return (_pairwise_sum(terms[head:]) if len(terms) > head else 0.0) + first
+
+
+def _pairwise_sum(terms: list[float]) -> float:
+    if len(terms) > _SLICE_BLOCK:
+        middle = len(terms) // 2 // _SLICE_BLOCK * _SLICE_BLOCK
+        return _pairwise_sum(terms[:middle]) + _pairwise_sum(terms[middle:])
+    lanes = [0.0] * _SLICE_LANES
+    for offset in range(0, _SLICE_BLOCK, _SLICE_LANES):
+        for lane in range(_SLICE_LANES):
+            lanes[lane] += terms[offset + lane]
+    width = _SLICE_LANES
+    while width > 4:  # folded onto itself, halved, down to four lanes
+        width //= 2
+        for lane in range(width):
+            lanes[lane] += lanes[width + lane]
+    return (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+
+
+def _sorted_ideal_dcg(positive: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
+    """:func:`_ideal_dcg` by sorting every positive judgment, for gold sets of many
+    distinct grades.
+
+    The filter regroups each question's rows, which Polars then sums with Kahan's
+    compensation; when it keeps every row, each question is summed as a slice.
+    """
     ideal = positive.sort(["qid", "grade"], descending=[False, True]).with_columns(
         # sorted, each question is one block: a rank is the distance to its start
         ideal_rank=block_positions()
@@ -194,6 +303,30 @@ def _ideal_dcg(positive: pl.DataFrame, ks: Sequence[int]) -> pl.DataFrame:
     return ideal.group_by("qid").agg(
         gain.filter(pl.col("ideal_rank") <= k).sum().alias(f"_idcg@{k}") for k in ks
     )
+
+
+def _per_question(
+    judgments: pl.DataFrame, aggregations: Sequence[pl.Expr], in_blocks: bool
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(qid, n_relevant, ...) per question that ``aggregations`` compute, and the
+    judgments with their question's n_relevant.
+
+    When each question's judgments are one block of rows (a loaded gold set's are),
+    blocks are grouped as sorted slices and each row reads its question's count by
+    block number: no question id is hashed.
+    """
+    if not in_blocks:
+        counted = judgments.group_by("qid").agg(aggregations)
+        relevant = counted.select("qid", "n_relevant")
+        return counted, judgments.join(relevant, on="qid", how="left")
+    block = judgments.select(pl.col("qid").rle_id().set_sorted().alias("_block")).to_series()
+    counted = (
+        judgments.with_columns(block)
+        .group_by("_block", maintain_order=True)
+        .agg(pl.col("qid").first(), *aggregations)
+        .drop("_block")
+    )
+    return counted, judgments.with_columns(counted.get_column("n_relevant").gather(block))
 
 
 _STARTS = block_starts()
@@ -222,22 +355,39 @@ class Judged:
 
 
 def judge(gold: GoldSet, ks: Sequence[int], threshold: int = 1) -> Judged:
-    """The run-independent half of :func:`per_question`."""
-    judgments = gold.judgments
-    relevant = judgments.group_by("qid").agg(
-        n_relevant=(pl.col("grade") >= threshold).sum().cast(pl.Int64)
+    """The run-independent half of :func:`per_question`: one pass over the judgments
+    counts each question's relevant ones and, when the grades are few, how many it has
+    of each positive grade, which is all its ideal DCGs need."""
+    judgments = gold.judgments.select("qid", "chunk_id", "grade")
+    grade, starts = pl.col("grade"), block_starts()
+    blocks, questions, grades = judgments.select(
+        blocks=starts.sum(),
+        questions=pl.col("qid").filter(starts).n_unique(),
+        grades=grade.filter(grade > 0).unique().sort(descending=True).implode(),
+    ).row(0)
+    counts = len(grades) <= MAX_GRADES
+    counted, graded = _per_question(
+        judgments,
+        [
+            (grade >= threshold).sum().cast(pl.Int64).alias("n_relevant"),
+            *(
+                (grade == value).sum().cast(pl.Int64).alias(f"_n{j}")
+                for j, value in enumerate(grades if counts else [])
+            ),
+        ],
+        in_blocks=blocks == questions,
     )
-    graded = judgments.select("qid", "chunk_id", "grade").join(relevant, on="qid", how="left")
-    positive = graded.filter(pl.col("grade") > 0)
-    questions = (
+    positive = graded.filter(grade > 0)
+    ideal = _ideal_dcg(counted, grades, ks) if counts else _sorted_ideal_dcg(positive, ks)
+    questions_of = (
         gold.questions.lazy()
         .select("qid", "kind", "unanswerable")
-        .join(relevant.lazy(), on="qid", how="left")
-        .join(_ideal_dcg(positive, ks).lazy(), on="qid", how="left")
+        .join(counted.lazy().select("qid", "n_relevant"), on="qid", how="left")
+        .join(ideal.lazy(), on="qid", how="left")
         .with_columns(pl.col("n_relevant").fill_null(0), pl.col("^_idcg@.*$").fill_null(0.0))
         .collect()
     )
-    return Judged(questions, positive, tuple(ks), threshold, graded)
+    return Judged(questions_of, positive, tuple(ks), threshold, graded)
 
 
 @dataclass(frozen=True)

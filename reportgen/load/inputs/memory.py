@@ -26,6 +26,7 @@ from reportgen.core.filesystem import is_text
 from reportgen.core.model import GoldSet, Run, VerdictSet
 from reportgen.errors import InputError, UsageError, printable
 from reportgen.load.formats.csv_input import optional_column
+from reportgen.load.formats.ids import odd_id
 from reportgen.load.formats.meta import identified
 from reportgen.load.formats.vocabulary import CHUNK_COLUMNS, ID_KEYS
 from reportgen.load.inputs.gold import gold_set, load_gold, parsed_records, parsed_rows
@@ -229,7 +230,9 @@ def _gold_from_frame(value: Any, parameter: str) -> GoldSet:
         _refuse_nested(frame, parameter)
         judged = None if listed else _judgment_rows(frame, header)
         if judged is not None:
-            return gold_set(Path(parameter), *judged_frames(Path(parameter), judged))
+            table, plain = judged
+            frames = judged_frames(Path(parameter), table, ids_checked=plain)
+            return gold_set(Path(parameter), *frames)
         texts = frame.select(pl.all().cast(pl.String).fill_null(""))
         rows = ((line, list(row)) for line, row in enumerate(texts.iter_rows(), start=2))
         parsed = parsed_rows(Path(parameter), header, rows)
@@ -388,27 +391,41 @@ def _refuse_nested(frame: pl.DataFrame, label: str) -> None:
             )
 
 
-def _judgment_rows(frame: pl.DataFrame, header: list[str]) -> pl.DataFrame | None:
+def _judgment_rows(frame: pl.DataFrame, header: list[str]) -> tuple[pl.DataFrame, bool] | None:
     """A table of (question, chunk, grade) only, every cell filled, as qrels rows (qid,
-    chunk_id, raw, line) for the frame-wide checks; None sends it through the gold CSV
-    reader, row by row (kinds, unanswerable rows, forbidden chunks, empty cells)."""
+    chunk_id, raw, line) for the frame-wide checks, and whether its ids are known good;
+    None sends it through the gold CSV reader, row by row (kinds, unanswerable rows,
+    forbidden chunks, empty cells).
+
+    Most tables' ids hold no white space, control character or excess length: one pass
+    of aggregates shows it (question ids once per block of rows), and then there is
+    nothing to strip, no id is empty, and no id needs :func:`refuse_bad_ids`.
+    """
     qid, chunk = optional_column(header, ID_KEYS), optional_column(header, CHUNK_COLUMNS)
     grade = optional_column(header, ("grade",))
     if qid is None or chunk is None or len(header) != 2 + (grade is not None):
         return None
-    text = [pl.col(frame.columns[i]).cast(pl.String).str.strip_chars() for i in (qid, chunk)]
+    text = [pl.col(frame.columns[i]).cast(pl.String) for i in (qid, chunk)]
     raw = pl.lit("1") if grade is None else pl.col(frame.columns[grade])
     # grades held as signed integers are what the text would parse to: kept as they are
     whole = grade is not None and frame.schema[frame.columns[grade]] in _SIGNED
+    # a row whose question id is the one above passes or fails as that row did
+    firsts = frame.select(text[0].filter((text[0] != text[0].shift(1)).fill_null(True)))
+    plain = not (
+        firsts.select(odd_id(pl.first()).any()).item() or frame.select(odd_id(text[1]).any()).item()
+    )
+    if not plain:
+        text = [column.str.strip_chars() for column in text]
     rows = frame.select(
         qid=text[0],
         chunk_id=text[1],
         raw=raw if whole else raw.cast(pl.String).str.strip_chars(),
         line=pl.int_range(2, pl.len() + 2, dtype=pl.Int64),
     )
-    empty = [pl.col(name).is_null() | (pl.col(name) == "") for name in ("qid", "chunk_id")]
-    empty.append(pl.col("raw").is_null() | (pl.lit(False) if whole else pl.col("raw") == ""))
-    return None if rows.select(pl.any_horizontal(empty).any()).item() else rows
+    empty = [pl.col("raw").is_null() | (pl.lit(False) if whole else pl.col("raw") == "")]
+    if not plain:
+        empty += [pl.col(name).is_null() | (pl.col(name) == "") for name in ("qid", "chunk_id")]
+    return None if rows.select(pl.any_horizontal(empty).any()).item() else (rows, plain)
 
 
 _SIGNED = (pl.Int8, pl.Int16, pl.Int32, pl.Int64)
