@@ -8,7 +8,6 @@ with ``--debug``.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -142,6 +141,8 @@ def rules_failed(failed: Sequence[str]) -> GateFailed:
 
 def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
     """The choice a typo most likely meant (``max-drops`` -> ``max-drop``), if any is close."""
+    import difflib  # only once something is misspelt
+
     found = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return found[0] if found else None
 

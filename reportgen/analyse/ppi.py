@@ -22,7 +22,6 @@ import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
-from statistics import NormalDist
 from typing import Any
 
 import polars as pl
@@ -419,6 +418,8 @@ def ppi_comparisons(
     entries: list[dict[str, Any]] = []
     pairs = pairs_to_compare(names, reference)
     tests = max(len(pairs) * len(findings.keys), 1)
+    from statistics import NormalDist  # only with an audit to plan: not at every start-up
+
     z_power = NormalDist().inv_cdf(1 - ALPHA / (2 * tests)) + NormalDist().inv_cdf(POWER)
     for before, after in pairs:
         judge_gap = _gap(findings.judge_values, before, after, findings.keys)

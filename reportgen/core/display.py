@@ -8,7 +8,6 @@ or the dataclass writes its own repr over this one.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 REPR_LIMIT = 300
@@ -36,6 +35,8 @@ class Glanceable:
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the same facts as a two-column table, every value escaped."""
+        import html  # a notebook's, not the command line's start-up
+
         rows = "".join(
             f"<tr><th>{html.escape(label)}</th><td>{html.escape(value)}</td></tr>"
             for label, value in self.glance()

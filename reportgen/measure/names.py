@@ -8,7 +8,6 @@ recall@3?" before any work is done rather than a list of every measure after it.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from reportgen.errors import UsageError
@@ -62,6 +61,8 @@ def suggest_measure(measure: str, summaries: bool = False) -> str | None:
     k = found["k"] if found else "5"
     candidates = [f"{name}@{k}" for name in AT_K] + list(WHOLE)
     candidates += list(SUMMARY_KEYS) if summaries else []
+    import difflib  # only once a measure name is misspelt
+
     close = difflib.get_close_matches(measure, candidates, n=1, cutoff=0.6)
     return close[0] if close else None
 
