@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import field
 from datetime import date, datetime
@@ -154,12 +155,14 @@ def render_files(
         # these before its charts are used
         chart_worker.send(page_chart_specs(report))
     per_question_file = f"per_question.{per_question_format}"
-    files = {
-        "report.json": report_json(report).encode(),
-        per_question_file: per_question_bytes(
-            per_question_rows(findings.evaluation), per_question_format
-        ),
-    }
+    # Polars writes the per-question file without the GIL while Python lays out
+    # report.json: the two take ~25 ms each on 10,000 questions
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        per_question = pool.submit(
+            per_question_bytes, per_question_rows(findings.evaluation), per_question_format
+        )
+        files = {"report.json": report_json(report).encode()}
+        files[per_question_file] = per_question.result()
     if not draws_charts(formats):
         return files
     # Jinja2 and vl-convert only when HTML or Markdown is asked for
