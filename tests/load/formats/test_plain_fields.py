@@ -32,11 +32,26 @@ IRREGULAR = {
 }
 
 
-@pytest.mark.parametrize("content", REGULAR.values(), ids=REGULAR.keys())
-def test_regular_files_read_the_same_both_ways(tmp_path, content):
+RUN_REGULAR = {
+    **REGULAR,
+    "extra column": b"q1 Q0 d1 1 0.5 t x\n",
+    "extra columns after two spaces": b"q1 Q0 d1 1 0.5 t  x y\n",
+    "extra column, tab inside": b"q1 Q0 d1 1 0.5 t\tx z\n",
+}
+"""A run's layout is "at least six": with ``exact=False`` the fast path cuts the fields
+after the sixth as the general path ignores them."""
+READ_ALIKE = [(text, True, f"exact, {name}") for name, text in REGULAR.items()] + [
+    (text, False, f"at least, {name}") for name, text in RUN_REGULAR.items()
+]
+
+
+@pytest.mark.parametrize(
+    ("content", "exact"), [case[:2] for case in READ_ALIKE], ids=[case[2] for case in READ_ALIKE]
+)
+def test_regular_files_read_the_same_both_ways(tmp_path, content, exact):
     path = tmp_path / "run.trec"
     path.write_bytes(content)
-    fast = plain_fields(path, RUN, 6)
+    fast = plain_fields(path, RUN, 6, exact=exact)
     assert fast is not None
     assert fast.to_dicts() == fields(path, read_lines(path), RUN, 6, False, LAYOUT).to_dicts()
 
@@ -113,27 +128,10 @@ def test_an_empty_field_never_shifts_the_columns(tmp_path):
         load_run(path)
 
 
-RUN_REGULAR = {
-    **REGULAR,
-    "extra column": b"q1 Q0 d1 1 0.5 t x\n",
-    "extra columns after two spaces": b"q1 Q0 d1 1 0.5 t  x y\n",
-    "extra column, tab inside": b"q1 Q0 d1 1 0.5 t\tx z\n",
-}
 RUN_IRREGULAR = {name: text for name, text in IRREGULAR.items() if name != "extra column"} | {
     "two spaces, one field too many": b"q1  Q0 d1 1 0.5 t\n",
     "empty rank": b"q1 Q0 d1  0.5 t\n",
 }
-
-
-@pytest.mark.parametrize("content", RUN_REGULAR.values(), ids=RUN_REGULAR.keys())
-def test_a_run_line_may_have_more_fields_read_alike_both_ways(tmp_path, content):
-    """A run's layout is "at least six": the fast path cuts the fields after the sixth
-    as the general path ignores them (exact=False)."""
-    path = tmp_path / "run.trec"
-    path.write_bytes(content)
-    fast = plain_fields(path, RUN, 6, exact=False)
-    assert fast is not None
-    assert fast.to_dicts() == fields(path, read_lines(path), RUN, 6, False, LAYOUT).to_dicts()
 
 
 @pytest.mark.parametrize("content", RUN_IRREGULAR.values(), ids=RUN_IRREGULAR.keys())
