@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import field
+from functools import cached_property
 from typing import Literal
 
 import polars as pl
@@ -353,6 +354,17 @@ class Judged:
     """(qid, chunk_id, grade, n_relevant) of every judgment, grade 0 too: judged@k counts
     them all, the other measures those with a positive grade."""
 
+    @cached_property
+    def judged_ids(self) -> pl.Series:
+        """Every judged chunk id once, for every run's filter: where questions share
+        chunk ids (a pool of a few thousand), the judgments repeat each hundreds of times."""
+        return self.judgments.get_column("chunk_id").unique()
+
+    @cached_property
+    def gold_ids(self) -> pl.Series:
+        """Every chunk id with a positive grade for some question, once."""
+        return self.positive.get_column("chunk_id").unique()
+
 
 def judge(gold: GoldSet, ks: Sequence[int], threshold: int = 1) -> Judged:
     """The run-independent half of :func:`per_question`: one pass over the judgments
@@ -407,17 +419,13 @@ class Returned:
 def read_run(run: Run, judged: Judged) -> Returned:
     """The two passes over a run's rows that everything else is computed from: one
     counts each question's results, one keeps the rows of judged chunks."""
-    # distinct first: is_in builds its set from the list, and where questions share chunk
-    # ids (a pool of a few thousand) the judgments repeat each id hundreds of times
-    judged_ids = pl.lit(judged.judgments.get_column("chunk_id").unique()).implode()
     judged_rows = run.results.select("qid", "chunk_id", "rank").filter(
-        pl.col("chunk_id").is_in(judged_ids)
+        pl.col("chunk_id").is_in(pl.lit(judged.judged_ids).implode())
     )
     if judged.positive.height == judged.judgments.height:  # no grade 0: the same rows
         gold_rows = judged_rows
     else:
-        gold_ids = pl.lit(judged.positive.get_column("chunk_id").unique()).implode()
-        gold_rows = judged_rows.filter(pl.col("chunk_id").is_in(gold_ids))
+        gold_rows = judged_rows.filter(pl.col("chunk_id").is_in(pl.lit(judged.gold_ids).implode()))
     return Returned(retrieved=_retrieved(run), gold_rows=gold_rows, judged_rows=judged_rows)
 
 
